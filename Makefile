@@ -1,0 +1,32 @@
+# Two commands do everything on a fresh machine (Python 3.11): `make book` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: venv test test-fast book bench clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+# pytest for the package + nbval for every notebook of the book
+test: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider tests book --nbval-lax
+
+# the package tests only, skipping those marked slow
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider tests -m "not slow"
+
+book: $(STAMP)
+	$(VENV)/bin/jupyter-book build . --warningiserror --keep-going
+	@echo "book: open _build/html/index.html"
+
+bench: $(STAMP)
+	$(PY) -m sweeper bench
+
+clean:
+	rm -rf _build .pytest_cache

@@ -1,0 +1,184 @@
+"""The paper's action model (section 3.1) and its symmetries (section 3.3).
+
+An *action* is a 3x3 window of the player's view plus a *target*: one of the
+window's 8 border cells, which must be a covered, unflagged tile. Every window
+cell is in one of 12 states:
+
+====== =========================================
+code   state
+====== =========================================
+0..8   a revealed number
+9      covered
+10     flagged
+11     out of board
+====== =========================================
+
+Cells of a window are numbered row-major, 0..8, the centre being 4. The target
+is named by its *border position* ``bp`` in 0..7, the index into the border
+cells ``(0, 1, 2, 3, 5, 6, 7, 8)``; in compass terms (north up) these are
+NW, N, NE, W, E, SW, S, SE as seen from the centre.
+
+Keys
+----
+Each action has an exact integer key. The target cell itself is always
+"covered", so a key encodes the other 8 cells (base 12, most significant first).
+
+* With symmetries (the paper's model): rotate the window so the target is at
+  the top-left corner (corner class) or the top-middle cell (edge class); the
+  window and its mirror image across the axis through the centre and the target
+  are one action, and the key uses the numerically smaller of the two codes:
+  ``key = 2 * code + class`` (class 0 = corner, 1 = edge).
+* Without symmetries: ``key = 8 * code + bp`` with the 8 non-target cells in
+  row-major order: every direction is its own action, nothing is mirrored.
+
+The two classes never mix (paper fig. ``sim_example_3``): rotations and mirror
+images of the square map corners to corners and edges to edges.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+COVERED = 9
+FLAG = 10
+OUT = 11
+#: Only in a view after a loss: the mine that was clicked (never in a window).
+EXPLODED = 12
+N_STATES = 12
+
+#: Border positions (row-major cell numbers of the 3x3 window) in ``bp`` order.
+BORDER = np.array([0, 1, 2, 3, 5, 6, 7, 8], dtype=np.int64)
+DIRECTIONS = ("NW", "N", "NE", "W", "E", "SW", "S", "SE")
+CORNER, EDGE = 0, 1
+CANONICAL_TARGET = (0, 1)  # cell number of the target, per class
+
+
+def _build_permutations():
+    """PERM[bp, m, i]: window cell read into canonical slot i (m=0 rotated, m=1 mirrored);
+    RAW[bp, i]: window cell read into slot i without symmetries; CLASS[bp]."""
+    idx = np.arange(9).reshape(3, 3)
+    perm = np.zeros((8, 2, 8), dtype=np.int64)
+    raw = np.zeros((8, 8), dtype=np.int64)
+    cls = np.zeros(8, dtype=np.int64)
+    for bp, cell in enumerate(BORDER):
+        c = CORNER if cell in (0, 2, 6, 8) else EDGE
+        cls[bp] = c
+        target = CANONICAL_TARGET[c]
+        for k in range(4):
+            rot = np.rot90(idx, k)
+            if rot.flat[target] == cell:
+                break
+        mirror = rot.T if c == CORNER else np.fliplr(rot)
+        slots = [j for j in range(9) if j != target]
+        perm[bp, 0] = rot.flat[slots]
+        perm[bp, 1] = mirror.flat[slots]
+        raw[bp] = [j for j in range(9) if j != cell]
+    return perm, raw, cls
+
+
+PERM, RAW, CLASS = _build_permutations()
+
+
+@njit(cache=True)
+def window_key(view, centre, offsets9, bp, symmetric):
+    """Key of the action (window around padded index ``centre``, target ``bp``).
+
+    ``view`` is the padded flat view (border cells = OUT); ``offsets9`` are the
+    9 padded offsets of the window cells in row-major order.
+    """
+    if symmetric:
+        a = np.int64(0)
+        b = np.int64(0)
+        for i in range(8):
+            a = a * 12 + view[centre + offsets9[PERM[bp, 0, i]]]
+            b = b * 12 + view[centre + offsets9[PERM[bp, 1, i]]]
+        if b < a:
+            a = b
+        return 2 * a + CLASS[bp]
+    a = np.int64(0)
+    for i in range(8):
+        a = a * 12 + view[centre + offsets9[RAW[bp, i]]]
+    return 8 * a + bp
+
+
+def padded_offsets(cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets of the 8 neighbours in bp order, offsets of the 9 window cells)."""
+    w = cols + 2
+    off8 = np.array([-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1], dtype=np.int64)
+    off9 = np.array([-w - 1, -w, -w + 1, -1, 0, 1, w - 1, w, w + 1], dtype=np.int64)
+    return off8, off9
+
+
+def pad_view(view2d: np.ndarray) -> np.ndarray:
+    """Flat padded copy of a 2-D view (cell codes as above), border = OUT."""
+    view2d = np.asarray(view2d)
+    r, c = view2d.shape
+    out = np.full((r + 2, c + 2), OUT, dtype=np.int8)
+    out[1:-1, 1:-1] = view2d
+    return out.ravel()
+
+
+def key_of(view2d, centre, target, symmetric: bool = True) -> int:
+    """Key of the action with window centre ``centre`` = (row, col) and target
+    ``target`` = (row, col) on the 2-D view ``view2d``."""
+    view2d = np.asarray(view2d)
+    rows, cols = view2d.shape
+    (cr, cc), (tr, tc) = centre, target
+    if not (0 <= cr < rows and 0 <= cc < cols):
+        raise ValueError(f"window centre {centre} is off the {rows}x{cols} board")
+    dr, dc = tr - cr, tc - cc
+    if max(abs(dr), abs(dc)) != 1:
+        raise ValueError(f"target {target} is not a border cell of the window centred at {centre}")
+    if not (0 <= tr < rows and 0 <= tc < cols) or view2d[tr, tc] != COVERED:
+        raise ValueError(f"target {target} must be a covered, unflagged tile")
+    bp = int(np.flatnonzero(BORDER == (dr + 1) * 3 + (dc + 1))[0])
+    _, off9 = padded_offsets(cols)
+    p = (cr + 1) * (cols + 2) + (cc + 1)
+    return int(window_key(pad_view(view2d), p, off9, bp, bool(symmetric)))
+
+
+def raw_window(view2d, centre) -> np.ndarray:
+    """The 3x3 window (cell codes, OUT off the board) centred at ``centre``."""
+    padded = pad_view(view2d).reshape(np.asarray(view2d).shape[0] + 2, -1)
+    r, c = centre
+    return padded[r:r + 3, c:c + 3].astype(np.int64)
+
+
+def decode_key(key: int, symmetric: bool = True) -> tuple[np.ndarray, int]:
+    """Inverse of the key: ``(window 3x3 of cell codes, target cell number)``.
+
+    With symmetries the window is drawn in canonical orientation (target at the
+    top-left corner or the top-middle cell)."""
+    key = int(key)
+    if key < 0:
+        raise ValueError(f"keys are non-negative, got {key}")
+    if symmetric:
+        cls, code = key % 2, key // 2
+        target = CANONICAL_TARGET[cls]
+    else:
+        bp, code = key % 8, key // 8
+        target = int(BORDER[bp])
+    if code >= N_STATES ** 8:
+        raise ValueError(f"key {key} is out of range")
+    digits = []
+    for _ in range(8):
+        digits.append(code % 12)
+        code //= 12
+    digits.reverse()
+    cells = [d for d in digits]
+    cells.insert(target, COVERED)
+    window = np.array(cells, dtype=np.int64).reshape(3, 3)
+    if window[1, 1] == OUT:
+        raise ValueError(f"key {key} has its window centre off the board")
+    return window, target
+
+
+def to_paper_tuple(window: np.ndarray, target: int) -> tuple:
+    """The paper's 10-tuple notation: 9 cells row-major (-1 off board, 'C'
+    covered, 'F' flagged, else the number) and the target's compass direction."""
+    names = []
+    for v in np.asarray(window).ravel():
+        v = int(v)
+        names.append(-1 if v == OUT else "C" if v == COVERED else "F" if v == FLAG else v)
+    return tuple(names) + (DIRECTIONS[int(np.flatnonzero(BORDER == target)[0])],)

@@ -1,0 +1,235 @@
+"""The bandit agents of the paper (section 3.2) and the state-action agent.
+
+One small class per agent over a shared base. An agent is its parameters plus
+its :class:`~sweeper.values.ValueTable`; all play happens in the kernels of
+:mod:`sweeper.play`. Shared options:
+
+``symmetric`` (default True)
+    Identify windows related by the symmetries of section 3.3 (paper model).
+    False: each of the 8 target directions is its own action, no mirroring.
+``flags`` (default True)
+    True: the agent places real flags, which its windows see (paper model).
+    False, the *invisible flags* ablation (``fig:exp_4``): the agent decides
+    exactly the same way (a believed mine, Q >= 0, is set aside; the flag limit,
+    forced removal and delayed learning all apply), but the mark is private: the
+    board does not show it, so every window still sees a covered tile there. It
+    removes exactly what the paper credits flags with, passing the information
+    "this tile is a mine" on to the neighbouring windows.
+
+Saved agents are plain data: an ``.npz`` with the recorded keys, Q and N and a
+JSON metadata string (no pickle); :func:`load_agent` validates everything.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .play import EGREEDY, GREEDY, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, SA, UCB
+from .values import ValueTable
+
+FORMAT = "bandit-sweeper-agent"
+FORMAT_VERSION = 1
+WINDOW = 3
+
+
+class Agent:
+    """Shared base: the value table, the options, the policy array for the kernels."""
+
+    kind: int = GREEDY
+    label: str = "agent"
+
+    def __init__(self, symmetric: bool = True, flags: bool = True):
+        if not isinstance(symmetric, (bool, np.bool_)) or not isinstance(flags, (bool, np.bool_)):
+            raise ValueError("symmetric and flags must be booleans")
+        self.symmetric = bool(symmetric)
+        self.flags = bool(flags)
+        self.table = ValueTable()
+
+    # parameters ------------------------------------------------------------
+    def params(self) -> dict:
+        return {}
+
+    def policy(self, learn: bool = True) -> np.ndarray:
+        pol = np.zeros(POL_SIZE)
+        pol[P_KIND] = self.kind
+        pol[P_SYM] = self.symmetric
+        pol[P_VISIBLE] = self.flags
+        pol[P_LEARN] = learn
+        for k, v in self.params().items():
+            pol[{"epsilon": P_EPS, "c": P_C}[k]] = v
+        return pol
+
+    @property
+    def name(self) -> str:
+        """A short name such as ``greedy``, ``egreedy:0.01``, ``ucb:0.1``, with ablations appended."""
+        base = self.label + "".join(f":{v:g}" for v in self.params().values())
+        if not self.symmetric:
+            base += "+nosym"
+        if not self.flags:
+            base += "+noflags"
+        return base
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.params().items())}"
+                f"{', ' if self.params() else ''}symmetric={self.symmetric}, flags={self.flags}; "
+                f"{self.table.actions_recorded} actions recorded)")
+
+    # table summaries ---------------------------------------------------------
+    @property
+    def actions_recorded(self) -> int:
+        return self.table.actions_recorded
+
+    @property
+    def perfect_actions(self) -> int:
+        return self.table.perfect_actions
+
+    def copy(self) -> "Agent":
+        other = _build(self.label, self.params(), self.symmetric, self.flags)
+        other.table = self.table.copy()
+        return other
+
+    # persistence -------------------------------------------------------------
+    def metadata(self) -> dict:
+        return {"format": FORMAT, "version": FORMAT_VERSION, "agent": self.label, "params": self.params(),
+                "symmetric": self.symmetric, "flags": self.flags, "window": WINDOW,
+                "decisions": self.table.decisions, "actions_recorded": self.actions_recorded}
+
+    def save(self, path) -> Path:
+        """Write the agent as ``.npz`` (keys, q, n arrays + JSON metadata). Atomic."""
+        path = Path(path)
+        keys, q, n = self.table.recorded()
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, keys=keys, q=q, n=n, metadata=np.array(json.dumps(self.metadata())))
+        tmp.replace(path)
+        return path
+
+
+class Greedy(Agent):
+    """Purely greedy: largest |Q|, ties to the larger N, then to the first in scan order."""
+
+    kind, label = GREEDY, "greedy"
+
+
+class EpsilonGreedy(Agent):
+    """With probability ``epsilon`` a uniformly random candidate, otherwise greedy."""
+
+    kind, label = EGREEDY, "egreedy"
+
+    def __init__(self, epsilon: float = 0.01, **kw):
+        epsilon = float(epsilon)
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
+        self.epsilon = epsilon
+        super().__init__(**kw)
+
+    def params(self) -> dict:
+        return {"epsilon": self.epsilon}
+
+
+class UCBAgent(Agent):
+    """UCB(c): |Q + sign(Q) c sqrt(ln t / N)|, unseen actions first, ties to the last."""
+
+    kind, label = UCB, "ucb"
+
+    def __init__(self, c: float = 0.1, **kw):
+        c = float(c)
+        if not (c >= 0.0 and np.isfinite(c)):
+            raise ValueError(f"c must be a finite number >= 0, got {c}")
+        self.c = c
+        super().__init__(**kw)
+
+    def params(self) -> dict:
+        return {"c": self.c}
+
+
+class StateAction(Agent):
+    """Greedy over (whole player view, target tile) pairs: the paper's SA agent (4x4 table).
+
+    Keys are exact base-11 codes of the view, so boards are limited to 16 tiles."""
+
+    kind, label = SA, "sa"
+    MAX_TILES = 16
+
+    def __init__(self, flags: bool = True, symmetric: bool = False):
+        if symmetric:
+            raise ValueError("the state-action agent has no window symmetries (symmetric=False)")
+        super().__init__(symmetric=False, flags=flags)
+
+    @property
+    def name(self) -> str:
+        return "sa" + ("" if self.flags else "+noflags")
+
+
+AGENTS = {"greedy": Greedy, "egreedy": EpsilonGreedy, "ucb": UCBAgent, "sa": StateAction}
+
+
+def _build(label, params, symmetric, flags) -> Agent:
+    cls = AGENTS[label]
+    if cls is StateAction:
+        return cls(flags=flags)
+    return cls(**params, symmetric=symmetric, flags=flags)
+
+
+def make_agent(spec: str, symmetric: bool = True, flags: bool = True) -> Agent:
+    """Build an agent from ``greedy``, ``egreedy:EPS``, ``ucb:C`` or ``sa``."""
+    if isinstance(spec, Agent):
+        return spec
+    name, _, arg = str(spec).strip().lower().partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"agent must be one of greedy, egreedy:EPS, ucb:C, sa; got {spec!r}")
+    if name in ("greedy", "sa") and arg:
+        raise ValueError(f"agent {name!r} takes no parameter, got {spec!r}")
+    try:
+        params = {"egreedy": {"epsilon": float(arg or 0.01)}, "ucb": {"c": float(arg or 0.1)}}.get(name, {})
+    except ValueError:
+        raise ValueError(f"bad agent parameter in {spec!r}: expected a number after ':'") from None
+    return _build(name, params, symmetric, flags)
+
+
+def load_agent(path) -> Agent:
+    """Load and validate an agent saved by :meth:`Agent.save`."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"no agent file at {path}")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except Exception as exc:  # zip/npy errors of every kind
+        raise ValueError(f"{path} is not a readable agent file ({exc})") from None
+    for k in ("keys", "q", "n", "metadata"):
+        if k not in arrays:
+            raise ValueError(f"{path} is not an agent file: missing {k!r}")
+    try:
+        meta = json.loads(str(arrays["metadata"]))
+    except (json.JSONDecodeError, TypeError):
+        raise ValueError(f"{path}: metadata is not valid JSON") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a {FORMAT} file")
+    if meta.get("version") != FORMAT_VERSION:
+        raise ValueError(f"{path}: format version {meta.get('version')} is not supported (need {FORMAT_VERSION})")
+    if meta.get("window") != WINDOW or meta.get("agent") not in AGENTS:
+        raise ValueError(f"{path}: unsupported window size or agent kind")
+    keys, q, n = arrays["keys"], arrays["q"], arrays["n"]
+    if keys.dtype != np.int64 or q.dtype != np.float64 or n.dtype != np.int64:
+        raise ValueError(f"{path}: arrays have wrong dtypes")
+    if not (keys.ndim == q.ndim == n.ndim == 1 and len(keys) == len(q) == len(n)):
+        raise ValueError(f"{path}: keys, q and n must be 1-D arrays of one length")
+    if len(keys) and (keys.min() < 0 or np.unique(keys).size != keys.size):
+        raise ValueError(f"{path}: keys must be distinct and non-negative")
+    if len(n) and (n.min() < 1 or not np.all(np.isfinite(q)) or np.abs(q).max() > 1.0):
+        raise ValueError(f"{path}: every recorded action needs N >= 1 and -1 <= Q <= 1")
+    mines = (q + 1.0) / 2.0 * n  # Q is a mean of +-1 rewards: (Q+1)/2*N counts the mines
+    if len(n) and np.abs(mines - np.round(mines)).max() > 1e-6 * max(1, int(n.max())):
+        raise ValueError(f"{path}: Q values are not means of +-1 rewards over N")
+    if int(meta.get("actions_recorded", -1)) != len(keys):
+        raise ValueError(f"{path}: metadata says {meta.get('actions_recorded')} actions, file has {len(keys)}")
+    try:
+        agent = _build(meta["agent"], meta.get("params", {}), bool(meta["symmetric"]), bool(meta["flags"]))
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: bad metadata ({exc})") from None
+    agent.table = ValueTable.from_recorded(keys, q, n, int(meta.get("decisions", 0)))
+    return agent

@@ -1,0 +1,87 @@
+"""Explicit, seedable random streams for the numba kernels.
+
+Every random draw in the package comes from a xoshiro256** generator whose
+state is a ``uint64[4]`` array passed into the kernels and advanced in place.
+The state is built from an integer seed and a *stream* number with SplitMix64,
+so that, for one seed, the board generator and the agent's exploration
+generator are independent streams. Same seed, same streams, same results:
+there is no global random state anywhere in ``sweeper``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_MASK = (1 << 64) - 1
+
+#: Stream numbers used by the package (any distinct integers would do).
+STREAM_BOARDS = 1
+STREAM_AGENT = 2
+
+
+def _splitmix64(x: int) -> tuple[int, int]:
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x, z ^ (z >> 31)
+
+
+def check_seed(seed) -> int:
+    """Return ``seed`` as a Python int, or raise ``ValueError``."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = int(seed)
+    if seed < 0 or seed > _MASK:
+        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    return seed
+
+
+def make_state(seed: int, stream: int) -> np.ndarray:
+    """A fresh xoshiro256** state for ``(seed, stream)``."""
+    seed = check_seed(seed)
+    x = (seed ^ ((stream * 0xD1B54A32D192ED03) & _MASK)) & _MASK
+    words = []
+    for _ in range(4):
+        x, z = _splitmix64(x)
+        words.append(z)
+    if not any(words):  # the all-zero state is the one forbidden state
+        words[0] = 1
+    return np.array(words, dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True)
+def next_u64(s):
+    """Advance the state ``s`` and return the next 64-bit output."""
+    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
+    t = s[1] << np.uint64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+@njit(cache=True)
+def uniform(s):
+    """A float in [0, 1) with 53 random bits."""
+    return float(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def below(s, n):
+    """An integer uniform on ``0 .. n-1`` (n >= 1), by rejection: no bias."""
+    un = np.uint64(n)
+    limit = np.uint64(0xFFFFFFFFFFFFFFFF) - (np.uint64(0xFFFFFFFFFFFFFFFF) % un)
+    while True:
+        x = next_u64(s)
+        if x < limit:
+            return np.int64(x % un)

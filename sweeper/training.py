@@ -1,0 +1,176 @@
+"""Training and evaluation: many games with one agent, with per-game records.
+
+:func:`train` plays games and learns (paper: 10^6 games); :func:`evaluate`
+plays test games either still learning (what the paper's code does) or with the
+agent frozen (``freeze=True``: nothing in the agent changes). Both return a
+:class:`Run` whose ``records`` table has one row per game:
+
+``setting`` (e.g. ``8x8x10``), ``won``, ``decisions``, ``clicks``, ``flags``
+(placements), ``wrong_flags``, ``removals`` (forced flag removals),
+``revealed`` (fraction of safe tiles revealed), ``actions_recorded`` and
+``perfect_actions`` (the table's counts after the game).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .agents import Agent, StateAction, make_agent
+from .engine import BoardArrays, Setting, _check_layout
+from .play import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
+                   play_games)
+from .rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+
+
+@dataclass
+class Run:
+    """The outcome of :func:`train` or :func:`evaluate`."""
+
+    agent: Agent
+    settings: list
+    episodes: int
+    seed: int
+    opening: str
+    learn: bool
+    records: pd.DataFrame
+    seconds: float
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def wins(self) -> int:
+        return int(self.records["won"].sum())
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / len(self.records) if len(self.records) else float("nan")
+
+    def summary(self) -> dict:
+        """The CLI's JSON keys: agent, board, episodes, wins, win_rate, actions_recorded, ..."""
+        n = len(self.records)
+        return {
+            "agent": self.agent.name,
+            "board": "+".join(str(s) for s in self.settings),
+            "opening": self.opening,
+            "episodes": n,
+            "seed": self.seed,
+            "learning": self.learn,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "mean_decisions": float(self.records["decisions"].mean()) if n else float("nan"),
+            "actions_recorded": self.agent.actions_recorded,
+            "perfect_actions": self.agent.perfect_actions,
+            "seconds": self.seconds,
+            "games_per_second": n / self.seconds if self.seconds > 0 else float("inf"),
+            **self.extra,
+        }
+
+
+def _settings(boards) -> list[Setting]:
+    if isinstance(boards, (str, Setting)) or (isinstance(boards, tuple) and len(boards) == 3
+                                              and all(isinstance(v, (int, np.integer)) for v in boards)):
+        boards = [boards]
+    out = [Setting.parse(b) for b in boards]
+    if not out:
+        raise ValueError("no board setting given")
+    return out
+
+
+def _check_episodes(episodes) -> int:
+    if isinstance(episodes, bool) or not isinstance(episodes, (int, np.integer)) or episodes < 0:
+        raise ValueError(f"episodes must be a non-negative integer, got {episodes!r}")
+    return int(episodes)
+
+
+def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = True, opening: str = "reference",
+         first=None, layouts=None, progress: bool = True, chunk: int = 20_000) -> Run:
+    """Play ``episodes`` games on each setting of ``boards`` (in order) with ``agent``.
+
+    The one entry point behind :func:`train` and :func:`evaluate`. Boards come
+    from the seed's board stream (or from ``layouts``: a list of 2-D boolean
+    mine arrays, one per game, for a single setting); exploration draws come
+    from its agent stream. The result does not depend on ``chunk`` (games per
+    kernel call, which only sets how often the progress bar moves)."""
+    agent = make_agent(agent) if not isinstance(agent, Agent) else agent
+    settings = _settings(boards)
+    episodes = _check_episodes(episodes)
+    seed = check_seed(seed)
+    if chunk < 1:
+        raise ValueError("chunk must be >= 1")
+    if isinstance(agent, StateAction):
+        for s in settings:
+            if s.tiles > StateAction.MAX_TILES:
+                raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles, "
+                                 f"got {s}")
+    if layouts is not None:
+        if len(settings) != 1:
+            raise ValueError("layouts go with a single board setting")
+        layouts = np.stack([_check_layout(m, settings[0], opening, first) for m in layouts]) if len(layouts) else \
+            np.zeros((0, settings[0].tiles), np.uint8)
+        episodes = len(layouts)
+    total = episodes * len(settings)
+    records = np.zeros((total, REC_SIZE), dtype=np.int64)
+    rng_b = make_state(seed, STREAM_BOARDS)
+    rng_a = make_state(seed, STREAM_AGENT)
+    pol = agent.policy(learn)
+    table = agent.table
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=total, desc=f"{agent.name} {'+'.join(map(str, settings))}", unit="game", leave=False)
+    t0 = time.perf_counter()
+    try:
+        done = 0
+        for s in settings:
+            a = BoardArrays(s, opening, first)
+            lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
+            for start in range(0, episodes, chunk):
+                count = min(chunk, episodes - start)
+                view = records[done:done + episodes]
+                k, q, n = play_games(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack,
+                                     a.pool, a.frec, a.last_live, a.cslot, a.off8, a.off9, table.keys, table.q,
+                                     table.n, table.meta, pol, rng_b, rng_a, lay, view, start, count)
+                table.set_arrays(k, q, n)
+                if bar is not None:
+                    bar.update(count)
+            done += episodes
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    safe = np.repeat([s.tiles - s.mines for s in settings], episodes)
+    frame = pd.DataFrame({
+        "setting": pd.Categorical(np.repeat([str(s) for s in settings], episodes),
+                                  categories=list(dict.fromkeys(str(s) for s in settings))),
+        "won": records[:, R_WON].astype(bool),
+        "decisions": records[:, R_DEC],
+        "clicks": records[:, R_CLK],
+        "flags": records[:, R_FLP],
+        "wrong_flags": records[:, R_WRONG],
+        "removals": records[:, R_REM],
+        "revealed": np.where(safe > 0, records[:, R_REV] / np.maximum(safe, 1), 1.0),
+        "actions_recorded": records[:, R_RECORDED],
+        "perfect_actions": records[:, R_PERFECT],
+    })
+    return Run(agent, settings, total, seed, opening, learn, frame, seconds)
+
+
+def train(agent, boards="8x8x10", episodes: int = 1_000_000, seed: int = 0, **kw) -> Run:
+    """Train ``agent`` (an :class:`Agent` or a spec such as ``"ucb:0.1"``) for
+    ``episodes`` games on each setting of ``boards`` (a setting like ``"8x8x10"``
+    or a list, e.g. ``["8x8x10", "8x8x11", "8x8x12", "8x8x13"]`` with 250_000)."""
+    return play(agent, boards, episodes, seed, learn=True, **kw)
+
+
+def evaluate(agent: Agent, boards="8x8x10", episodes: int = 10_000, seed: int = 0, *, freeze: bool = False,
+             **kw) -> Run:
+    """Test games. ``freeze=False`` keeps learning (the paper's code does);
+    ``freeze=True`` plays a copy with learning off, leaving ``agent`` untouched."""
+    if freeze:
+        run = play(agent.copy(), boards, episodes, seed, learn=False, **kw)
+        run.agent = agent
+        return run
+    return play(agent, boards, episodes, seed, learn=True, **kw)

@@ -1,0 +1,186 @@
+"""The action-value table: Q(a) and N(a) for every action key, without limit.
+
+An open-addressing hash table in three parallel NumPy arrays (``keys``, ``q``,
+``n``) plus a small ``meta`` array of counters, so that numba kernels can read
+and update it directly. It doubles whenever it becomes half full (the kernels
+check before every decision), so it never overflows and never drops a key.
+
+Conventions (paper section 3.2): an unseen action has Q = -1 and N = 0. An
+update with reward R is ``N += 1; Q += (R - Q) / N``. A key may sit in the
+table with N = 0 (the kernels reserve a slot when they first meet a window);
+such keys are not "recorded": *actions recorded* counts keys with N > 0 and
+*perfect actions* counts those whose |Q| is exactly 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY = -1
+# meta layout
+USED, RECORDED, PERFECT, DECISIONS = 0, 1, 2, 3
+META_SIZE = 4
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _home(key, mask):
+    h = np.uint64(key) * _GOLDEN
+    return np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
+
+
+@njit(cache=True)
+def find(keys, key):
+    """Slot of ``key`` or -1."""
+    mask = keys.shape[0] - 1
+    i = _home(key, mask)
+    while True:
+        k = keys[i]
+        if k == key:
+            return i
+        if k == EMPTY:
+            return -1
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def find_or_insert(keys, q, n, meta, key):
+    """Slot of ``key``, inserting it as unseen (Q=-1, N=0) if absent."""
+    mask = keys.shape[0] - 1
+    i = _home(key, mask)
+    while True:
+        k = keys[i]
+        if k == key:
+            return i
+        if k == EMPTY:
+            keys[i] = key
+            q[i] = -1.0
+            n[i] = 0
+            meta[USED] += 1
+            return i
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def update(q, n, meta, slot, reward):
+    """Sample-average update of one slot, keeping the recorded/perfect counters."""
+    old_q = q[slot]
+    old_n = n[slot]
+    was_perfect = old_n > 0 and abs(old_q) == 1.0
+    new_n = old_n + 1
+    new_q = old_q + (reward - old_q) / new_n
+    n[slot] = new_n
+    q[slot] = new_q
+    if old_n == 0:
+        meta[RECORDED] += 1
+    now_perfect = abs(new_q) == 1.0
+    if now_perfect and not was_perfect:
+        meta[PERFECT] += 1
+    elif was_perfect and not now_perfect:
+        meta[PERFECT] -= 1
+
+
+@njit(cache=True)
+def rehash(keys, q, n, new_capacity):
+    """New arrays of ``new_capacity`` (a power of two) holding every key."""
+    nk = np.full(new_capacity, EMPTY, dtype=np.int64)
+    nq = np.full(new_capacity, -1.0)
+    nn = np.zeros(new_capacity, dtype=np.int64)
+    mask = new_capacity - 1
+    for s in range(keys.shape[0]):
+        k = keys[s]
+        if k != EMPTY:
+            i = _home(k, mask)
+            while nk[i] != EMPTY:
+                i = (i + 1) & mask
+            nk[i] = k
+            nq[i] = q[s]
+            nn[i] = n[s]
+    return nk, nq, nn
+
+
+@njit(cache=True)
+def ensure_room(keys, q, n, meta, room):
+    """Grow (doubling) until ``room`` more keys keep the table at most half full."""
+    cap = keys.shape[0]
+    if 2 * (meta[USED] + room) <= cap:
+        return keys, q, n
+    while 2 * (meta[USED] + room) > cap:
+        cap *= 2
+    return rehash(keys, q, n, cap)
+
+
+class ValueTable:
+    """Q and N for every action key an agent has met (a growable hash table).
+
+    ``table[key]`` gives ``(Q, N)`` (``(-1.0, 0)`` for an unseen key);
+    :meth:`recorded` returns the keys with N > 0 and their values as arrays.
+    """
+
+    def __init__(self, capacity: int = 1 << 14):
+        if capacity < 16 or capacity & (capacity - 1):
+            raise ValueError("capacity must be a power of two >= 16")
+        self.keys = np.full(capacity, EMPTY, dtype=np.int64)
+        self.q = np.full(capacity, -1.0)
+        self.n = np.zeros(capacity, dtype=np.int64)
+        self.meta = np.zeros(META_SIZE, dtype=np.int64)
+
+    # -- views ---------------------------------------------------------------
+    @property
+    def capacity(self) -> int:
+        return int(self.keys.shape[0])
+
+    @property
+    def actions_recorded(self) -> int:
+        return int(self.meta[RECORDED])
+
+    @property
+    def perfect_actions(self) -> int:
+        return int(self.meta[PERFECT])
+
+    @property
+    def decisions(self) -> int:
+        """Decisions taken over the agent's life (UCB's t)."""
+        return int(self.meta[DECISIONS])
+
+    def __len__(self) -> int:
+        return self.actions_recorded
+
+    def __getitem__(self, key) -> tuple[float, int]:
+        s = find(self.keys, np.int64(key))
+        return (-1.0, 0) if s < 0 else (float(self.q[s]), int(self.n[s]))
+
+    def recorded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(keys, Q, N)`` of the recorded actions (N > 0), sorted by key."""
+        sel = self.n > 0
+        order = np.argsort(self.keys[sel], kind="stable")
+        return self.keys[sel][order], self.q[sel][order], self.n[sel][order]
+
+    def nbytes(self) -> int:
+        """Bytes held by the table's arrays (including empty and reserved slots)."""
+        return int(self.keys.nbytes + self.q.nbytes + self.n.nbytes + self.meta.nbytes)
+
+    def copy(self) -> "ValueTable":
+        t = ValueTable.__new__(ValueTable)
+        t.keys, t.q, t.n, t.meta = self.keys.copy(), self.q.copy(), self.n.copy(), self.meta.copy()
+        return t
+
+    def set_arrays(self, keys, q, n) -> None:
+        self.keys, self.q, self.n = keys, q, n
+
+    @classmethod
+    def from_recorded(cls, keys, q, n, decisions: int = 0) -> "ValueTable":
+        """Rebuild a table from recorded ``(keys, Q, N)`` arrays (validated by the caller)."""
+        cap = 1 << 14
+        while cap < 2 * len(keys) + 16:
+            cap *= 2
+        t = cls(cap)
+        if len(keys):
+            t.keys, t.q, t.n = rehash(np.asarray(keys, np.int64), np.asarray(q, np.float64),
+                                      np.asarray(n, np.int64), cap)
+        t.meta[USED] = len(keys)
+        t.meta[RECORDED] = len(keys)
+        t.meta[PERFECT] = int(np.count_nonzero(np.abs(np.asarray(q)) == 1.0))
+        t.meta[DECISIONS] = int(decisions)
+        return t

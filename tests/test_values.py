@@ -1,0 +1,53 @@
+"""The value table: the paper's update rule, counters, growth without loss."""
+
+import numpy as np
+
+from sweeper.values import PERFECT, RECORDED, USED, ValueTable, ensure_room, find, find_or_insert, update
+
+
+def test_update_rule_on_hand_made_sequences():
+    t = ValueTable()
+    s = find_or_insert(t.keys, t.q, t.n, t.meta, 42)
+    assert t[42] == (-1.0, 0)  # unseen: surely safe
+    update(t.q, t.n, t.meta, s, 1.0)  # a mine: N=1, Q = -1 + (1 - -1)/1 = 1
+    assert t[42] == (1.0, 1)
+    update(t.q, t.n, t.meta, s, -1.0)  # Q = 1 + (-1 - 1)/2 = 0
+    assert t[42] == (0.0, 2)
+    update(t.q, t.n, t.meta, s, -1.0)  # Q = 0 + (-1 - 0)/3
+    q, n = t[42]
+    assert n == 3 and np.isclose(q, -1 / 3)
+    assert t.actions_recorded == 1 and t.perfect_actions == 0
+
+
+def test_perfect_and_recorded_counters_follow_the_values():
+    t = ValueTable()
+    a = find_or_insert(t.keys, t.q, t.n, t.meta, 1)
+    b = find_or_insert(t.keys, t.q, t.n, t.meta, 2)
+    assert t.meta[USED] == 2 and t.meta[RECORDED] == 0  # reserved, not recorded
+    for _ in range(5):
+        update(t.q, t.n, t.meta, a, -1.0)
+    assert t[1] == (-1.0, 5) and t.meta[PERFECT] == 1
+    update(t.q, t.n, t.meta, b, 1.0)
+    assert t.meta[PERFECT] == 2 and t.meta[RECORDED] == 2
+    update(t.q, t.n, t.meta, b, -1.0)
+    assert t.meta[PERFECT] == 1
+    keys, q, n = t.recorded()
+    assert list(keys) == [1, 2] and list(n) == [5, 2]
+
+
+def test_table_grows_without_losing_keys():
+    t = ValueTable(16)
+    rng = np.random.default_rng(1)
+    keys = rng.choice(10**12, size=5000, replace=False)
+    for i, k in enumerate(keys):
+        t.set_arrays(*ensure_room(t.keys, t.q, t.n, t.meta, 1))
+        s = find_or_insert(t.keys, t.q, t.n, t.meta, k)
+        for _ in range(i % 3 + 1):
+            update(t.q, t.n, t.meta, s, 1.0 if i % 2 else -1.0)
+    assert t.capacity >= 2 * 5000
+    for i, k in enumerate(keys):
+        assert t[k] == (1.0 if i % 2 else -1.0, i % 3 + 1)
+    assert find(t.keys, 10**13) == -1
+    rebuilt = ValueTable.from_recorded(*t.recorded())
+    assert all(rebuilt[k] == t[k] for k in keys[:200])
+    assert rebuilt.perfect_actions == t.perfect_actions == 5000
