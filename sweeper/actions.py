@@ -80,6 +80,53 @@ def _build_permutations():
 PERM, RAW, CLASS = _build_permutations()
 
 
+def _build_weights():
+    """WEIGHT[bp, m, j]: weight of window cell j in the code of variant m (0 rotated,
+    1 mirrored) for target ``bp``; RAW_WEIGHT[bp, j]: the same without symmetries.
+    A code is the sum of cell codes times weights (the target's weight is 0)."""
+    weight = np.zeros((8, 2, 9), dtype=np.int64)
+    raw = np.zeros((8, 9), dtype=np.int64)
+    for bp in range(8):
+        for i in range(8):
+            weight[bp, 0, PERM[bp, 0, i]] = 12 ** (7 - i)
+            weight[bp, 1, PERM[bp, 1, i]] = 12 ** (7 - i)
+            raw[bp, RAW[bp, i]] = 12 ** (7 - i)
+    return weight, raw
+
+
+WEIGHT, RAW_WEIGHT = _build_weights()
+
+
+@njit(cache=True)
+def key_from_cells(cells, bp, symmetric):
+    """Key of the action whose 3x3 window cells (row-major) are ``cells``, target ``bp``."""
+    if symmetric:
+        a = np.int64(0)
+        b = np.int64(0)
+        for j in range(9):
+            a += cells[j] * WEIGHT[bp, 0, j]
+            b += cells[j] * WEIGHT[bp, 1, j]
+        if b < a:
+            a = b
+        return 2 * a + CLASS[bp]
+    a = np.int64(0)
+    for j in range(9):
+        a += cells[j] * RAW_WEIGHT[bp, j]
+    return 8 * a + bp
+
+
+@njit(cache=True)
+def window_cells(view, centre, offsets9, cells):
+    """Copy the 9 cells of the window centred at ``centre`` into ``cells``;
+    returns their base-12 code (which identifies the window's content)."""
+    code = np.int64(0)
+    for j in range(9):
+        v = np.int64(view[centre + offsets9[j]])
+        cells[j] = v
+        code = code * 12 + v
+    return code
+
+
 @njit(cache=True)
 def window_key(view, centre, offsets9, bp, symmetric):
     """Key of the action (window around padded index ``centre``, target ``bp``).
@@ -87,19 +134,9 @@ def window_key(view, centre, offsets9, bp, symmetric):
     ``view`` is the padded flat view (border cells = OUT); ``offsets9`` are the
     9 padded offsets of the window cells in row-major order.
     """
-    if symmetric:
-        a = np.int64(0)
-        b = np.int64(0)
-        for i in range(8):
-            a = a * 12 + view[centre + offsets9[PERM[bp, 0, i]]]
-            b = b * 12 + view[centre + offsets9[PERM[bp, 1, i]]]
-        if b < a:
-            a = b
-        return 2 * a + CLASS[bp]
-    a = np.int64(0)
-    for i in range(8):
-        a = a * 12 + view[centre + offsets9[RAW[bp, i]]]
-    return 8 * a + bp
+    cells = np.empty(9, dtype=np.int64)
+    window_cells(view, centre, offsets9, cells)
+    return key_from_cells(cells, bp, symmetric)
 
 
 def padded_offsets(cols: int) -> tuple[np.ndarray, np.ndarray]:

@@ -139,11 +139,29 @@ class BoardArrays:
         self.dirty = np.zeros(P, dtype=np.uint8)
         self.dlist = np.zeros(P, dtype=np.int64)
         self.last_live = np.zeros(P, dtype=np.uint8)
+        # per candidate, indexed target tile * 8 + k (k: the scan order of its window
+        # centres): value-table slot and a copy of its Q and N; off-board centres
+        # hold the sentinel Q = 0, N = -1, which never wins a choice
         self.cslot = np.full(P * 8, -1, dtype=np.int64)
+        self.cq = np.full(P * 8, -1.0)
+        self.cn = np.zeros(P * 8, dtype=np.int64)
+        inboard = np.zeros(P, dtype=bool)
+        inboard[self.tiles] = True
+        off_board = ~inboard[self.tiles[:, None] + self.off8[None, :]]
+        idx = (self.tiles[:, None] * 8 + np.arange(8))[off_board]
+        self.cq[idx] = 0.0
+        self.cn[idx] = -1
+        # per centre: code of the 9 window cells when its keys were last computed (-1: never)
+        self.rawc = np.full(P, -1, dtype=np.int64)
         self.frec = np.zeros(2 * R * C + 2, dtype=np.int64)
         self.stack = np.zeros(P, dtype=np.int64)
         self.pool = np.zeros(R * C, dtype=np.int64)
         self.gi = np.zeros(GI_SIZE, dtype=np.int64)
+
+    @property
+    def cand(self) -> tuple:
+        """The per-candidate caches, as one tuple for the kernels."""
+        return self.cslot, self.cq, self.cn, self.rawc
 
     def unpad(self, flat) -> np.ndarray:
         R, C = self.setting.rows, self.setting.cols

@@ -39,7 +39,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .actions import COVERED, OUT, window_key
+from .actions import COVERED, OUT, key_from_cells, window_cells, window_key
 from .engine import (CLK, DEC, FLP, G_C, G_K, G_R, LAST, LOST, ND, NFL, NREC, ONGOING, REM, REV, ST,
                      WRONG, click, new_game, set_flag)
 from .rng import below, uniform
@@ -69,11 +69,14 @@ def sa_code(tiles, view, skip):
 
 
 @njit(cache=True)
-def refresh(geo, tiles, view, flg, cslot, dirty, dlist, gi, last_live, off8, off9, keys, q, n, meta, pol):
+def refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9, keys, q, n, meta, pol):
     """Bring cached keys up to date before a decision and snapshot the candidates.
 
-    Grows the value table first if needed (then every key is recomputed).
-    Returns the (possibly new) table arrays."""
+    ``cand`` = (cslot, cq, cn, rawc). For every window centre marked dirty since
+    the last call whose 9 cells changed, recompute the key of each direction whose
+    target cell is covered, reserve its slot and copy its Q and N. Grows the value
+    table first if needed (then every key is recomputed). Returns the table arrays."""
+    cslot, cq, cn, rawc = cand
     R = geo[G_R]
     C = geo[G_C]
     cap = keys.shape[0]
@@ -91,20 +94,43 @@ def refresh(geo, tiles, view, flg, cslot, dirty, dlist, gi, last_live, off8, off
             for j in range(tiles.shape[0]):
                 dirty[tiles[j]] = 1
                 dlist[j] = tiles[j]
+                rawc[tiles[j]] = -1
             gi[ND] = tiles.shape[0]
         sym = pol[P_SYM] != 0
+        cells = np.empty(9, dtype=np.int64)
         for j in range(gi[ND]):
             c = dlist[j]
             dirty[c] = 0
+            code = window_cells(view, c, off9, cells)
+            same = code == rawc[c]
+            rawc[c] = code
             for bp in range(8):
                 t = c + off8[bp]
-                if view[t] == COVERED and flg[t] == 0:
-                    cslot[c * 8 + bp] = find_or_insert(keys, q, n, meta, window_key(view, c, off9, bp, sym))
+                if view[t] == COVERED:
+                    i = t * 8 + 7 - bp
+                    if not same:
+                        cslot[i] = find_or_insert(keys, q, n, meta, key_from_cells(cells, bp, sym))
+                    s = cslot[i]
+                    cq[i] = q[s]
+                    cn[i] = n[s]
         gi[ND] = 0
     for j in range(tiles.shape[0]):
         p = tiles[j]
         last_live[p] = 1 if (view[p] == COVERED and flg[p] == 0) else 0
     return keys, q, n
+
+
+@njit(cache=True)
+def learn_slot(q, n, meta, cand, slot, reward):
+    """Update one slot and refresh the cached copies of every window holding it."""
+    update(q, n, meta, slot, reward)
+    cslot, cq, cn, _ = cand
+    qv = q[slot]
+    nv = n[slot]
+    for i in range(cslot.shape[0]):
+        if cslot[i] == slot:
+            cq[i] = qv
+            cn[i] = nv
 
 
 @njit(cache=True)
@@ -120,12 +146,13 @@ def ucb_score(qv, nv, c, logt, unseen):
 
 
 @njit(cache=True)
-def choose(geo, tiles, view, flg, cslot, gi, off8, keys, q, n, meta, pol, rng):
+def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
     """The agent's decision. Returns (tile, key, slot, Q, N, score, flag?).
 
     ``key`` is only meaningful for the state-action agent (window agents give
     the slot); ``score`` is the UCB score (or Q for the others)."""
     kind = np.int64(pol[P_KIND])
+    cslot, cq, cn, _ = cand
     meta[DECISIONS] += 1
     best_t = -1
     best_s = -1
@@ -161,18 +188,16 @@ def choose(geo, tiles, view, flg, cslot, gi, off8, keys, q, n, meta, pol, rng):
             p = tiles[j]
             if view[p] == COVERED and flg[p] == 0:
                 for k in range(8):
-                    if view[p + off8[k]] != OUT:
+                    if cn[p * 8 + k] >= 0:
                         total += 1
         pick = below(rng, total)
         for j in range(tiles.shape[0]):
             p = tiles[j]
             if view[p] == COVERED and flg[p] == 0:
-                for k in range(8):
-                    c = p + off8[k]
-                    if view[c] != OUT:
+                for i in range(p * 8, p * 8 + 8):
+                    if cn[i] >= 0:
                         if pick == 0:
-                            s = cslot[c * 8 + 7 - k]
-                            return p, -1, s, q[s], n[s], q[s], q[s] >= 0.0
+                            return p, -1, cslot[i], cq[i], cn[i], cq[i], cq[i] >= 0.0
                         pick -= 1
     cc = pol[P_C]
     logt = math.log(meta[DECISIONS])
@@ -180,22 +205,20 @@ def choose(geo, tiles, view, flg, cslot, gi, off8, keys, q, n, meta, pol, rng):
         p = tiles[j]
         if view[p] != COVERED or flg[p] != 0:
             continue
-        for k in range(8):
-            c = p + off8[k]
-            if view[c] == OUT:
-                continue
-            s = cslot[c * 8 + 7 - k]
-            qv = q[s]
-            nv = n[s]
+        for i in range(p * 8, p * 8 + 8):
+            qv = cq[i]
+            nv = cn[i]
             if kind == UCB:
+                if nv < 0:
+                    continue
                 sc = ucb_score(qv, nv, cc, logt, UNSEEN_UCB)
                 a = abs(sc)
                 if a >= best_abs:
-                    best_abs, best_n, best_q, best_t, best_s, best_score = a, nv, qv, p, s, sc
+                    best_abs, best_n, best_q, best_t, best_s, best_score = a, nv, qv, p, cslot[i], sc
             else:
                 a = abs(qv)
                 if a > best_abs or (a == best_abs and nv > best_n):
-                    best_abs, best_n, best_q, best_t, best_s = a, nv, qv, p, s
+                    best_abs, best_n, best_q, best_t, best_s = a, nv, qv, p, cslot[i]
                     best_score = qv
     return best_t, -1, best_s, best_q, best_n, best_score, best_score >= 0.0
 
@@ -238,7 +261,7 @@ def flag_to_remove(geo, tiles, view, flg, off8, off9, keys, q, n, meta, pol):
 
 @njit(cache=True)
 def apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8, off9,
-          keys, q, n, meta, pol, tile, key, slot, do_flag):
+          keys, q, n, meta, pol, cand, tile, key, slot, do_flag):
     """Carry out a decision: click (learned at once) or flag (remembered; may
     force the removal of a flag and a click). Returns the removed flag's tile or -1."""
     R = geo[G_R]
@@ -253,7 +276,7 @@ def apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8,
         if learn:
             if slot < 0:
                 slot = find_or_insert(keys, q, n, meta, key)
-            update(q, n, meta, slot, 1.0 if mine[tile] != 0 else -1.0)
+            learn_slot(q, n, meta, cand, slot, 1.0 if mine[tile] != 0 else -1.0)
         click(tile, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe)
         return -1
     if key < 0:
@@ -270,13 +293,13 @@ def apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8,
     gi[REM] += 1
     gi[CLK] += 1
     if learn:
-        update(q, n, meta, find_or_insert(keys, q, n, meta, fkey), 1.0 if mine[f] != 0 else -1.0)
+        learn_slot(q, n, meta, cand, find_or_insert(keys, q, n, meta, fkey), 1.0 if mine[f] != 0 else -1.0)
     click(f, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe)
     return f
 
 
 @njit(cache=True)
-def end_game(geo, tiles, mine, view, gi, last_live, cslot, frec, off8, keys, q, n, meta, pol):
+def end_game(geo, tiles, mine, view, gi, last_live, cand, frec, off8, keys, q, n, meta, pol):
     """Delayed learning: flags by the truth of their tiles, then every candidate of
     the last decision's board by the truth of its target. Counts wrong flags."""
     learn = pol[P_LEARN] != 0
@@ -291,6 +314,7 @@ def end_game(geo, tiles, mine, view, gi, last_live, cslot, frec, off8, keys, q, 
     gi[WRONG] = wrong
     if not learn:
         return
+    cslot = cand[0]
     nt = tiles.shape[0]
     for j in range(nt):
         t = tiles[j]
@@ -300,14 +324,13 @@ def end_game(geo, tiles, mine, view, gi, last_live, cslot, frec, off8, keys, q, 
         if kind == SA:
             update(q, n, meta, find_or_insert(keys, q, n, meta, gi[LAST] * nt + j), reward)
             continue
-        for k in range(8):
-            c = t + off8[k]
-            if view[c] != OUT:
-                update(q, n, meta, cslot[c * 8 + 7 - k], reward)
+        for i in range(t * 8, t * 8 + 8):
+            if cslot[i] >= 0:
+                update(q, n, meta, cslot[i], reward)
 
 
 @njit(cache=True)
-def play_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, frec, last_live, cslot,
+def play_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, frec, last_live, cand,
                off8, off9, keys, q, n, meta, pol, rng_boards, rng_agent, layouts, records, start, count):
     """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``.
 
@@ -320,17 +343,17 @@ def play_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, 
     for g in range(start, start + count):
         layout = layouts[g] if layouts.shape[0] > 0 else no_layout
         new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8, rng_boards, layout)
-        keys, q, n = refresh(geo, tiles, view, flg, cslot, dirty, dlist, gi, last_live, off8, off9,
+        keys, q, n = refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9,
                              keys, q, n, meta, pol)
         while gi[ST] == ONGOING:
-            t, key, slot, qv, nv, sc, fl = choose(geo, tiles, view, flg, cslot, gi, off8, keys, q, n, meta,
+            t, key, slot, qv, nv, sc, fl = choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta,
                                                   pol, rng_agent)
             apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8, off9,
-                  keys, q, n, meta, pol, t, key, slot, fl)
+                  keys, q, n, meta, pol, cand, t, key, slot, fl)
             if gi[ST] == ONGOING:
-                keys, q, n = refresh(geo, tiles, view, flg, cslot, dirty, dlist, gi, last_live, off8, off9,
+                keys, q, n = refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9,
                                      keys, q, n, meta, pol)
-        end_game(geo, tiles, mine, view, gi, last_live, cslot, frec, off8, keys, q, n, meta, pol)
+        end_game(geo, tiles, mine, view, gi, last_live, cand, frec, off8, keys, q, n, meta, pol)
         records[g, R_WON] = 1 if gi[ST] != LOST else 0
         records[g, R_DEC] = gi[DEC]
         records[g, R_CLK] = gi[CLK]

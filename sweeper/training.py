@@ -131,7 +131,7 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
                 count = min(chunk, episodes - start)
                 view = records[done:done + episodes]
                 k, q, n = play_games(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack,
-                                     a.pool, a.frec, a.last_live, a.cslot, a.off8, a.off9, table.keys, table.q,
+                                     a.pool, a.frec, a.last_live, a.cand, a.off8, a.off9, table.keys, table.q,
                                      table.n, table.meta, pol, rng_b, rng_a, lay, view, start, count)
                 table.set_arrays(k, q, n)
                 if bar is not None:
