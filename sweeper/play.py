@@ -147,10 +147,11 @@ def ucb_score(qv, nv, c, logt, unseen):
 
 @njit(cache=True)
 def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
-    """The agent's decision. Returns (tile, key, slot, Q, N, score, flag?).
+    """The agent's decision. Returns (tile, key, slot, Q, N, score, flag?, index).
 
     ``key`` is only meaningful for the state-action agent (window agents give
-    the slot); ``score`` is the UCB score (or Q for the others)."""
+    the slot); ``score`` is the UCB score (or Q for the others); ``index`` is the
+    chosen candidate's cache index (target tile * 8 + k), -1 for the SA agent."""
     kind = np.int64(pol[P_KIND])
     cslot, cq, cn, _ = cand
     meta[DECISIONS] += 1
@@ -161,6 +162,7 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
     best_n = 0
     best_abs = 0.0
     best_score = 0.0
+    best_i = -1
     if kind == SA:
         code = gi[LAST]
         nt = tiles.shape[0]
@@ -178,7 +180,7 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
             a = abs(qv)
             if a > best_abs or (a == best_abs and nv > best_n):
                 best_abs, best_n, best_q, best_t, best_s, best_key = a, nv, qv, p, s, key
-        return best_t, best_key, best_s, best_q, best_n, best_q, best_q >= 0.0
+        return best_t, best_key, best_s, best_q, best_n, best_q, best_q >= 0.0, -1
     explore = False
     if kind == EGREEDY:
         explore = uniform(rng) < pol[P_EPS]
@@ -197,7 +199,7 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
                 for i in range(p * 8, p * 8 + 8):
                     if cn[i] >= 0:
                         if pick == 0:
-                            return p, -1, cslot[i], cq[i], cn[i], cq[i], cq[i] >= 0.0
+                            return p, -1, cslot[i], cq[i], cn[i], cq[i], cq[i] >= 0.0, i
                         pick -= 1
     cc = pol[P_C]
     logt = math.log(meta[DECISIONS])
@@ -214,13 +216,13 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
                 sc = ucb_score(qv, nv, cc, logt, UNSEEN_UCB)
                 a = abs(sc)
                 if a >= best_abs:
-                    best_abs, best_n, best_q, best_t, best_s, best_score = a, nv, qv, p, cslot[i], sc
+                    best_abs, best_n, best_q, best_t, best_s, best_score, best_i = a, nv, qv, p, cslot[i], sc, i
             else:
                 a = abs(qv)
                 if a > best_abs or (a == best_abs and nv > best_n):
-                    best_abs, best_n, best_q, best_t, best_s = a, nv, qv, p, cslot[i]
+                    best_abs, best_n, best_q, best_t, best_s, best_i = a, nv, qv, p, cslot[i], i
                     best_score = qv
-    return best_t, -1, best_s, best_q, best_n, best_score, best_score >= 0.0
+    return best_t, -1, best_s, best_q, best_n, best_score, best_score >= 0.0, best_i
 
 
 @njit(cache=True)
@@ -346,7 +348,7 @@ def play_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, 
         keys, q, n = refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9,
                              keys, q, n, meta, pol)
         while gi[ST] == ONGOING:
-            t, key, slot, qv, nv, sc, fl = choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta,
+            t, key, slot, qv, nv, sc, fl, _ = choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta,
                                                   pol, rng_agent)
             apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8, off9,
                   keys, q, n, meta, pol, cand, t, key, slot, fl)

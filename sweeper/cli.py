@@ -1,0 +1,100 @@
+"""Command line: ``python -m sweeper train|eval|bench``.
+
+With ``--json`` the last line printed is one JSON object (agent, board,
+episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
+games_per_second, ...). Errors in the arguments exit with status 2 and a
+one-line message; nothing is written unless the run finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _parse_first(text):
+    if text is None:
+        return None
+    try:
+        r, c = (int(v) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"--first must look like ROW,COL, got {text!r}") from None
+    return r, c
+
+
+def _add_common(p):
+    p.add_argument("--board", default="8x8x10",
+                   help="ROWSxCOLSxMINES or a preset (beginner, intermediate, expert); "
+                        "several separated by commas are played in turn")
+    p.add_argument("--episodes", type=int, default=10_000, help="games per board setting")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--opening", default="reference", choices=["reference", "safe", "zero"])
+    p.add_argument("--first", default=None, help="first click ROW,COL for the safe/zero openings (default 0,0)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON line at the end")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m sweeper", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("train", help="train an agent")
+    t.add_argument("--agent", default="greedy", help="greedy | egreedy:EPS | ucb:C | sa")
+    t.add_argument("--no-symmetry", action="store_true", help="each target direction is its own action")
+    t.add_argument("--no-flags", action="store_true", help="invisible flags (the fig:exp_4 ablation)")
+    t.add_argument("--save", default=None, help="write the trained agent to this .npz file")
+    _add_common(t)
+    e = sub.add_parser("eval", help="evaluate a saved agent")
+    e.add_argument("--load", required=True, help="an agent .npz written by train --save")
+    e.add_argument("--freeze", action="store_true", help="no learning during the test games")
+    e.add_argument("--save", default=None, help="write the agent after the test games (when learning)")
+    _add_common(e)
+    b = sub.add_parser("bench", help="games/s of the standard workloads")
+    b.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
+    b.add_argument("--json", action="store_true")
+    return parser
+
+
+def _boards(text):
+    return [b for b in text.split(",") if b.strip()]
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args) -> int:
+    from .agents import load_agent, make_agent
+    from .training import evaluate, train
+
+    if args.command == "bench":
+        from .bench import run_benchmarks
+        rows = run_benchmarks(quick=args.quick)
+        if args.json:
+            print(json.dumps(rows))
+        return 0
+    first = _parse_first(args.first)
+    common = dict(seed=args.seed, opening=args.opening, first=first, progress=not args.no_progress)
+    if args.command == "train":
+        agent = make_agent(args.agent, symmetric=not args.no_symmetry, flags=not args.no_flags)
+        run = train(agent, _boards(args.board), args.episodes, **common)
+    else:
+        agent = load_agent(args.load)
+        run = evaluate(agent, _boards(args.board), args.episodes, freeze=args.freeze, **common)
+    if args.save:
+        agent.save(args.save)
+    summary = run.summary()
+    if args.save:
+        summary["saved"] = args.save
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for k, v in summary.items():
+            print(f"{k:>18}: {v:.4f}" if isinstance(v, float) else f"{k:>18}: {v}")
+    return 0

@@ -1,0 +1,72 @@
+"""The command line: train/eval with --json, saving and loading, clear errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sweeper.cli import main
+
+KEYS = {"agent", "board", "episodes", "wins", "win_rate", "actions_recorded", "perfect_actions", "seconds",
+        "games_per_second"}
+
+
+def last_json(capsys):
+    out = capsys.readouterr().out.strip().splitlines()
+    return json.loads(out[-1])
+
+
+def test_train_then_eval(tmp_path, capsys):
+    path = tmp_path / "g.npz"
+    assert main(["train", "--agent", "greedy", "--board", "8x8x10", "--episodes", "2000", "--seed", "3",
+                 "--save", str(path), "--json", "--no-progress"]) == 0
+    t = last_json(capsys)
+    assert KEYS <= set(t) and t["episodes"] == 2000 and t["agent"] == "greedy" and path.exists()
+    assert main(["eval", "--load", str(path), "--board", "16x30x99", "--episodes", "200", "--freeze", "--json",
+                 "--no-progress"]) == 0
+    e = last_json(capsys)
+    assert KEYS <= set(e) and e["board"] == "16x30x99" and e["learning"] is False
+    assert e["actions_recorded"] == t["actions_recorded"]  # frozen: the agent did not change
+
+
+def test_same_seed_same_json_numbers(capsys):
+    outs = []
+    for _ in range(2):
+        main(["train", "--agent", "ucb:0.1", "--episodes", "500", "--seed", "5", "--json", "--no-progress"])
+        d = last_json(capsys)
+        outs.append({k: d[k] for k in ("wins", "actions_recorded", "perfect_actions")})
+    assert outs[0] == outs[1]
+
+
+def test_mixed_boards_and_openings(capsys):
+    assert main(["train", "--agent", "egreedy:0.01", "--board", "8x8x10,8x8x11", "--episodes", "300",
+                 "--opening", "safe", "--first", "3,3", "--json", "--no-progress"]) == 0
+    d = last_json(capsys)
+    assert d["episodes"] == 600 and d["board"] == "8x8x10+8x8x11" and d["opening"] == "safe"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["train", "--agent", "magic"], "agent must be"),
+    (["train", "--board", "8x8x64"], "do not fit"),
+    (["train", "--episodes", "-5"], "episodes"),
+    (["train", "--first", "x"], "ROW,COL"),
+    (["eval", "--load", "/nonexistent.npz"], "no agent file"),
+])
+def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
+    assert main(argv + ["--no-progress"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_module_entry_point_runs():
+    out = subprocess.run([sys.executable, "-m", "sweeper", "train", "--episodes", "100", "--json", "--no-progress"],
+                         capture_output=True, text=True, check=True).stdout
+    assert KEYS <= set(json.loads(out.strip().splitlines()[-1]))
+
+
+def test_bench_quick_prints_every_workload():
+    from sweeper.bench import run_benchmarks
+    lines = []
+    rows = run_benchmarks(quick=True, out=lines.append)
+    assert len(rows) == 6 and len(lines) == 7
+    assert all(r["games_per_second"] > 0 for r in rows)

@@ -1,0 +1,120 @@
+"""Agents in play: determinism, hand-made learning cases, the step API, learning works."""
+
+import numpy as np
+import pytest
+
+from sweeper import EpsilonGreedy, Greedy, StateAction, UCBAgent, evaluate, make_agent, play, train
+from sweeper.actions import COVERED, key_of
+from sweeper.episode import Episode
+
+
+@pytest.mark.parametrize("spec", ["greedy", "egreedy:0.1", "ucb:0.1", "sa"])
+def test_same_seed_gives_bit_identical_runs(spec):
+    board = "4x4x3" if spec == "sa" else "8x8x10"
+    a, b = make_agent(spec), make_agent(spec)
+    ra = train(a, board, 3000, seed=11, progress=False)
+    rb = train(b, board, 3000, seed=11, progress=False, chunk=7)  # chunking must not matter
+    assert ra.records.equals(rb.records)
+    for x, y in zip(a.table.recorded(), b.table.recorded()):
+        assert np.array_equal(x, y)
+    rc = train(make_agent(spec), board, 3000, seed=12, progress=False)
+    assert not ra.records.equals(rc.records)
+
+
+def test_a_one_tile_with_one_covered_neighbour_is_learned_as_a_mine():
+    """1x5 board, mine in the middle: the opening reveals 0, 1 on the left. Game 1 clicks the
+    mine (unseen actions look safe) and loses; game 2 flags it and clicks its way to a win."""
+    mines = np.array([[False, False, True, False, False]])
+    agent = Greedy()
+    run = play(agent, "1x5x1", 0, layouts=[mines, mines], progress=False)
+    assert list(run.records["won"]) == [False, True]
+    view = np.array([[0, 1, COVERED, COVERED, COVERED]])
+    q, n = agent.table[key_of(view, (0, 1), (0, 2))]
+    assert q == 1.0 and n == 3  # the click, the end-of-game update, then the flag action in game 2
+    assert run.records["flags"].tolist() == [0, 1]
+
+
+def test_frozen_evaluation_leaves_the_agent_untouched():
+    agent = Greedy()
+    train(agent, "8x8x10", 2000, seed=1, progress=False)
+    before = [x.copy() for x in agent.table.recorded()]
+    run = evaluate(agent, "16x16x40", 300, seed=2, freeze=True, progress=False)
+    after = agent.table.recorded()
+    assert all(np.array_equal(x, y) for x, y in zip(before, after))
+    assert run.summary()["learning"] is False
+    run2 = evaluate(agent, "16x16x40", 300, seed=2, progress=False)  # keeps learning
+    assert agent.actions_recorded > len(before[0])
+    assert run2.summary()["learning"] is True
+
+
+def test_greedy_learns_far_beyond_a_random_clicker():
+    random_clicker = evaluate(EpsilonGreedy(1.0), "8x8x10", 3000, seed=3, freeze=True, progress=False)
+    agent = Greedy()
+    train(agent, "8x8x10", 5000, seed=3, progress=False)
+    late = train(agent, "8x8x10", 3000, seed=4, progress=False)
+    assert random_clicker.win_rate < 0.05
+    assert late.win_rate > 0.30  # measured about 0.45
+    assert late.win_rate - random_clicker.win_rate > 0.2
+
+
+def test_counters_match_the_table():
+    agent = UCBAgent(0.1)
+    run = train(agent, "8x8x10", 1000, seed=5, progress=False)
+    keys, q, n = agent.table.recorded()
+    assert run.records["actions_recorded"].iloc[-1] == len(keys) == agent.actions_recorded
+    assert agent.perfect_actions == int(np.sum(np.abs(q) == 1.0))
+    assert agent.table.decisions == run.records["decisions"].sum()
+
+
+@pytest.mark.parametrize("spec, board", [("greedy", "8x8x10"), ("ucb:0.1", "8x8x10"), ("egreedy:0.2", "6x6x6"),
+                                         ("sa", "4x4x4")])
+def test_an_episode_replays_the_first_training_game(spec, board):
+    trained = make_agent(spec)
+    train(trained, board, 500, seed=1, progress=False)
+    a, b = trained.copy(), trained.copy()
+    run = train(a, board, 1, seed=9, progress=False)
+    ep = Episode(b, board, seed=9, copy=False).play()
+    rec = run.records.iloc[0]
+    assert ep.status == ("won" if rec["won"] else "lost")
+    assert len(ep.history) == rec["decisions"]
+    assert sum(d.action == "flag" for d in ep.history) == rec["flags"]
+    for x, y in zip(a.table.recorded(), b.table.recorded()):
+        assert np.array_equal(x, y)
+
+
+def test_episode_candidates_rank_the_choice_first():
+    agent = Greedy()
+    train(agent, "8x8x10", 3000, seed=2, progress=False)
+    ep = Episode(agent, "8x8x10", seed=4)
+    while not ep.done:
+        cands = ep.candidates()
+        top = cands[cands["rank"] == 1].iloc[0]
+        d = ep.step()
+        assert (top["row"], top["col"]) == d.tile and (top["centre_row"], top["centre_col"]) == d.centre
+        assert top["q"] == d.q and top["n"] == d.n
+        assert d.action == ("flag" if d.q >= 0 else "click")
+    with pytest.raises(ValueError, match="over"):
+        ep.step()
+
+
+def test_state_action_agent_rejects_large_boards():
+    with pytest.raises(ValueError, match="at most 16 tiles"):
+        train(StateAction(), "5x5x3", 10, progress=False)
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(agent="nope"), "agent must be"), (dict(agent="egreedy:x"), "bad agent parameter"),
+    (dict(episodes=-1), "episodes"), (dict(seed=-4), "seed"), (dict(boards="8x8"), "8x8x10"),
+    (dict(opening="lucky"), "opening"),
+])
+def test_bad_training_arguments(kw, message):
+    args = dict(agent="greedy", boards="8x8x10", episodes=10, seed=0, progress=False) | kw
+    with pytest.raises(ValueError, match=message):
+        train(**args)
+
+
+def test_bad_agent_parameters():
+    with pytest.raises(ValueError, match="epsilon"):
+        EpsilonGreedy(1.5)
+    with pytest.raises(ValueError, match="c must be"):
+        UCBAgent(-1)
