@@ -97,7 +97,7 @@ def _build_weights():
 WEIGHT, RAW_WEIGHT = _build_weights()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def key_from_cells(cells, bp, symmetric):
     """Key of the action whose 3x3 window cells (row-major) are ``cells``, target ``bp``."""
     if symmetric:
@@ -115,7 +115,7 @@ def key_from_cells(cells, bp, symmetric):
     return 8 * a + bp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def window_cells(view, centre, offsets9, cells):
     """Copy the 9 cells of the window centred at ``centre`` into ``cells``;
     returns their base-12 code (which identifies the window's content)."""

@@ -170,7 +170,7 @@ class BoardArrays:
 
 # ---------------------------------------------------------------- kernels --
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def touch(x, view, dirty, dlist, gi, off8):
     """Mark the window centres around tile ``x`` (and ``x``) as needing new keys."""
     if view[x] != OUT and dirty[x] == 0:
@@ -185,7 +185,7 @@ def touch(x, view, dirty, dlist, gi, off8):
             gi[ND] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reveal(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8):
     """Reveal safe covered tile ``t`` with flood fill of zeros.
 
@@ -288,7 +288,7 @@ def new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, of
         gi[ST] = WON
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def click(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe):
     """Click covered tile ``t``: lose on a mine, else reveal; sets the status."""
     if mine[t] != 0:
@@ -300,7 +300,7 @@ def click(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe):
         gi[ST] = WON
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_flag(t, on, visible, view, flg, dirty, dlist, gi, off8):
     """Place (``on``) or remove a flag on covered tile ``t``. With ``visible``
     false the flag is only the agent's mark: the view keeps showing a covered tile."""

@@ -68,7 +68,7 @@ def sa_code(tiles, view, skip):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9, keys, q, n, meta, pol):
     """Bring cached keys up to date before a decision and snapshot the candidates.
 
@@ -120,20 +120,25 @@ def refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9
     return keys, q, n
 
 
-@njit(cache=True)
-def learn_slot(q, n, meta, cand, slot, reward):
-    """Update one slot and refresh the cached copies of every window holding it."""
+@njit(cache=True, inline="always")
+def learn_slot(q, n, meta, cand, slot, reward, tiles, view, flg):
+    """Update one slot and refresh the cached copies held by every live candidate.
+
+    (A tile that becomes live again later is re-read by ``refresh``.)"""
     update(q, n, meta, slot, reward)
     cslot, cq, cn, _ = cand
     qv = q[slot]
     nv = n[slot]
-    for i in range(cslot.shape[0]):
-        if cslot[i] == slot:
-            cq[i] = qv
-            cn[i] = nv
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if view[p] == COVERED and flg[p] == 0:
+            for i in range(p * 8, p * 8 + 8):
+                if cslot[i] == slot:
+                    cq[i] = qv
+                    cn[i] = nv
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ucb_score(qv, nv, c, logt, unseen):
     if nv == 0:
         return unseen
@@ -145,7 +150,7 @@ def ucb_score(qv, nv, c, logt, unseen):
     return qv + s * c * math.sqrt(logt / nv)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
     """The agent's decision. Returns (tile, key, slot, Q, N, score, flag?, index).
 
@@ -201,6 +206,16 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
                         if pick == 0:
                             return p, -1, cslot[i], cq[i], cn[i], cq[i], cq[i] >= 0.0, i
                         pick -= 1
+    if kind != UCB:
+        for j in range(tiles.shape[0]):
+            p = tiles[j]
+            if view[p] != COVERED or flg[p] != 0:
+                continue
+            for i in range(p * 8, p * 8 + 8):
+                a = abs(cq[i])
+                if a > best_abs or (a == best_abs and cn[i] > best_n):
+                    best_abs, best_n, best_i = a, cn[i], i
+        return best_i // 8, -1, cslot[best_i], cq[best_i], cn[best_i], cq[best_i], cq[best_i] >= 0.0, best_i
     cc = pol[P_C]
     logt = math.log(meta[DECISIONS])
     for j in range(tiles.shape[0]):
@@ -208,20 +223,14 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
         if view[p] != COVERED or flg[p] != 0:
             continue
         for i in range(p * 8, p * 8 + 8):
-            qv = cq[i]
             nv = cn[i]
-            if kind == UCB:
-                if nv < 0:
-                    continue
-                sc = ucb_score(qv, nv, cc, logt, UNSEEN_UCB)
-                a = abs(sc)
-                if a >= best_abs:
-                    best_abs, best_n, best_q, best_t, best_s, best_score, best_i = a, nv, qv, p, cslot[i], sc, i
-            else:
-                a = abs(qv)
-                if a > best_abs or (a == best_abs and nv > best_n):
-                    best_abs, best_n, best_q, best_t, best_s, best_i = a, nv, qv, p, cslot[i], i
-                    best_score = qv
+            if nv < 0:
+                continue
+            qv = cq[i]
+            sc = ucb_score(qv, nv, cc, logt, UNSEEN_UCB)
+            a = abs(sc)
+            if a >= best_abs:
+                best_abs, best_n, best_q, best_t, best_s, best_score, best_i = a, nv, qv, p, cslot[i], sc, i
     return best_t, -1, best_s, best_q, best_n, best_score, best_score >= 0.0, best_i
 
 
@@ -261,7 +270,7 @@ def flag_to_remove(geo, tiles, view, flg, off8, off9, keys, q, n, meta, pol):
     return best_t, best_key
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8, off9,
           keys, q, n, meta, pol, cand, tile, key, slot, do_flag):
     """Carry out a decision: click (learned at once) or flag (remembered; may
@@ -278,7 +287,7 @@ def apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8,
         if learn:
             if slot < 0:
                 slot = find_or_insert(keys, q, n, meta, key)
-            learn_slot(q, n, meta, cand, slot, 1.0 if mine[tile] != 0 else -1.0)
+            learn_slot(q, n, meta, cand, slot, 1.0 if mine[tile] != 0 else -1.0, tiles, view, flg)
         click(tile, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe)
         return -1
     if key < 0:
@@ -295,12 +304,13 @@ def apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8,
     gi[REM] += 1
     gi[CLK] += 1
     if learn:
-        learn_slot(q, n, meta, cand, find_or_insert(keys, q, n, meta, fkey), 1.0 if mine[f] != 0 else -1.0)
+        learn_slot(q, n, meta, cand, find_or_insert(keys, q, n, meta, fkey), 1.0 if mine[f] != 0 else -1.0,
+                   tiles, view, flg)
     click(f, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe)
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_game(geo, tiles, mine, view, gi, last_live, cand, frec, off8, keys, q, n, meta, pol):
     """Delayed learning: flags by the truth of their tiles, then every candidate of
     the last decision's board by the truth of its target. Counts wrong flags."""

@@ -30,7 +30,7 @@ def _home(key, mask):
     return np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find(keys, key):
     """Slot of ``key`` or -1."""
     mask = keys.shape[0] - 1
@@ -44,7 +44,7 @@ def find(keys, key):
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_or_insert(keys, q, n, meta, key):
     """Slot of ``key``, inserting it as unseen (Q=-1, N=0) if absent."""
     mask = keys.shape[0] - 1
@@ -62,7 +62,7 @@ def find_or_insert(keys, q, n, meta, key):
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update(q, n, meta, slot, reward):
     """Sample-average update of one slot, keeping the recorded/perfect counters."""
     old_q = q[slot]

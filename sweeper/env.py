@@ -1,0 +1,661 @@
+"""A Gymnasium environment for Minesweeper, for teaching.
+
+:class:`MinesweeperEnv` wraps the package's own engine (:mod:`sweeper.engine`:
+``BoardArrays`` dealt by the ``new_game`` kernel, moves by the ``click`` and
+``set_flag`` kernels through :class:`~sweeper.engine.Game`) in the standard
+Gymnasium API (``reset`` / ``step`` / ``render``), so the usual tools (wrappers,
+``check_env``, vector environments, RL libraries) can be used on the very same
+game the paper's agents play. Importing this module registers it::
+
+    import gymnasium
+    import sweeper.env  # registers "sweeper/Minesweeper-v0"
+    env = gymnasium.make("sweeper/Minesweeper-v0", board="8x8x10", render_mode="ansi")
+    # or, without the import: gymnasium.make("sweeper.env:sweeper/Minesweeper-v0")
+
+The environment is for teaching and for trying policies by hand: every step is
+a Python call. Training the bandit agents uses the numba kernels directly
+(:func:`sweeper.train`, :func:`sweeper.evaluate`), which run whole games
+without leaving compiled code and are orders of magnitude faster.
+
+Helpers to play the environment with the package's players:
+
+* :func:`solver_action` / :func:`solver_policy`: the exact-probability solver's
+  choice (lowest mine probability, :mod:`sweeper.solver`'s tie rule);
+* :func:`bandit_policy`: a trained bandit agent (greedy, epsilon-greedy, UCB,
+  state-action) choosing through the agents' own kernels (``refresh``,
+  ``choose``, ``flag_to_remove`` of :mod:`sweeper.play`), never learning;
+* :func:`random_policy`: uniformly random valid clicks (the floor);
+* :func:`run_episodes`: the standard Gymnasium loop, one result per episode;
+* :func:`action_mask`: the valid actions of an observation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .actions import COVERED, EXPLODED, FLAG, OUT, pad_view, padded_offsets
+from .engine import LOST, ND, NFL, ONGOING, REV, ST, WON, BoardArrays, Game, Setting, _check_layout, new_game, set_flag
+from .rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+
+ENV_ID = "sweeper/Minesweeper-v0"
+#: Pixels per tile side in ``rgb_array`` renderings.
+TILE_PX = 16
+STATUS = {ONGOING: "ongoing", WON: "won", LOST: "lost"}
+
+__all__ = ["ENV_ID", "MinesweeperEnv", "Rewards", "BanditPolicy", "action_mask", "solver_action", "solver_policy",
+           "bandit_policy", "random_policy", "run_episodes", "TILE_PX"]
+
+
+# ----------------------------------------------------------------- rewards --
+
+@dataclass(frozen=True)
+class Rewards:
+    """The reward scheme of :class:`MinesweeperEnv` (every value a finite float).
+
+    ``win``      added on the step that wins the game (every safe tile revealed);
+    ``loss``     on the step that clicks a mine;
+    ``reveal``   per safe tile newly revealed by a click (the flood fill counts;
+                 the opening move does not);
+    ``invalid``  for an invalid action (a no-op, see :class:`MinesweeperEnv`);
+    ``step``     added to every step (0 by default; a small negative value makes
+                 stalling, e.g. toggling flags forever, cost something).
+
+    Named schemes: ``"sparse"`` (default: win +1, loss -1, reveal 0, invalid -0.1,
+    step 0: a valid-moves-only episode returns exactly +1 or -1, so the mean
+    return is ``2 * win_rate - 1``) and ``"progress"`` (as sparse, plus
+    ``1 / safe tiles`` per revealed tile: a denser signal, summing to less than 1).
+    """
+
+    win: float = 1.0
+    loss: float = -1.0
+    reveal: float = 0.0
+    invalid: float = -0.1
+    step: float = 0.0
+
+    def __post_init__(self):
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                    or not math.isfinite(v):
+                raise ValueError(f"reward {f.name!r} must be a finite number, got {v!r}")
+            object.__setattr__(self, f.name, float(v))
+
+    @classmethod
+    def parse(cls, spec, setting: Setting) -> "Rewards":
+        """A :class:`Rewards` from ``"sparse"``, ``"progress"``, a mapping of overrides
+        of the sparse values (e.g. ``{"reveal": 0.01}``) or a :class:`Rewards`."""
+        if spec is None or (isinstance(spec, str) and spec == "sparse"):
+            return cls()
+        if isinstance(spec, cls):
+            return spec
+        if isinstance(spec, str) and spec == "progress":
+            return cls(reveal=1.0 / (setting.tiles - setting.mines))
+        if isinstance(spec, Mapping):
+            names = {f.name for f in fields(cls)}
+            unknown = set(spec) - names
+            if unknown:
+                raise ValueError(f"unknown reward names {sorted(unknown)}; known: {sorted(names)}")
+            return cls(**spec)
+        raise ValueError(f"rewards must be 'sparse', 'progress', a mapping or a Rewards, got {spec!r}")
+
+
+# ---------------------------------------------------------- action masks --
+
+def action_mask(obs, flags: bool = False) -> np.ndarray:
+    """The valid actions of an observation, as Gymnasium masks them (``int8``, 1 = valid).
+
+    Clicks (actions ``0 .. rows*cols-1``) are valid on covered, unflagged tiles;
+    with ``flags`` the second half (flag toggles) is valid on covered or flagged
+    tiles. The observation alone cannot tell a won game (covered mines remain):
+    use ``info["action_mask"]``, which is all zeros once the game is over.
+    Use it as ``env.action_space.sample(mask=info["action_mask"])``."""
+    obs = np.asarray(obs).ravel()
+    click_ok = obs == COVERED
+    if not flags:
+        return click_ok.astype(np.int8)
+    return np.concatenate([click_ok, click_ok | (obs == FLAG)]).astype(np.int8)
+
+
+# --------------------------------------------------------------- drawing --
+
+_FONT = {  # 3x5 digits, scaled x2 in the tiles
+    1: (".#.", "##.", ".#.", ".#.", "###"), 2: ("###", "..#", "###", "#..", "###"),
+    3: ("###", "..#", ".##", "..#", "###"), 4: ("#.#", "#.#", "###", "..#", "..#"),
+    5: ("###", "#..", "###", "..#", "###"), 6: ("###", "#..", "###", "#.#", "###"),
+    7: ("###", "..#", ".#.", ".#.", ".#."), 8: ("###", "#.#", "###", "#.#", "###"),
+}
+#: Classic Minesweeper colours of the numbers 1-8.
+NUMBER_RGB = {1: (0, 0, 255), 2: (0, 128, 0), 3: (255, 0, 0), 4: (0, 0, 128), 5: (128, 0, 0),
+              6: (0, 128, 128), 7: (0, 0, 0), 8: (128, 128, 128)}
+_REVEALED_RGB, _GRID_RGB = (224, 224, 224), (160, 160, 160)
+_COVERED_RGB, _LIGHT_RGB, _DARK_RGB = (176, 176, 176), (240, 240, 240), (112, 112, 112)
+
+
+def _tile_images(px: int = TILE_PX) -> np.ndarray:
+    """``img[code]``: the ``px x px x 3`` picture of each cell code 0..12."""
+    img = np.zeros((13, px, px, 3), dtype=np.uint8)
+    yy, xx = np.mgrid[0:px, 0:px]
+    for code in range(9):  # revealed numbers
+        img[code] = _REVEALED_RGB
+        img[code, 0, :] = _GRID_RGB
+        img[code, :, 0] = _GRID_RGB
+        if code:
+            glyph = np.array([[ch == "#" for ch in row] for row in _FONT[code]])
+            big = np.kron(glyph, np.ones((2, 2), dtype=bool))  # 10 x 6
+            r0, c0 = (px - 10) // 2 + 1, (px - 6) // 2 + 1
+            img[code, r0:r0 + 10, c0:c0 + 6][big] = NUMBER_RGB[code]
+    covered = np.zeros((px, px, 3), dtype=np.uint8)
+    covered[:] = _COVERED_RGB
+    covered[(yy < 2) | (xx < 2)] = _LIGHT_RGB  # raised bevel
+    covered[(yy >= px - 2) | (xx >= px - 2)] = _DARK_RGB
+    img[COVERED] = covered
+    flag = covered.copy()
+    m = px // 16
+    flag[3 * m:13 * m, 8 * m:9 * m] = (0, 0, 0)  # pole
+    flag[12 * m:13 * m, 5 * m:12 * m] = (0, 0, 0)  # foot
+    # a red pennant pointing left from the pole: rows 3..9, up to 5 px wide in its middle row
+    tri = (yy >= 3 * m) & (yy <= 9 * m) & (xx < 8 * m) & (8 * m - xx <= 5 * m * (1 - np.abs(yy - 6 * m) / (4 * m)))
+    flag[tri] = (255, 0, 0)
+    img[FLAG] = flag
+    img[OUT] = 0
+    boom = np.zeros((px, px, 3), dtype=np.uint8)
+    boom[:] = (255, 0, 0)
+    c = (px - 1) / 2
+    boom[(yy - c) ** 2 + (xx - c) ** 2 <= (px * 0.3) ** 2] = (0, 0, 0)  # the mine
+    boom[(yy - c + 1.5) ** 2 + (xx - c + 1.5) ** 2 <= 1.5] = (255, 255, 255)  # its shine
+    img[EXPLODED] = boom
+    return img
+
+
+_TILES = _tile_images()
+
+
+def render_rgb(obs) -> np.ndarray:
+    """An observation drawn as an ``(rows*16, cols*16, 3)`` ``uint8`` image (numpy only)."""
+    obs = np.asarray(obs, dtype=np.int64)
+    rows, cols = obs.shape
+    return _TILES[obs].transpose(0, 2, 1, 3, 4).reshape(rows * TILE_PX, cols * TILE_PX, 3).copy()
+
+
+# ------------------------------------------------------------ environment --
+
+class MinesweeperEnv(gymnasium.Env):
+    """Minesweeper on the engine of :mod:`sweeper` (the paper's game), as a Gymnasium environment.
+
+    ## Description
+    A ``rows x cols`` board hides ``mines`` mines. Clicking a covered tile that
+    hides a mine loses; clicking a safe tile reveals the number of mines among
+    its 8 neighbours, and a revealed 0 opens its neighbours recursively (flood
+    fill). The game is won when every safe tile is revealed. Flags only mark
+    tiles (the game neither needs nor checks them, and does not limit their
+    number). The rules are the engine's own kernels, not a copy: see
+    :mod:`sweeper.engine`. From the paper *Multi-Armed Bandits for
+    Minesweeper: Profiting from Exploration-Exploitation Synergy* (Lordeiro,
+    Haddad, Cardoso), which learns from 3x3 windows of this very view.
+
+    This environment is for teaching: every step is a Python call. The paper's
+    agents are trained with the compiled kernels (:func:`sweeper.train`), and
+    :func:`bandit_policy` lets a trained agent play here.
+
+    ## Action Space
+    ``Discrete(rows*cols)``: action ``a = r*cols + c`` clicks tile ``(r, c)``.
+    With ``flags=True``: ``Discrete(2*rows*cols)``, where ``rows*cols + r*cols + c``
+    toggles a flag on tile ``(r, c)`` (places it on a covered tile, removes it
+    from a flagged one).
+
+    *Invalid actions* never raise: clicking a revealed or flagged tile, or
+    toggling a flag on a revealed tile, changes nothing, gives the
+    ``invalid`` reward (default -0.1) and sets ``info["invalid"] = True``.
+    ``info["action_mask"]`` lists the valid actions (see :func:`action_mask`).
+    Stepping a finished episode is also a no-op (reward 0, ``invalid``);
+    call :meth:`reset`. Only an action outside the action space raises
+    ``ValueError``.
+
+    ## Observation Space
+    ``Box(0, 12, (rows, cols), int8)``: the player's view in the cell codes of
+    :mod:`sweeper.actions`: ``0-8`` a revealed number, ``9`` covered, ``10``
+    flagged, ``12`` the exploded mine (only after a loss). Code ``11`` (out of
+    board) is used by the agents' windows and never appears here. Mines are
+    never shown.
+
+    ## Starting State
+    A new board, mines drawn by the engine's ``new_game`` kernel from a
+    :mod:`sweeper.rng` stream, then the opening move of the ``opening`` rule:
+    ``"reference"`` (the paper's code: the game opens the first 0 tile, column
+    by column; if there is none nothing is revealed), ``"safe"`` (the first
+    click at ``first`` is never a mine) or ``"zero"`` (``first`` is a 0).
+
+    Seeding follows Gymnasium: ``reset(seed=s)`` seeds ``self.np_random``, from
+    which each reset draws a 63-bit board seed for
+    ``make_state(board_seed, STREAM_BOARDS)``; so the same seed gives the same
+    sequence of boards. ``info["board_seed"]`` is that seed: the same board is
+    ``sweeper.Game(board, seed=info["board_seed"], opening=..., first=...)``.
+    ``reset`` options: ``{"board_seed": s}`` deals exactly the board of
+    ``Game(board, seed=s)`` (and of ``Episode(agent, board, seed=s)``);
+    ``{"mines": layout}`` plays a given 2-D boolean mine layout.
+
+    ## Rewards
+    See :class:`Rewards` (the ``rewards`` argument). Default ``"sparse"``:
+    +1 on the winning step, -1 on the losing step, 0 for other valid steps,
+    -0.1 for an invalid action. A valid-moves-only episode thus returns +1
+    (won) or -1 (lost). ``"progress"`` adds ``1/safe tiles`` per newly revealed
+    safe tile. Note that with ``flags=True`` toggling flags is free by default:
+    an agent that never clicks scores 0 until truncation, better than a likely
+    -1 (a classic reward hack; a negative ``step`` reward removes it).
+
+    ## Episode End
+    *Termination*: the game is won or lost. *Truncation*: after ``max_steps``
+    steps (default ``4 * rows * cols``, more than any valid game needs: each
+    tile is at most flagged, unflagged and clicked). On degenerate boards the
+    opening move may already win (e.g. no mines): ``reset`` then returns
+    ``info["status"] == "won"`` and an all-zero mask.
+
+    ## Information
+    ``reset`` and ``step`` return ``info`` with ``status`` (``"ongoing"``,
+    ``"won"``, ``"lost"``), ``revealed`` (safe tiles revealed), ``safe_tiles``,
+    ``mines``, ``flags`` (flags on the board), ``steps``, ``invalid`` (the
+    step's action was invalid), ``action_mask`` (``int8``, all zeros once the
+    game is over) and ``board_seed`` (``None`` for a given layout).
+
+    ## Arguments
+    ``board``: ``"8x8x10"`` (rows x cols x mines), a preset (``"beginner"``,
+    ``"intermediate"``, ``"expert"``) or a :class:`~sweeper.engine.Setting`;
+    ``opening``: ``"reference"`` (default), ``"safe"`` or ``"zero"``;
+    ``first``: ``(row, col)`` of the first click for ``safe``/``zero`` (default
+    ``(0, 0)``); ``flags``: whether the action space includes flag toggles
+    (default False); ``rewards``: see :class:`Rewards`; ``max_steps``: the
+    truncation limit (``None``: ``4 * rows * cols``); ``render_mode``:
+    ``None``, ``"ansi"`` (the text of :meth:`sweeper.engine.Game.render`: ``#``
+    covered, ``F`` flag, ``*`` exploded mine, ``.`` zero; then a status line) or
+    ``"rgb_array"`` (an ``(rows*16, cols*16, 3)`` ``uint8`` image: covered tiles
+    raised grey, numbers in their classic colours, flags red, the exploded mine
+    black on red).
+
+    ## Version History
+    * v0: initial version.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(self, board="8x8x10", opening: str = "reference", first=None, flags: bool = False,
+                 rewards="sparse", max_steps: int | None = None, render_mode: str | None = None):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                             f"got {render_mode!r}")
+        if not isinstance(flags, (bool, np.bool_)):
+            raise ValueError(f"flags must be a boolean, got {flags!r}")
+        self.setting = s = Setting.parse(board)
+        self.opening, self.first = opening, first
+        self.flags = bool(flags)
+        self.rewards = Rewards.parse(rewards, s)
+        if max_steps is None:
+            max_steps = 4 * s.tiles
+        if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+            raise ValueError(f"max_steps must be a positive integer or None, got {max_steps!r}")
+        self.max_steps = int(max_steps)
+        self.render_mode = render_mode
+        # the engine's Python face over BoardArrays: validated opening, click/set_flag kernels, text view
+        self._game = Game(s, seed=0, opening=opening, first=first)
+        self.n_tiles = s.tiles
+        self.observation_space = spaces.Box(low=0, high=EXPLODED, shape=(s.rows, s.cols), dtype=np.int8)
+        self.action_space = spaces.Discrete(2 * s.tiles if self.flags else s.tiles)
+        self._steps = 0
+        self._board_seed = None
+        self._started = False
+
+    # -- state -----------------------------------------------------------------
+    @property
+    def arrays(self) -> BoardArrays:
+        """The engine arrays of the game in progress (read them, don't write them)."""
+        return self._game.arrays
+
+    @property
+    def status(self) -> str:
+        return STATUS[int(self.arrays.gi[ST])]
+
+    @property
+    def mines(self) -> np.ndarray:
+        """The hidden mine layout (for inspection and teaching; agents must not peek)."""
+        return self._game.mines
+
+    def _obs(self) -> np.ndarray:
+        return self.arrays.unpad(self.arrays.view).astype(np.int8)
+
+    def _info(self, invalid: bool = False) -> dict:
+        gi = self.arrays.gi
+        done = gi[ST] != ONGOING
+        mask = np.zeros(self.action_space.n, np.int8) if done else action_mask(self._obs(), self.flags)
+        s = self.setting
+        return {"status": STATUS[int(gi[ST])], "revealed": int(gi[REV]), "safe_tiles": s.tiles - s.mines,
+                "mines": s.mines, "flags": int(gi[NFL]), "steps": self._steps, "invalid": bool(invalid),
+                "action_mask": mask, "board_seed": self._board_seed}
+
+    # -- API -------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deal a new board and make the opening move; returns ``(observation, info)``.
+
+        ``options``: ``{"board_seed": s}`` (the board of ``Game(board, seed=s)``) or
+        ``{"mines": layout}`` (a 2-D boolean layout); otherwise the board seed is
+        drawn from ``self.np_random``."""
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = set(options) - {"board_seed", "mines"}
+        if unknown:
+            raise ValueError(f"unknown reset options {sorted(unknown)}; known: board_seed, mines")
+        if "board_seed" in options and "mines" in options:
+            raise ValueError("give either options['board_seed'] or options['mines'], not both")
+        s, a = self.setting, self.arrays
+        layout = np.zeros(0, dtype=np.uint8)
+        if "mines" in options:
+            layout = _check_layout(options["mines"], s, self.opening, self.first)
+            self._board_seed = None
+        elif "board_seed" in options:
+            self._board_seed = check_seed(options["board_seed"])
+        else:
+            # 63 random bits: a valid make_state seed that also fits int64 (vector envs stack infos)
+            self._board_seed = int(self.np_random.integers(0, 2 ** 63))
+        rng = make_state(0 if self._board_seed is None else self._board_seed, STREAM_BOARDS)
+        new_game(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.pool, a.off8,
+                 rng, layout)
+        a.gi[ND] = 0  # the dirty list only matters to the agents' kernels (as Game does after a move)
+        a.dirty[:] = 0
+        self._steps = 0
+        self._started = True
+        return self._obs(), self._info()
+
+    def step(self, action):
+        """Click (or, in the second half of a flags action space, toggle a flag on) one tile;
+        returns ``(observation, reward, terminated, truncated, info)``."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if not self.action_space.contains(action):
+            raise ValueError(f"action must be an integer in [0, {self.action_space.n}), got {action!r}")
+        action = int(action)
+        a, n, rw = self.arrays, self.n_tiles, self.rewards
+        if a.gi[ST] != ONGOING or self._steps >= self.max_steps:  # stepping a finished episode
+            over = bool(a.gi[ST] != ONGOING)
+            return self._obs(), 0.0, over, not over, self._info(True)
+        self._steps += 1
+        toggle, t = action >= n, action % n
+        r, c = divmod(t, self.setting.cols)
+        v = int(a.view[(r + 1) * (self.setting.cols + 2) + c + 1])
+        reward = rw.step
+        invalid = (v not in (COVERED, FLAG)) if toggle else (v != COVERED)
+        if invalid:
+            reward += rw.invalid
+        elif toggle:
+            self._game.toggle_flag(r, c)
+        else:
+            before = int(a.gi[REV])
+            self._game.click(r, c)
+            reward += rw.reveal * (int(a.gi[REV]) - before)
+            if a.gi[ST] == WON:
+                reward += rw.win
+            elif a.gi[ST] == LOST:
+                reward += rw.loss
+        terminated = bool(a.gi[ST] != ONGOING)
+        truncated = bool(not terminated and self._steps >= self.max_steps)
+        return self._obs(), float(reward), terminated, truncated, self._info(invalid)
+
+    def render(self):
+        """The board as text (``"ansi"``) or as an image (``"rgb_array"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi' or "
+                                  "'rgb_array' when creating the environment")
+            return None
+        if self.render_mode == "ansi":
+            s = self.setting
+            gi = self.arrays.gi
+            return (self._game.render() + f"\n{self.status}: {int(gi[REV])}/{s.tiles - s.mines} safe tiles "
+                    f"revealed, {int(gi[NFL])} flags, {s.mines} mines\n")
+        return render_rgb(self._obs())
+
+    def __repr__(self) -> str:
+        return (f"MinesweeperEnv({self.setting}, opening={self.opening!r}, flags={self.flags}, "
+                f"render_mode={self.render_mode!r})")
+
+
+# --------------------------------------------------------------- policies --
+
+def _as_view(obs, setting: Setting | None = None) -> np.ndarray:
+    obs = np.asarray(obs)
+    if obs.ndim != 2 or obs.size == 0 or not np.issubdtype(obs.dtype, np.integer):
+        raise ValueError(f"an observation is a non-empty 2-D integer array, got {obs.dtype} of shape {obs.shape}")
+    if setting is not None and obs.shape != (setting.rows, setting.cols):
+        raise ValueError(f"observation shape {obs.shape} does not match the board {setting}")
+    if (obs == EXPLODED).any():
+        raise ValueError("the game is over (lost): call env.reset()")
+    if ((obs < 0) | (obs > FLAG)).any():
+        raise ValueError(f"observation cells must be 0-8, {COVERED} (covered) or {FLAG} (flagged)")
+    return obs
+
+
+def solver_action(obs, mines: int) -> int:
+    """The exact solver's click on observation ``obs`` of a board with ``mines`` mines.
+
+    The covered, unflagged tile of lowest exact mine probability
+    (:func:`sweeper.solver.mine_probabilities`; flags are read as covered tiles),
+    ties broken by the solver's own rule (fewest covered neighbours, then
+    row-major). Returns the action ``r*cols + c`` (a click in both action layouts).
+
+    Playing this in a loop is the solver of :func:`sweeper.solver.play_solver`
+    move by move (that one clicks all the zero-probability tiles of a turn in
+    row-major order before recomputing; the guesses follow the same rule)."""
+    from .solver import _lowest, mine_probabilities  # the solver's own tie rule
+
+    view = _as_view(obs)
+    rows, cols = view.shape
+    prob = mine_probabilities(view, mines)
+    padded = np.full((rows + 2, cols + 2), np.nan)
+    padded[1:-1, 1:-1] = prob
+    tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
+    off8, _ = padded_offsets(cols)
+    p = int(_lowest(pad_view(view), tiles, padded.ravel(), off8))
+    if p < 0:
+        raise ValueError("no covered, unflagged tile to click")
+    return (p // (cols + 2) - 1) * cols + p % (cols + 2) - 1
+
+
+def solver_policy(mines) -> callable:
+    """``obs -> action`` playing :func:`solver_action`; ``mines`` is the mine count or the env."""
+    if not isinstance(mines, (int, np.integer)):
+        mines = mines.unwrapped.setting.mines
+    k = int(mines)
+    return lambda obs: solver_action(obs, k)
+
+
+def random_policy(seed: int = 0) -> callable:
+    """``obs -> action``: a uniformly random covered, unflagged tile clicked (the floor),
+    drawn like :func:`sweeper.solver.play_random` (``below`` on the seed's agent stream)."""
+    from .solver import _random_tile
+
+    rng = make_state(check_seed(seed), STREAM_AGENT)
+
+    def policy(obs):
+        view = _as_view(obs)
+        rows, cols = view.shape
+        if not (view == COVERED).any():
+            raise ValueError("no covered, unflagged tile to click")
+        tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
+        p = int(_random_tile(pad_view(view), tiles, rng))
+        return (p // (cols + 2) - 1) * cols + p % (cols + 2) - 1
+
+    return policy
+
+
+class BanditPolicy:
+    """A trained bandit agent playing :class:`MinesweeperEnv`: ``policy(obs) -> action``.
+
+    Each decision runs the agents' own kernels of :mod:`sweeper.play` on the
+    observation: ``refresh`` (window keys, Q and N from the agent's table),
+    ``choose`` (greedy: largest |Q|, ties to the larger N, then the first in
+    scan order; click if Q < 0, else flag; epsilon-greedy and UCB as trained)
+    and ``flag_to_remove``. The agent never learns here: the policy plays a
+    private copy of it (``learn=False``), so the agent you pass is unchanged.
+
+    Flags follow the environment:
+
+    * ``flags=True`` (flag toggles in the action space): the agent's flags are
+      placed on the board, as in the paper. When flags exceed mines, the
+      kernels' rule removes one flag and clicks that tile: two env steps.
+    * ``flags=False``: the agent's flags are private marks (the kernels'
+      *invisible flags* mode): they take no env step, the windows never see
+      them, and a flag that must be removed is clicked at once.
+
+    The policy keeps a little per-game memory (marks, the click after a forced
+    flag removal): call :meth:`reset` at each new episode (:func:`run_episodes`
+    does). With the same agent and ``options={"board_seed": s}`` a greedy
+    agent plays exactly the game of ``Episode(agent, board, seed=s, learn=False)``.
+    """
+
+    def __init__(self, agent, env, seed: int = 0):
+        from .agents import Agent, StateAction
+        from .play import P_VISIBLE
+
+        base = getattr(env, "unwrapped", env)
+        if not isinstance(base, MinesweeperEnv):
+            raise ValueError("env must be a MinesweeperEnv (or a wrapper of one)")
+        if not isinstance(agent, Agent):
+            raise ValueError("agent must be an Agent (see sweeper.make_agent)")
+        self.setting, self.flags = base.setting, base.flags
+        if isinstance(agent, StateAction) and self.setting.tiles > StateAction.MAX_TILES:
+            raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles")
+        self.agent = agent.copy()
+        self.pol = self.agent.policy(learn=False)
+        self.pol[P_VISIBLE] = self.flags
+        self.rng = make_state(check_seed(seed), STREAM_AGENT)
+        self.a = BoardArrays(self.setting)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the current game (call at the start of every episode)."""
+        a = self.a
+        a.flg[:] = 0
+        a.view[a.tiles] = COVERED
+        self._pending = None  # (tile, the observation expected right before clicking it)
+
+    # helpers -------------------------------------------------------------------
+    def _index(self, p) -> int:
+        w = self.setting.cols + 2
+        return int((p // w - 1) * self.setting.cols + p % w - 1)
+
+    def _table(self):
+        t = self.agent.table
+        return t.keys, t.q, t.n, t.meta
+
+    def _load(self, view):
+        """Put the observation into the arrays, all centres due for a key check."""
+        a = self.a
+        flat = view.ravel()
+        old = a.view[a.tiles]
+        revealed = old <= 8
+        if (flat[revealed] != old[revealed]).any():  # a revealed tile changed: a new game
+            self.reset()
+        a.view[a.tiles] = flat
+        if self.flags:
+            a.flg[a.tiles] = flat == FLAG
+        else:
+            a.flg[a.tiles] &= (flat == COVERED).astype(np.uint8)  # marks on revealed tiles are gone
+        a.gi[NFL] = int(a.flg[a.tiles].sum())
+        a.dirty[a.tiles] = 1
+        n = a.tiles.shape[0]
+        a.dlist[:n] = a.tiles
+        a.gi[ND] = n
+
+    def _decide(self):
+        from .play import choose, refresh
+
+        a = self.a
+        k, q, n = refresh(a.geo, a.tiles, a.view, a.flg, a.cand, a.dirty, a.dlist, a.gi, a.last_live, a.off8,
+                          a.off9, *self._table(), self.pol)
+        self.agent.table.set_arrays(k, q, n)
+        t, *_, flag, _ = choose(a.geo, a.tiles, a.view, a.flg, a.cand, a.gi, a.off8, *self._table(), self.pol,
+                                self.rng)
+        if t < 0:
+            raise ValueError("no covered, unflagged tile to decide on")
+        return int(t), bool(flag)
+
+    def _to_remove(self) -> int:
+        from .play import flag_to_remove
+
+        a = self.a
+        f, _ = flag_to_remove(a.geo, a.tiles, a.view, a.flg, a.off8, a.off9, *self._table(), self.pol)
+        return int(f)
+
+    # the policy ------------------------------------------------------------------
+    def __call__(self, obs) -> int:
+        view = _as_view(obs, self.setting)
+        if not self.flags and (view == FLAG).any():
+            raise ValueError("a flags=False environment shows no flags")
+        a, n, K = self.a, self.setting.tiles, self.setting.mines
+        if self._pending is not None:
+            t, expected = self._pending
+            self._pending = None
+            if np.array_equal(view, expected):  # the forced removal is done: click that tile
+                return self._index(t)
+        self._load(view)
+        if self.flags:
+            if a.gi[NFL] > K:  # flags exceed mines: remove one (then click it)
+                f = self._to_remove()
+                expected = view.copy()
+                expected.flat[self._index(f)] = COVERED
+                self._pending = (f, expected)
+                return n + self._index(f)
+            t, flag = self._decide()
+            return n + self._index(t) if flag else self._index(t)
+        while True:  # invisible flags: marks are private, decisions go on until a click
+            t, flag = self._decide()
+            if not flag:
+                return self._index(t)
+            set_flag(t, True, False, a.view, a.flg, a.dirty, a.dlist, a.gi, a.off8)
+            if a.gi[NFL] > K:
+                f = self._to_remove()
+                set_flag(f, False, False, a.view, a.flg, a.dirty, a.dlist, a.gi, a.off8)
+                return self._index(f)
+
+
+def bandit_policy(agent, env, seed: int = 0) -> BanditPolicy:
+    """``obs -> action`` for a trained bandit agent on ``env`` (see :class:`BanditPolicy`);
+    ``seed`` seeds the exploration of epsilon-greedy agents."""
+    return BanditPolicy(agent, env, seed)
+
+
+# --------------------------------------------------------------- the loop --
+
+def run_episodes(env, policy, episodes: int, seed: int | None = None) -> list[dict]:
+    """Play ``episodes`` episodes of ``env`` with ``policy`` (``obs -> action``): the Gymnasium loop.
+
+    The first ``reset`` gets ``seed`` (then the environment's generator carries
+    on, so one seed gives one sequence of boards). If the policy has a
+    ``reset()`` method it is called at each new episode. Returns one dict per
+    episode: ``return`` (sum of rewards), ``won``, ``status``, ``steps``,
+    ``revealed`` (safe tiles) and ``invalid`` (invalid actions taken);
+    ``pandas.DataFrame(result)`` makes it a table."""
+    if isinstance(episodes, bool) or not isinstance(episodes, (int, np.integer)) or episodes < 0:
+        raise ValueError(f"episodes must be a non-negative integer, got {episodes!r}")
+    out = []
+    for e in range(int(episodes)):
+        obs, info = env.reset(seed=seed if e == 0 else None)
+        if hasattr(policy, "reset"):
+            policy.reset()
+        total, steps, invalid = 0.0, 0, 0
+        done = info["status"] != "ongoing"
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(policy(obs))
+            total += reward
+            steps += 1
+            invalid += bool(info["invalid"])
+            done = terminated or truncated
+        out.append({"return": total, "won": info["status"] == "won", "status": info["status"], "steps": steps,
+                    "revealed": info["revealed"], "invalid": invalid})
+    return out
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="sweeper.env:MinesweeperEnv")

@@ -1,0 +1,234 @@
+"""One spec per table and figure of the paper (section 4), and the task that runs them.
+
+Every experiment is a set of independent *bandit tasks*: train one agent on one
+or more board settings with one seed, record its learning curve and value
+table, and optionally test it on other boards (10^4 games each, both still
+learning -- what the paper's code does -- and frozen). Specs share tasks: the
+greedy and UCB(0.1) runs on 8x8x10 serve ``fig:exp_1``, ``fig:exp_2``,
+``fig:exp_5``, ``tab:action_cnt`` and the first columns of both transfer tables.
+
+Scales: ``paper`` (10^6 training games, 10^4 test games) and ``quick``
+(2*10^4 and 10^3: a smoke run of every spec for the tests). Seeds: the paper
+reports one run per agent; ``seeds`` adds independent repetitions.
+
+``python -m sweeper reproduce [ID ...] [--scale paper|quick] [--workers N] [--dask ADDRESS]``
+runs specs through :mod:`sweeper.runner`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .agents import make_agent
+from .engine import Setting
+from .runner import Output, Task, task_kind
+from .training import evaluate, play
+
+STANDARD_TESTS = ("8x8x10", "16x16x40", "16x30x99")
+LEVEL = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
+
+
+@dataclass(frozen=True)
+class Scale:
+    name: str
+    train: int        # training games per run
+    test: int         # test games per test board
+    block: int        # games per learning-curve point
+    heat_train: int   # training games per heatmap cell
+    heat_block: int
+
+
+SCALES = {
+    "paper": Scale("paper", 1_000_000, 10_000, 10_000, 1_000_000, 100_000),
+    "quick": Scale("quick", 20_000, 1_000, 2_000, 2_000, 1_000),
+}
+
+
+# ------------------------------------------------------------------ the task --
+
+def _curve(records: pd.DataFrame, block: int) -> pd.DataFrame:
+    g = np.arange(len(records)) // block
+    won = records["won"].to_numpy()
+    grp = pd.DataFrame({"block": g, "won": won, "decisions": records["decisions"].to_numpy(),
+                        "revealed": records["revealed"].to_numpy(),
+                        "actions_recorded": records["actions_recorded"].to_numpy(),
+                        "perfect_actions": records["perfect_actions"].to_numpy(),
+                        "setting": records["setting"].astype(str).to_numpy()})
+    c = grp.groupby("block").agg(setting=("setting", "last"), block_wins=("won", "sum"), block_games=("won", "size"),
+                                 mean_decisions=("decisions", "mean"), mean_revealed=("revealed", "mean"),
+                                 actions_recorded=("actions_recorded", "last"),
+                                 perfect_actions=("perfect_actions", "last")).reset_index(drop=True)
+    c.insert(0, "episode", np.cumsum(c["block_games"].to_numpy()))
+    c["cum_wins"] = np.cumsum(c["block_wins"].to_numpy())
+    c["cum_win_rate"] = c["cum_wins"] / c["episode"]
+    c["block_win_rate"] = c["block_wins"] / c["block_games"]
+    return c
+
+
+def _value_summary(agent) -> tuple[pd.DataFrame, dict]:
+    keys, q, n = agent.table.recorded()
+    perfect = np.abs(q) == 1.0
+    qr = np.round(q, 12)
+    uq, inv = np.unique(qr, return_inverse=True)
+    hist = pd.DataFrame({"q": uq, "actions": np.bincount(inv, minlength=len(uq)),
+                         "count_sum": np.bincount(inv, weights=n, minlength=len(uq)).astype(np.int64)})
+    facts = {"actions_recorded": int(len(keys)), "perfect_actions": int(perfect.sum()),
+             "mean_count_perfect": float(n[perfect].mean()) if perfect.any() else float("nan"),
+             "mean_count_nonperfect": float(n[~perfect].mean()) if (~perfect).any() else float("nan"),
+             "mean_count_all": float(n.mean()) if len(n) else float("nan"),
+             "table_keys": int(agent.table.meta[0]), "table_bytes": agent.table.nbytes()}
+    return hist, facts
+
+
+@task_kind("bandit")
+def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: bool = True, flags: bool = True,
+                opening: str = "reference", block: int = 10_000, tests: list = (), test_episodes: int = 0,
+                save_agent: bool = False, label: str | None = None, cost: float = 1.0) -> Output:
+    """Train ``agent`` on ``boards`` (``episodes`` games each) from ``seed``; test it on
+    each of ``tests`` for ``test_episodes`` games, frozen and still learning, each
+    test starting from the trained agent with seed ``seed * 1000 + 1 + i``."""
+    ag = make_agent(agent, symmetric=symmetric, flags=flags)
+    run = play(ag, boards, episodes, seed, learn=True, opening=opening, progress=False)
+    out = Output()
+    out.tables["curve"] = _curve(run.records, block)
+    out.tables["training"] = pd.DataFrame({"won": run.records["won"].to_numpy()})
+    hist, facts = _value_summary(ag)
+    out.tables["q_values"] = hist
+    out.info.update(facts)
+    out.info.update(wins=run.wins, games=len(run.records), win_rate=run.win_rate, train_seconds=run.seconds,
+                    games_per_second=len(run.records) / run.seconds if run.seconds else None)
+    rows = []
+    for i, board in enumerate(tests):
+        for mode in ("learning", "frozen"):
+            t = evaluate(ag.copy(), board, test_episodes, seed * 1000 + 1 + i, freeze=(mode == "frozen"),
+                         opening=opening, progress=False)
+            rows.append(pd.DataFrame({"test": board, "mode": mode, "won": t.records["won"].to_numpy()}))
+            out.info[f"test_seconds_{board}_{mode}"] = t.seconds
+    if rows:
+        out.tables["tests"] = pd.concat(rows, ignore_index=True)
+    if save_agent:
+        k, q, n = ag.table.recorded()
+        out.arrays["agent"] = {"keys": k, "q": q, "n": n, "metadata": np.array(json.dumps(ag.metadata()))}
+    return out
+
+
+def bandit(agent, boards, episodes, seed, *, block, tests=(), test_episodes=0, save_agent=False, symmetric=True,
+           flags=True, tag="") -> Task:
+    boards = [boards] if isinstance(boards, str) else list(boards)
+    tiles = sum(Setting.parse(b).tiles for b in boards) / len(boards)
+    cost = episodes * len(boards) * tiles / 64 + sum(Setting.parse(b).tiles for b in tests) * test_episodes * 2 / 64
+    name = make_agent(agent, symmetric=symmetric, flags=flags).name
+    label = f"{name} on {'+'.join(boards)}{tag} seed {seed}"
+    return Task.make("bandit", agent=agent, boards=boards, episodes=episodes, seed=seed, symmetric=symmetric,
+                     flags=flags, block=block, tests=list(tests), test_episodes=test_episodes, save_agent=save_agent,
+                     label=label, cost=cost)
+
+
+# ------------------------------------------------------------------ the specs --
+
+@dataclass(frozen=True)
+class Spec:
+    id: str
+    title: str
+    paper: str
+    build: object  # (scale, seeds) -> list[Task]
+
+    def tasks(self, scale="paper", seeds=(1,)) -> list[Task]:
+        sc = SCALES[scale] if isinstance(scale, str) else scale
+        return self.build(sc, tuple(seeds))
+
+
+EXP1_AGENTS = ("greedy", "egreedy:0.01", "egreedy:0.05", "egreedy:0.1", "ucb:0.01", "ucb:0.1", "ucb:0.5", "ucb:1")
+TRANSFER_TRAINING = {"greedy": (("8x8x10",), ("8x8x10", "8x8x11", "8x8x12", "8x8x13"), ("8x8x13",), ("8x8x15",),
+                                ("8x8x17",)),
+                     "ucb:0.1": (("8x8x10",), ("8x8x15",))}
+
+
+def transfer_task(agent, boards, sc, seed):
+    """Train (10^6 games in all; several settings share them equally) and test on the three levels."""
+    per = sc.train // len(boards)
+    return bandit(agent, boards, per, seed, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test,
+                  save_agent=(boards == ("8x8x10",)))
+
+
+def base_task(agent, sc, seed):
+    """The 8x8x10 run of an agent; greedy and UCB(0.1) double as transfer-table rows."""
+    if agent in TRANSFER_TRAINING:
+        return transfer_task(agent, ("8x8x10",), sc, seed)
+    return bandit(agent, "8x8x10", sc.train, seed, block=sc.block)
+
+
+def heat_mines(rows, cols, density):
+    """Mines for a density, rounded as Python's round() does (ties to even: 4x4 gets 2, 8x10 gets 12)."""
+    return max(1, round(density * rows * cols))
+
+
+EXP6_SIZES = range(3, 11)
+EXP7_HEIGHTS = range(3, 11)
+EXP7_DENSITIES = (0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.20)
+
+
+def exp6_boards():
+    return [(h, w, f"{h}x{w}x{heat_mines(h, w, 0.15625)}") for h in EXP6_SIZES for w in EXP6_SIZES]
+
+
+def exp7_boards():
+    return [(h, d, f"{h}x10x{heat_mines(h, 10, d)}") for h in EXP7_HEIGHTS for d in EXP7_DENSITIES]
+
+
+def _heat(boards):
+    def build(sc, seeds):
+        return [bandit("greedy", b, sc.heat_train, s, block=sc.heat_block) for *_, b in boards() for s in seeds]
+    return build
+
+
+SPECS = {s.id: s for s in [
+    Spec("fig:exp_1", "Training win rate of a variety of agents (8x8x10)",
+         "Win rate evolution during training of greedy, e-greedy and UCB agents over 10^6 episodes.",
+         lambda sc, seeds: [base_task(a, sc, s) for a in EXP1_AGENTS for s in seeds]),
+    Spec("fig:exp_2", "Actions recorded and perfect actions, greedy vs UCB(0.1)",
+         "Actions learned over episodes; 'perfect' actions have Q = -1 or 1.",
+         lambda sc, seeds: [base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]),
+    Spec("fig:exp_5", "ECDF of learned action values, greedy and UCB(0.1)",
+         "Empirical CDF of Q over the recorded actions of both agents after training.",
+         lambda sc, seeds: [base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]),
+    Spec("tab:action_cnt", "Mean action counts of perfect, non-perfect and all actions",
+         "Averages of N(a) over the recorded actions of the greedy and UCB(0.1) agents.",
+         lambda sc, seeds: [base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]),
+    Spec("fig:exp_4", "Ablations: no flags, no symmetries, both",
+         "Greedy and UCB(0.1) trained without flags, without symmetries, or without both.",
+         lambda sc, seeds: [base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
+         + [bandit(a, "8x8x10", sc.train, s, block=sc.block, symmetric=sym, flags=fl)
+            for a in ("greedy", "ucb:0.1") for sym, fl in ((True, False), (False, True), (False, False))
+            for s in seeds]),
+    Spec("fig:exp_6", "Greedy win rate over board width x height (density 0.15625)",
+         "Heatmap of training win rate, widths and heights 3..10, mines = round(0.15625 w h).",
+         _heat(exp6_boards)),
+    Spec("fig:exp_7", "Greedy win rate over height x mine density (width 10)",
+         "Heatmap of training win rate, heights 3..10, densities 0.14..0.20, width 10.",
+         _heat(exp7_boards)),
+    Spec("tab:SAvsMAB", "State-action vs bandit greedy agents on 4x4 boards",
+         "Win rate and actions / state-action pairs recorded after 10^5 and 10^6 games, 4x4 with 3, 4, 5 mines.",
+         lambda sc, seeds: [bandit(a, f"4x4x{k}", sc.train, s, block=sc.block)
+                            for k in (3, 4, 5) for a in ("greedy", "sa") for s in seeds]),
+    Spec("tab:exp_1", "Transfer learning, greedy agents",
+         "Greedy agents trained on 8x8 boards with 10..17 mines, tested on beginner, intermediate and expert.",
+         lambda sc, seeds: [transfer_task("greedy", b, sc, s) for b in TRANSFER_TRAINING["greedy"] for s in seeds]),
+    Spec("tab:tl_ucb", "Transfer learning, UCB(0.1) agents",
+         "UCB(0.1) agents trained on 8x8x10 and 8x8x15, tested on the three levels.",
+         lambda sc, seeds: [transfer_task("ucb:0.1", b, sc, s) for b in TRANSFER_TRAINING["ucb:0.1"]
+                            for s in seeds]),
+]}
+
+
+def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
+    """The unique tasks of the given specs (all by default), in spec order."""
+    ids = list(SPECS) if not ids else list(ids)
+    unknown = [i for i in ids if i not in SPECS]
+    if unknown:
+        raise ValueError(f"unknown experiment id(s) {unknown}; known: {list(SPECS)}")
+    return list(dict.fromkeys(t for i in ids for t in SPECS[i].tasks(scale, seeds)))
