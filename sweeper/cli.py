@@ -49,6 +49,15 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--freeze", action="store_true", help="no learning during the test games")
     e.add_argument("--save", default=None, help="write the agent after the test games (when learning)")
     _add_common(e)
+    r = sub.add_parser("reproduce", help="run the paper's experiments and write results/summary.csv")
+    r.add_argument("ids", nargs="*", help="experiment ids such as fig:exp_1 tab:exp_1 (default: all)")
+    r.add_argument("--scale", default="paper", choices=["paper", "quick"])
+    r.add_argument("--workers", type=int, default=1, help="local worker processes")
+    r.add_argument("--dask", default=None, help="address of a Dask scheduler, e.g. tcp://host:8786")
+    r.add_argument("--seeds", default="1", help="comma-separated seeds (one run per seed)")
+    r.add_argument("--results", default=None, help="results directory (default: the repository's results/)")
+    r.add_argument("--list", action="store_true", help="list the experiments and their tasks, run nothing")
+    r.add_argument("--no-progress", action="store_true")
     b = sub.add_parser("bench", help="games/s of the standard workloads")
     b.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     b.add_argument("--json", action="store_true")
@@ -79,6 +88,8 @@ def _run(args) -> int:
         if args.json:
             print(json.dumps(rows))
         return 0
+    if args.command == "reproduce":
+        return _reproduce(args)
     first = _parse_first(args.first)
     common = dict(seed=args.seed, opening=args.opening, first=first, progress=not args.no_progress)
     if args.command == "train":
@@ -97,4 +108,35 @@ def _run(args) -> int:
     else:
         for k, v in summary.items():
             print(f"{k:>18}: {v:.4f}" if isinstance(v, float) else f"{k:>18}: {v}")
+    return 0
+
+
+def _reproduce(args) -> int:
+    import time
+
+    from .experiments import SPECS, all_tasks
+    from .reproduce import REPO, reproduce, store_for
+
+    try:
+        seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip())
+    except ValueError:
+        raise ValueError(f"--seeds must be comma-separated integers, got {args.seeds!r}") from None
+    if args.workers < 1:
+        raise ValueError("--workers must be >= 1")
+    results = args.results or REPO / "results"
+    if args.list:
+        store = store_for(results, args.scale)
+        for sid in (args.ids or SPECS):
+            if sid not in SPECS:
+                raise ValueError(f"unknown experiment id {sid!r}; known: {list(SPECS)}")
+            tasks = SPECS[sid].tasks(args.scale, seeds)
+            done = sum(store.status(t) == "ok" for t in tasks)
+            print(f"{sid:<15} {len(tasks):>4} tasks, {done:>4} done  {SPECS[sid].title}")
+        return 0
+    all_tasks(args.ids, args.scale, seeds)  # validates the ids before any work
+    t0 = time.perf_counter()
+    counts = reproduce(args.ids or None, args.scale, seeds, workers=args.workers, dask=args.dask, results=results,
+                       progress=not args.no_progress)
+    print(f"{counts['tasks']} tasks: {counts['cached']} already done, {counts['computed']} computed "
+          f"in {time.perf_counter() - t0:.1f} s; summary written to {results}")
     return 0

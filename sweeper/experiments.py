@@ -69,19 +69,15 @@ def _curve(records: pd.DataFrame, block: int) -> pd.DataFrame:
     return c
 
 
-def _value_summary(agent) -> tuple[pd.DataFrame, dict]:
+def _value_facts(agent) -> dict:
+    """Counts and mean N of the recorded actions (the paper's tab:action_cnt)."""
     keys, q, n = agent.table.recorded()
     perfect = np.abs(q) == 1.0
-    qr = np.round(q, 12)
-    uq, inv = np.unique(qr, return_inverse=True)
-    hist = pd.DataFrame({"q": uq, "actions": np.bincount(inv, minlength=len(uq)),
-                         "count_sum": np.bincount(inv, weights=n, minlength=len(uq)).astype(np.int64)})
-    facts = {"actions_recorded": int(len(keys)), "perfect_actions": int(perfect.sum()),
-             "mean_count_perfect": float(n[perfect].mean()) if perfect.any() else float("nan"),
-             "mean_count_nonperfect": float(n[~perfect].mean()) if (~perfect).any() else float("nan"),
-             "mean_count_all": float(n.mean()) if len(n) else float("nan"),
-             "table_keys": int(agent.table.meta[0]), "table_bytes": agent.table.nbytes()}
-    return hist, facts
+    return {"actions_recorded": int(len(keys)), "perfect_actions": int(perfect.sum()),
+            "mean_count_perfect": float(n[perfect].mean()) if perfect.any() else float("nan"),
+            "mean_count_nonperfect": float(n[~perfect].mean()) if (~perfect).any() else float("nan"),
+            "mean_count_all": float(n.mean()) if len(n) else float("nan"),
+            "table_keys": int(agent.table.meta[0]), "table_bytes": agent.table.nbytes()}
 
 
 @task_kind("bandit")
@@ -95,10 +91,9 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
     run = play(ag, boards, episodes, seed, learn=True, opening=opening, progress=False)
     out = Output()
     out.tables["curve"] = _curve(run.records, block)
-    out.tables["training"] = pd.DataFrame({"won": run.records["won"].to_numpy()})
-    hist, facts = _value_summary(ag)
-    out.tables["q_values"] = hist
-    out.info.update(facts)
+    if tests:  # per-game outcomes, for the significance tests of the transfer tables
+        out.tables["training"] = pd.DataFrame({"won": run.records["won"].to_numpy()})
+    out.info.update(_value_facts(ag))
     out.info.update(wins=run.wins, games=len(run.records), win_rate=run.win_rate, train_seconds=run.seconds,
                     games_per_second=len(run.records) / run.seconds if run.seconds else None)
     rows = []

@@ -1,0 +1,200 @@
+"""Reproduce the paper's tables and figures, and tabulate ours beside the paper's numbers.
+
+``python -m sweeper reproduce [ID ...] [--scale paper|quick] [--workers N] [--dask ADDRESS]``
+runs the specs of :mod:`sweeper.experiments` through :mod:`sweeper.runner`
+(finished runs are kept and skipped) and then writes
+
+* ``<results>/summary[-quick].csv``: one row per number we report, with exactly
+  the columns of the paper's ``paper-results.csv`` (source = ours);
+* ``<results>/comparison[-quick].csv``: each number beside the paper's, with
+  its Wilson 95% interval, whether the paper's value lies in it, and the
+  Mann-Whitney "significantly best" marks of the transfer tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import experiments as ex
+from .runner import Store, run_tasks
+from .stats import best_of, wilson
+
+REPO = Path(__file__).resolve().parent.parent
+PAPER_CSV = REPO.parent / "shared" / "paper" / "paper-results.csv"
+COLUMNS = ["experiment", "agent", "train_setting", "train_episodes", "eval_setting", "eval_episodes", "metric",
+           "value", "source"]
+#: Cells the paper prints in bold ("significantly best") in its transfer tables.
+PAPER_BOLD = {("greedy", "8x8x10", "training"), ("greedy", "8x8x15", "8x8x10"), ("greedy", "8x8x13", "16x16x40"),
+              ("greedy", "8x8x15", "16x16x40"), ("greedy", "8x8x15", "16x30x99"),
+              ("ucb(c=0.1)", "8x8x10", "training"), ("ucb(c=0.1)", "8x8x15", "8x8x10"),
+              ("ucb(c=0.1)", "8x8x15", "16x16x40"), ("ucb(c=0.1)", "8x8x15", "16x30x99")}
+
+
+def store_for(results=REPO / "results", scale="paper") -> Store:
+    return Store(Path(results) / "runs" / scale)
+
+
+def paper_agent(spec: str, symmetric=True, flags=True) -> str:
+    """Our agent spec in the paper CSV's naming: greedy, egreedy(e=0.01), ucb(c=0.1), ..."""
+    name, _, arg = spec.partition(":")
+    label = {"egreedy": f"egreedy(e={arg})", "ucb": f"ucb(c={arg})"}.get(name, name)
+    return label + ("" if symmetric else "+nosym") + ("" if flags else "+noflags")
+
+
+def train_label(boards) -> str:
+    if len(boards) == 1:
+        return boards[0]
+    ks = [b.rsplit("x", 1)[1] for b in boards]
+    return f"{boards[0].rsplit('x', 1)[0]}x({ks[0]}..{ks[-1]})"
+
+
+def reproduce(ids=None, scale="paper", seeds=(1,), workers=1, dask=None, results=REPO / "results",
+              progress=True, log=print) -> dict:
+    """Run (or reuse) every task of the given specs, then write the summary files."""
+    tasks = ex.all_tasks(ids, scale, seeds)
+    store = store_for(results, scale)
+    counts = run_tasks(tasks, store, workers=workers, dask=dask, progress=progress, log=log)
+    missing = [t for t in ex.all_tasks(None, scale, seeds) if store.status(t) != "ok"]
+    if missing:
+        log(f"summary not written: {len(missing)} tasks of other experiments are not done yet "
+            f"(run `python -m sweeper reproduce --scale {scale}` for all)")
+        return counts
+    summary = summary_table(store, scale, seeds)
+    suffix = "" if scale == "paper" else f"-{scale}"
+    Path(results).mkdir(parents=True, exist_ok=True)
+    summary[COLUMNS].to_csv(Path(results) / f"summary{suffix}.csv", index=False)
+    comparison_table(summary).to_csv(Path(results) / f"comparison{suffix}.csv", index=False)
+    return counts
+
+
+# ---------------------------------------------------------------- tabulation --
+
+def _training_row(task, out, experiment) -> dict:
+    """The row of a run's cumulative training win rate (base for its other rows)."""
+    p = task.params
+    return dict(experiment=experiment, agent=paper_agent(p["agent"], p["symmetric"], p["flags"]),
+                train_setting=train_label(p["boards"]), train_episodes=p["episodes"] * len(p["boards"]),
+                eval_setting="training", eval_episodes=None, metric="win_rate", value=out.info["win_rate"],
+                wins=out.info["wins"], games=out.info["games"], seed=p["seed"], task=task.id)
+
+
+def _fact(row, metric, value, **kw) -> dict:
+    return dict(row, metric=metric, value=value, wins=None, games=None, **kw)
+
+
+def summary_table(store: Store, scale="paper", seeds=(1,)) -> pd.DataFrame:
+    """Every number we report, one row each (extra columns: wins, games, seed, task)."""
+    sc = ex.SCALES[scale]
+    rows = []
+    for s in seeds:
+        for a in ex.EXP1_AGENTS:  # fig:exp_1, and exp_2 / exp_5 / tab:action_cnt from greedy and UCB(0.1)
+            t = ex.base_task(a, sc, s)
+            out = store.load(t)
+            row = _training_row(t, out, "initial")
+            rows += [row] + [_fact(row, m, out.info[m]) for m in ("actions_recorded", "perfect_actions")]
+            if a in ("greedy", "ucb:0.1"):
+                rows += [_fact(row, m, out.info[m], experiment="action_counts")
+                         for m in ("mean_count_perfect", "mean_count_nonperfect", "mean_count_all")]
+        for a in ("greedy", "ucb:0.1"):  # fig:exp_4
+            for sym, fl in ((True, False), (False, True), (False, False)):
+                t = ex.bandit(a, "8x8x10", sc.train, s, block=sc.block, symmetric=sym, flags=fl)
+                out = store.load(t)
+                row = _training_row(t, out, "ablation")
+                rows += [row, _fact(row, "actions_recorded", out.info["actions_recorded"])]
+        for experiment, boards in (("dimensions", ex.exp6_boards()), ("density", ex.exp7_boards())):
+            for *_, b in boards:  # fig:exp_6, fig:exp_7
+                t = ex.bandit("greedy", b, sc.heat_train, s, block=sc.heat_block)
+                rows.append(_training_row(t, store.load(t), experiment))
+        for k in (3, 4, 5):  # tab:SAvsMAB, at a tenth of the training and at its end
+            for a in ("greedy", "sa"):
+                t = ex.bandit(a, f"4x4x{k}", sc.train, s, block=sc.block)
+                curve = store.load(t).tables["curve"]
+                counted = "actions_recorded" if a == "greedy" else "state_actions_recorded"
+                for episodes in (sc.train // 10, sc.train):
+                    at = curve[curve["episode"] == episodes].iloc[0]
+                    row = dict(experiment="sa_vs_mab", agent="mab-greedy" if a == "greedy" else "sa-greedy",
+                               train_setting=f"4x4x{k}", train_episodes=episodes, eval_setting="training",
+                               eval_episodes=None, metric="win_rate", value=float(at["cum_win_rate"]),
+                               wins=int(at["cum_wins"]), games=episodes, seed=s, task=t.id)
+                    rows += [row, _fact(row, counted, int(at["actions_recorded"]))]
+        for a, trainings in ex.TRANSFER_TRAINING.items():  # tab:exp_1, tab:tl_ucb
+            for boards in trainings:
+                t = ex.transfer_task(a, boards, sc, s)
+                out = store.load(t)
+                row = _training_row(t, out, "transfer")
+                rows.append(row)
+                for (board, mode), g in out.tables["tests"].groupby(["test", "mode"], sort=False):
+                    rows.append(dict(row, eval_setting=board, eval_episodes=len(g),
+                                     metric="win_rate" if mode == "learning" else "win_rate_frozen",
+                                     value=float(g["won"].mean()), wins=int(g["won"].sum()), games=len(g)))
+                if a == "greedy" and boards == ("8x8x15",):
+                    rows.append(_fact(row, "wall_hours", out.info["train_seconds"] / 3600, experiment="timing"))
+                if a == "greedy" and boards == ("8x8x10",):
+                    rows.append(_fact(row, "wall_hours", out.info["test_seconds_16x30x99_learning"] / 3600,
+                                      experiment="timing", train_setting=None, train_episodes=None,
+                                      eval_setting="16x30x99", eval_episodes=sc.test))
+    df = pd.DataFrame(rows)
+    df["source"] = [f"ours (seed {s}, {scale} scale)" for s in df["seed"]]
+    for c in ("train_episodes", "eval_episodes", "wins", "games"):
+        df[c] = df[c].astype("Int64")
+    return df
+
+
+def transfer_best(store: Store, scale="paper", seed=1) -> pd.DataFrame:
+    """Mann-Whitney 'significantly best' marks per column of both transfer tables."""
+    sc = ex.SCALES[scale]
+    rows = []
+    for a, trainings in ex.TRANSFER_TRAINING.items():
+        outs = {train_label(b): store.load(ex.transfer_task(a, b, sc, seed)) for b in trainings}
+        columns = {"training": {k: o.tables["training"]["won"].to_numpy() for k, o in outs.items()}}
+        for board in ex.STANDARD_TESTS:
+            for mode in ("learning", "frozen"):
+                col = {}
+                for k, o in outs.items():
+                    t = o.tables["tests"]
+                    col[k] = t[(t["test"] == board) & (t["mode"] == mode)]["won"].to_numpy()
+                columns[(board, mode)] = col
+        for column, samples in columns.items():
+            for k, (best, p) in best_of(samples).items():
+                board, mode = column if isinstance(column, tuple) else ("training", "learning")
+                rows.append(dict(agent=paper_agent(a), train_setting=k, eval_setting=board, mode=mode, best=best,
+                                 p_vs_leader=p))
+    return pd.DataFrame(rows)
+
+
+def comparison_table(summary: pd.DataFrame, paper_csv=PAPER_CSV) -> pd.DataFrame:
+    """Our numbers beside the paper's (where the paper has one), with intervals."""
+    paper = pd.read_csv(paper_csv)
+    key = ["experiment", "agent", "train_setting", "train_episodes", "eval_setting", "metric"]
+    ours = summary.copy()
+    ours["metric_join"] = ours["metric"].replace({"win_rate_frozen": "win_rate"})
+    for c in ("train_episodes",):
+        ours[c] = pd.to_numeric(ours[c], errors="coerce")
+        paper[c] = pd.to_numeric(paper[c], errors="coerce")
+    merged = ours.merge(paper[key + ["value", "source"]].rename(columns={"value": "paper", "source": "paper_source",
+                                                                            "metric": "metric_join"}),
+                        how="left", on=key[:-1] + ["metric_join"])
+    lo, hi = [], []
+    for w, g in zip(merged["wins"], merged["games"]):
+        if pd.notna(w) and pd.notna(g) and g > 0:
+            a, b = wilson(int(w), int(g))
+        else:
+            a, b = np.nan, np.nan
+        lo.append(a)
+        hi.append(b)
+    merged["ci_low"], merged["ci_high"] = lo, hi
+    merged["difference"] = merged["value"] - merged["paper"]
+    merged["paper_in_ci"] = np.where(merged["paper"].notna() & merged["ci_low"].notna(),
+                                     (merged["paper"] >= merged["ci_low"]) & (merged["paper"] <= merged["ci_high"]),
+                                     pd.NA)
+    merged["paper_bold"] = [x == "transfer" and (a, t, e) in PAPER_BOLD and m == "win_rate" for x, a, t, e, m in
+                            zip(merged["experiment"], merged["agent"], merged["train_setting"], merged["eval_setting"],
+                                merged["metric"])]
+    cols = ["experiment", "agent", "train_setting", "train_episodes", "eval_setting", "eval_episodes", "metric",
+            "value", "ci_low", "ci_high", "paper", "difference", "paper_in_ci", "paper_bold", "wins", "games",
+            "seed", "task", "paper_source"]
+    return merged[cols].rename(columns={"value": "ours"})
+
