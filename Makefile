@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-fast book bench clean
+.PHONY: venv test test-fast book bench clean reproduce
 
 venv: $(STAMP)
 
@@ -15,7 +15,7 @@ $(STAMP): requirements.txt
 
 # pytest for the package + nbval for every notebook of the book
 test: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider tests book --nbval-lax
+	SWEEPER_SCALE=quick $(PY) -m pytest -q -p no:cacheprovider tests book --nbval-lax
 
 # the package tests only, skipping those marked slow
 test-fast: $(STAMP)
@@ -30,3 +30,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf _build .pytest_cache
+
+# every table and figure of the paper at paper scale (resumable), then results/summary.csv
+reproduce: $(STAMP)
+	$(PY) -m sweeper reproduce --scale paper --workers 2

@@ -219,3 +219,20 @@ def to_paper_tuple(window: np.ndarray, target: int) -> tuple:
         v = int(v)
         names.append(-1 if v == OUT else "C" if v == COVERED else "F" if v == FLAG else v)
     return tuple(names) + (DIRECTIONS[int(np.flatnonzero(BORDER == target)[0])],)
+
+
+def actions_of(view2d, tile, symmetric: bool = True) -> list[dict]:
+    """Every action targeting ``tile`` = (row, col) on a 2-D view, in the agents' scan
+    order of window centres: centre, direction, the paper's 10-tuple and the key."""
+    view2d = np.asarray(view2d)
+    rows, cols = view2d.shape
+    r, c = tile
+    out = []
+    for dr, dc in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]:
+        centre = (r + dr, c + dc)
+        if 0 <= centre[0] < rows and 0 <= centre[1] < cols:
+            cell = (1 - dr) * 3 + (1 - dc)  # the target as seen from the centre
+            out.append({"centre": centre, "direction": DIRECTIONS[int(np.flatnonzero(BORDER == cell)[0])],
+                        "paper": to_paper_tuple(raw_window(view2d, centre), cell),
+                        "key": key_of(view2d, centre, tile, symmetric)})
+    return out

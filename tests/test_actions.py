@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sweeper.actions import (BORDER, CLASS, COVERED, FLAG, OUT, decode_key, key_of, padded_offsets, raw_window,
-                             to_paper_tuple, window_key)
+from sweeper.actions import (BORDER, CLASS, COVERED, FLAG, OUT, actions_of, decode_key, key_of, padded_offsets,
+                             raw_window, to_paper_tuple, window_key)
 
 C = COVERED
 # The board of the paper's fig:conf_example (its frame coordinates minus one).
@@ -32,15 +32,7 @@ CONF_TUPLES = {
 
 def windows_of(view, tile):
     """(centre, paper tuple) of every action targeting ``tile``, in scan order."""
-    rows, cols = view.shape
-    r, c = tile
-    out = []
-    for dr, dc in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]:
-        cr, cc = r + dr, c + dc
-        if 0 <= cr < rows and 0 <= cc < cols:
-            target = (1 - dr) * 3 + (1 - dc)
-            out.append(((cr, cc), to_paper_tuple(raw_window(view, (cr, cc)), target)))
-    return out
+    return [(a["centre"], a["paper"]) for a in actions_of(view, tile)]
 
 
 def test_conf_example_tuples():
