@@ -167,10 +167,10 @@ def fig_exp_6() -> pd.DataFrame:
 
 def fig_exp_7() -> pd.DataFrame:
     """Greedy training win rate per height x target density at width 10."""
-    df = _heat("density")
-    lookup = {b: d for h, d, b in ex.exp7_boards()}
-    df["target_density"] = df["train_setting"].map(lookup)
-    return df
+    cells = _heat("density").set_index("train_setting")
+    grid = pd.DataFrame(ex.exp7_boards(), columns=["rows", "target_density", "train_setting"])
+    # two target densities can round to the same mine count (one board, one run, two cells)
+    return grid.join(cells.drop(columns=["rows"]), on="train_setting")
 
 
 def _fmt(v, lo=None, hi=None, digits=4):

@@ -10,7 +10,7 @@ import altair as alt
 import pandas as pd
 
 AGENT_ORDER = ["greedy", "egreedy:0.01", "egreedy:0.05", "egreedy:0.1", "ucb:0.01", "ucb:0.1", "ucb:0.5", "ucb:1"]
-WIDTH, HEIGHT = 520, 300
+WIDTH, HEIGHT = 440, 280
 
 
 def _episodes_axis():
@@ -23,7 +23,7 @@ def fig_exp_1(df: pd.DataFrame) -> alt.Chart:
     return alt.Chart(df, title="fig:exp_1 - training win rate, 8x8x10").mark_line().encode(
         _episodes_axis(),
         alt.Y("cum_win_rate:Q", title="cumulative win rate", scale=alt.Scale(domain=[0, 1])),
-        alt.Color("agent:N", sort=AGENT_ORDER, title="agent"),
+        alt.Color("agent:N", sort=AGENT_ORDER, title="agent", legend=alt.Legend(orient="bottom", columns=4)),
         opacity=alt.condition(sel, alt.value(1), alt.value(0.15)),
         tooltip=["agent", "episode", alt.Tooltip("cum_win_rate:Q", format=".4f"),
                  alt.Tooltip("block_win_rate:Q", format=".4f", title="win rate in block")],
@@ -35,7 +35,8 @@ def fig_exp_2(df: pd.DataFrame) -> alt.Chart:
     return alt.Chart(df, title="fig:exp_2 - actions recorded, greedy vs UCB(0.1)").mark_line().encode(
         _episodes_axis(),
         alt.Y("count:Q", title="actions", axis=alt.Axis(format="~s")),
-        alt.Color("agent:N"), alt.StrokeDash("actions:N", title="actions"),
+        alt.Color("agent:N", legend=alt.Legend(orient="bottom")),
+        alt.StrokeDash("actions:N", title="actions", legend=alt.Legend(orient="bottom")),
         tooltip=["agent", "actions", "episode", alt.Tooltip("count:Q", format=",")],
     ).properties(width=WIDTH, height=HEIGHT)
 
@@ -46,7 +47,7 @@ def fig_exp_5(df: pd.DataFrame) -> alt.Chart:
         alt.X("q:Q", title="Q(a)", scale=alt.Scale(domain=[-1, 1])),
         alt.Y("ecdf:Q", title="fraction of recorded actions"),
         tooltip=[alt.Tooltip("q:Q", format=".3f"), alt.Tooltip("ecdf:Q", format=".3f")],
-    ).properties(width=WIDTH, height=170).facet(row=alt.Row("agent:N", title=None)).properties(
+    ).properties(width=WIDTH, height=150).facet(row=alt.Row("agent:N", title=None)).properties(
         title="fig:exp_5 - ECDF of Q, greedy (top) and UCB(0.1)")
 
 
@@ -55,9 +56,10 @@ def fig_exp_4(df: pd.DataFrame) -> alt.Chart:
     return alt.Chart(df).mark_line().encode(
         _episodes_axis(),
         alt.Y("cum_win_rate:Q", title="cumulative win rate", scale=alt.Scale(domain=[0, 1])),
-        alt.Color("variant:N", sort=["flags + symmetries", "no symmetries", "no flags", "neither"]),
+        alt.Color("variant:N", sort=["flags + symmetries", "no symmetries", "no flags", "neither"],
+                  legend=alt.Legend(orient="bottom", columns=2)),
         tooltip=["agent", "variant", "episode", alt.Tooltip("cum_win_rate:Q", format=".4f")],
-    ).properties(width=250, height=220).facet(column=alt.Column("agent:N", title=None)).properties(
+    ).properties(width=200, height=200).facet(column=alt.Column("agent:N", title=None)).properties(
         title="fig:exp_4 - without flags, without symmetries, without both")
 
 
@@ -74,7 +76,7 @@ def _heatmap(df, x, y, x_title, y_title, title, x_sort=None) -> alt.LayerChart:
     text = base.mark_text(fontSize=10).encode(
         alt.Text("win_rate:Q", format=".2f"),
         color=alt.condition(alt.datum.win_rate > 0.55, alt.value("black"), alt.value("white")))
-    return (tiles + text).properties(width=420, height=330, title=title)
+    return (tiles + text).properties(width=380, height=300, title=title)
 
 
 def fig_exp_6(df: pd.DataFrame) -> alt.LayerChart:

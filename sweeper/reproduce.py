@@ -105,7 +105,7 @@ def summary_table(store: Store, scale="paper", seeds=(1,)) -> pd.DataFrame:
                 row = _training_row(t, out, "ablation")
                 rows += [row, _fact(row, "actions_recorded", out.info["actions_recorded"])]
         for experiment, boards in (("dimensions", ex.exp6_boards()), ("density", ex.exp7_boards())):
-            for *_, b in boards:  # fig:exp_6, fig:exp_7
+            for b in dict.fromkeys(b for *_, b in boards):  # fig:exp_6, fig:exp_7 (each board once)
                 t = ex.bandit("greedy", b, sc.heat_train, s, block=sc.heat_block)
                 rows.append(_training_row(t, store.load(t), experiment))
         for k in (3, 4, 5):  # tab:SAvsMAB, at a tenth of the training and at its end
