@@ -12,6 +12,8 @@ import argparse
 import json
 import sys
 
+import numpy as np
+
 
 def _parse_first(text):
     if text is None:
@@ -44,8 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--no-flags", action="store_true", help="invisible flags (the fig:exp_4 ablation)")
     t.add_argument("--save", default=None, help="write the trained agent to this .npz file")
     _add_common(t)
-    e = sub.add_parser("eval", help="evaluate a saved agent")
-    e.add_argument("--load", required=True, help="an agent .npz written by train --save")
+    e = sub.add_parser("eval", help="evaluate a saved agent, or the solver / random players")
+    who = e.add_mutually_exclusive_group(required=True)
+    who.add_argument("--load", help="an agent .npz written by train --save")
+    who.add_argument("--agent", choices=["solver", "random"],
+                     help="the exact-probability solver (ceiling) or a random clicker (floor)")
     e.add_argument("--freeze", action="store_true", help="no learning during the test games")
     e.add_argument("--save", default=None, help="write the agent after the test games (when learning)")
     _add_common(e)
@@ -95,6 +100,8 @@ def _run(args) -> int:
     if args.command == "train":
         agent = make_agent(args.agent, symmetric=not args.no_symmetry, flags=not args.no_flags)
         run = train(agent, _boards(args.board), args.episodes, **common)
+    elif args.agent:
+        return _players(args, first)
     else:
         agent = load_agent(args.load)
         run = evaluate(agent, _boards(args.board), args.episodes, freeze=args.freeze, **common)
@@ -140,3 +147,38 @@ def _reproduce(args) -> int:
     print(f"{counts['tasks']} tasks: {counts['cached']} already done, {counts['computed']} computed "
           f"in {time.perf_counter() - t0:.1f} s; summary written to {results}")
     return 0
+
+
+def _players(args, first) -> int:
+    """``eval --agent solver|random``: the same summary keys as the bandit agents."""
+    from .solver import play_random, play_solver
+    boards = _boards(args.board)
+    if args.save:
+        raise ValueError("--save is for bandit agents; the solver and the random player learn nothing")
+    fn = play_solver if args.agent == "solver" else play_random
+    fn("3x3x1", 1)  # compile outside the timing
+    won, seconds, fallbacks, decisions = [], 0.0, 0, []
+    for board in boards:
+        r = fn(board, args.episodes, seed=args.seed, opening=args.opening, first=first)
+        won.append(r["won"])
+        decisions.append(r["decisions"])
+        seconds += r["seconds"]
+        fallbacks += int(r["fallbacks"])
+    won = np.concatenate(won)
+    n = len(won)
+    summary = {"agent": args.agent, "board": "+".join(boards), "opening": args.opening, "episodes": n,
+               "seed": args.seed, "learning": False, "wins": int(won.sum()),
+               "win_rate": float(won.mean()) if n else float("nan"),
+               "mean_decisions": float(np.concatenate(decisions).mean()) if n else float("nan"),
+               "actions_recorded": 0, "perfect_actions": 0, "seconds": seconds,
+               "games_per_second": n / seconds if seconds > 0 else float("inf"), "fallbacks": fallbacks}
+    _print(summary, args.json)
+    return 0
+
+
+def _print(summary: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(summary))
+    else:
+        for k, v in summary.items():
+            print(f"{k:>18}: {v:.4f}" if isinstance(v, float) else f"{k:>18}: {v}")

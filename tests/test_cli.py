@@ -70,3 +70,15 @@ def test_bench_quick_prints_every_workload():
     rows = run_benchmarks(quick=True, out=lines.append)
     assert len(rows) == 6 and len(lines) == 7
     assert all(r["games_per_second"] > 0 for r in rows)
+
+
+@pytest.mark.parametrize("player", ["solver", "random"])
+def test_eval_solver_and_random_players(player, capsys):
+    assert main(["eval", "--agent", player, "--board", "8x8x10", "--opening", "zero", "--episodes", "200",
+                 "--seed", "2", "--json", "--no-progress"]) == 0
+    d = last_json(capsys)
+    assert KEYS <= set(d) and d["agent"] == player and d["episodes"] == 200 and d["opening"] == "zero"
+    assert (d["win_rate"] > 0.6) if player == "solver" else (d["win_rate"] < 0.05)
+    assert main(["eval", "--agent", player, "--episodes", "200", "--seed", "2", "--opening", "zero", "--json",
+                 "--no-progress"]) == 0
+    assert last_json(capsys)["wins"] == d["wins"]  # same seed, same games
