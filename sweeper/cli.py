@@ -55,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--save", default=None, help="write the agent after the test games (when learning)")
     _add_common(e)
     r = sub.add_parser("reproduce", help="run the paper's experiments and write results/summary.csv")
-    r.add_argument("ids", nargs="*", help="experiment ids such as fig:exp_1 tab:exp_1 (default: all)")
+    r.add_argument("ids", nargs="*", help="experiment ids such as fig:exp_1 tab:exp_1 (default: all of the "
+                                          "paper's; extras such as ext:how_good by id)")
     r.add_argument("--scale", default="paper", choices=["paper", "quick"])
     r.add_argument("--workers", type=int, default=1, help="local worker processes")
     r.add_argument("--dask", default=None, help="address of a Dask scheduler, e.g. tcp://host:8786")
@@ -121,7 +122,7 @@ def _run(args) -> int:
 def _reproduce(args) -> int:
     import time
 
-    from .experiments import SPECS, all_tasks
+    from .experiments import EXTRA_SPECS, SPECS, all_tasks
     from .reproduce import REPO, reproduce, store_for
 
     try:
@@ -133,12 +134,13 @@ def _reproduce(args) -> int:
     results = args.results or REPO / "results"
     if args.list:
         store = store_for(results, args.scale)
-        for sid in (args.ids or SPECS):
-            if sid not in SPECS:
-                raise ValueError(f"unknown experiment id {sid!r}; known: {list(SPECS)}")
-            tasks = SPECS[sid].tasks(args.scale, seeds)
+        known = {**SPECS, **EXTRA_SPECS}
+        for sid in (args.ids or known):
+            if sid not in known:
+                raise ValueError(f"unknown experiment id {sid!r}; known: {list(known)}")
+            tasks = known[sid].tasks(args.scale, seeds)
             done = sum(store.status(t) == "ok" for t in tasks)
-            print(f"{sid:<15} {len(tasks):>4} tasks, {done:>4} done  {SPECS[sid].title}")
+            print(f"{sid:<15} {len(tasks):>4} tasks, {done:>4} done  {known[sid].title}")
         return 0
     all_tasks(args.ids, args.scale, seeds)  # validates the ids before any work
     t0 = time.perf_counter()

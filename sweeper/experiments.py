@@ -85,10 +85,12 @@ def _value_facts(agent) -> dict:
 @task_kind("bandit")
 def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: bool = True, flags: bool = True,
                 opening: str = "reference", block: int = 10_000, tests: list = (), test_episodes: int = 0,
-                save_agent: bool = False, label: str | None = None, cost: float = 1.0) -> Output:
+                save_agent: bool = False, test_openings: list = (), label: str | None = None,
+                cost: float = 1.0) -> Output:
     """Train ``agent`` on ``boards`` (``episodes`` games each) from ``seed``; test it on
     each of ``tests`` for ``test_episodes`` games, frozen and still learning, each
-    test starting from the trained agent with seed ``seed * 1000 + 1 + i``."""
+    test starting from the trained agent with seed ``seed * 1000 + 1 + i``. With
+    ``test_openings``, the tests are frozen only, once per opening rule."""
     ag = make_agent(agent, symmetric=symmetric, flags=flags)
     run = play(ag, boards, episodes, seed, learn=True, opening=opening, progress=False)
     out = Output()
@@ -100,6 +102,14 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
                     games_per_second=len(run.records) / run.seconds if run.seconds else None)
     rows = []
     for i, board in enumerate(tests):
+        if test_openings:
+            for rule in test_openings:
+                t = evaluate(ag, board, test_episodes, seed * 1000 + 1 + i, freeze=True, opening=rule,
+                             progress=False)
+                rows.append(pd.DataFrame({"test": board, "mode": "frozen", "opening": rule,
+                                          "won": t.records["won"].to_numpy()}))
+                out.info[f"test_seconds_{board}_{rule}"] = t.seconds
+            continue
         for mode in ("learning", "frozen"):
             t = evaluate(ag.copy(), board, test_episodes, seed * 1000 + 1 + i, freeze=(mode == "frozen"),
                          opening=opening, progress=False)
@@ -114,15 +124,41 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
 
 
 def bandit(agent, boards, episodes, seed, *, block, tests=(), test_episodes=0, save_agent=False, symmetric=True,
-           flags=True, tag="") -> Task:
+           flags=True, tag="", test_openings=()) -> Task:
     boards = [boards] if isinstance(boards, str) else list(boards)
     tiles = sum(Setting.parse(b).tiles for b in boards) / len(boards)
     cost = episodes * len(boards) * tiles / 64 + sum(Setting.parse(b).tiles for b in tests) * test_episodes * 2 / 64
     name = make_agent(agent, symmetric=symmetric, flags=flags).name
     label = f"{name} on {'+'.join(boards)}{tag} seed {seed}"
+    extra = {"test_openings": list(test_openings)} if test_openings else {}
+    if test_openings:
+        cost *= len(test_openings) / 2
     return Task.make("bandit", agent=agent, boards=boards, episodes=episodes, seed=seed, symmetric=symmetric,
                      flags=flags, block=block, tests=list(tests), test_episodes=test_episodes, save_agent=save_agent,
-                     label=label, cost=cost)
+                     label=label, cost=cost, **extra)
+
+
+@task_kind("player")
+def player_task(player: str, board: str, episodes: int, seed: int, opening: str = "reference",
+                label: str | None = None, cost: float = 1.0) -> Output:
+    """``episodes`` games of the exact-probability ``solver`` or the ``random`` player."""
+    from .solver import play_random, play_solver
+    fn = {"solver": play_solver, "random": play_random}[player]
+    fn("3x3x1", 1)  # compile outside the timing
+    r = fn(board, episodes, seed=seed, opening=opening)
+    out = Output(tables={"games": pd.DataFrame({"won": r["won"], "decisions": r["decisions"],
+                                                "revealed": r["revealed"], "guesses": r["guesses"]})})
+    out.info.update(wins=int(r["won"].sum()), games=episodes, win_rate=float(r["won"].mean()),
+                    seconds=r["seconds"], games_per_second=episodes / r["seconds"] if r["seconds"] else None,
+                    fallbacks=int(r["fallbacks"]))
+    return out
+
+
+def player(name, board, episodes, seed, opening) -> Task:
+    s = Setting.parse(board)
+    cost = episodes * s.tiles / 64 * (3 if name == "solver" else 0.2)
+    return Task.make("player", player=name, board=board, episodes=episodes, seed=seed, opening=opening,
+                     label=f"{name} on {board} ({opening}) seed {seed}", cost=cost)
 
 
 # ------------------------------------------------------------------ the specs --
@@ -222,10 +258,32 @@ SPECS = {s.id: s for s in [
 ]}
 
 
+OPENING_RULES = ("reference", "safe", "zero")
+HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1")
+
+
+def how_good_tasks(sc, seeds):
+    """Floor (random), bandits trained on 8x8x10 and frozen, ceiling (solver): 3 levels x 3 openings."""
+    tasks = [player(p, b, sc.test, s, rule) for p in ("random", "solver") for b in STANDARD_TESTS
+             for rule in OPENING_RULES for s in seeds]
+    tasks += [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test,
+                     test_openings=OPENING_RULES) for a in HOW_GOOD_BANDITS for s in seeds]
+    return tasks
+
+
+#: Experiments that go beyond the paper (not in ``all_tasks()`` unless asked for by id).
+EXTRA_SPECS = {s.id: s for s in [
+    Spec("ext:how_good", "How good can it get? Floor, bandits and ceiling under each opening rule",
+         "Random clicks, frozen bandit agents trained on 8x8x10, and the exact-probability solver, on the three "
+         "levels under the reference, safe and zero openings.", how_good_tasks),
+]}
+
+
 def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
     """The unique tasks of the given specs (all by default), in spec order."""
     ids = list(SPECS) if not ids else list(ids)
-    unknown = [i for i in ids if i not in SPECS]
+    known = {**SPECS, **EXTRA_SPECS}
+    unknown = [i for i in ids if i not in known]
     if unknown:
-        raise ValueError(f"unknown experiment id(s) {unknown}; known: {list(SPECS)}")
-    return list(dict.fromkeys(t for i in ids for t in SPECS[i].tasks(scale, seeds)))
+        raise ValueError(f"unknown experiment id(s) {unknown}; known: {list(known)}")
+    return list(dict.fromkeys(t for i in ids for t in known[i].tasks(scale, seeds)))

@@ -260,3 +260,52 @@ def run_times() -> pd.DataFrame:
                      "games": info.get("games"), "games_per_second": info.get("games_per_second")})
     return pd.DataFrame(rows)
 
+
+
+#: Published win rates of a solver to stand beside ours (safe first click in a corner, and zero opening):
+#: the safe figures are the heuristic solver the paper cites (Jinzheng 2017), the zero ones were
+#: given with our project brief.
+PUBLISHED_SOLVER = {("8x8x10", "safe"): 0.816, ("8x8x10", "zero"): 0.901, ("16x16x40", "safe"): 0.781,
+                    ("16x16x40", "zero"): 0.889, ("16x30x99", "safe"): 0.396, ("16x30x99", "zero"): 0.528}
+
+
+def _ensure(spec_id: str):
+    """Make sure an extra spec's runs exist at the current scale (quick: computed on demand)."""
+    st = store()
+    tasks = ex.all_tasks([spec_id], scale())
+    missing = [t for t in tasks if st.status(t) != "ok"]
+    if missing:
+        if scale() == "paper":
+            raise ValueError(f"{len(missing)} runs of {spec_id} are missing: run "
+                             f"`python -m sweeper reproduce {spec_id}`")
+        from .runner import run_tasks
+        run_tasks(missing, st, workers=min(2, os.cpu_count() or 1), progress=False, log=lambda *_: None)
+    return st, tasks
+
+
+def how_good() -> pd.DataFrame:
+    """Win rate [95% CI] and games/s of the floor, the bandits and the ceiling, per level and opening."""
+    from .stats import wilson
+    st, tasks = _ensure("ext:how_good")
+    rows = []
+    for t in tasks:
+        out = st.load(t)
+        p = t.params
+        if t.kind == "player":
+            g = out.tables["games"]
+            rows.append(dict(player=p["player"], board=p["board"], opening=p["opening"], wins=int(g["won"].sum()),
+                             games=len(g), games_per_second=out.info["games_per_second"],
+                             fallbacks=out.info["fallbacks"]))
+            continue
+        tests = out.tables["tests"]
+        for (board, rule), g in tests.groupby(["test", "opening"], sort=False):
+            secs = out.info[f"test_seconds_{board}_{rule}"]
+            rows.append(dict(player=p["agent"], board=board, opening=rule, wins=int(g["won"].sum()), games=len(g),
+                             games_per_second=len(g) / secs if secs else None, fallbacks=None))
+    df = pd.DataFrame(rows)
+    df["win_rate"] = df["wins"] / df["games"]
+    ci = [wilson(w, n) for w, n in zip(df["wins"], df["games"])]
+    df["ci_low"], df["ci_high"] = [c[0] for c in ci], [c[1] for c in ci]
+    df["published"] = [PUBLISHED_SOLVER.get((b, o)) if pl == "solver" else None
+                       for pl, b, o in zip(df["player"], df["board"], df["opening"])]
+    return df
