@@ -31,35 +31,32 @@ def _home(key, mask):
 
 
 @njit(cache=True, inline="always")
-def find(keys, key):
-    """Slot of ``key`` or -1."""
+def _probe(keys, key):
+    """The slot holding ``key``, or the empty slot where it would go (linear probing)."""
     mask = keys.shape[0] - 1
     i = _home(key, mask)
-    while True:
-        k = keys[i]
-        if k == key:
-            return i
-        if k == EMPTY:
-            return -1
+    while keys[i] != key and keys[i] != EMPTY:
         i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True, inline="always")
+def find(keys, key):
+    """Slot of ``key`` or -1."""
+    i = _probe(keys, key)
+    return i if keys[i] == key else -1
 
 
 @njit(cache=True, inline="always")
 def find_or_insert(keys, q, n, meta, key):
     """Slot of ``key``, inserting it as unseen (Q=-1, N=0) if absent."""
-    mask = keys.shape[0] - 1
-    i = _home(key, mask)
-    while True:
-        k = keys[i]
-        if k == key:
-            return i
-        if k == EMPTY:
-            keys[i] = key
-            q[i] = -1.0
-            n[i] = 0
-            meta[USED] += 1
-            return i
-        i = (i + 1) & mask
+    i = _probe(keys, key)
+    if keys[i] == EMPTY:
+        keys[i] = key
+        q[i] = -1.0
+        n[i] = 0
+        meta[USED] += 1
+    return i
 
 
 @njit(cache=True, inline="always")
