@@ -1,13 +1,13 @@
 """Bandit Sweeper: the paper "Multi-Armed Bandits for Minesweeper" as a fast, tested package."""
 
 from .actions import decode_key, key_of, to_paper_tuple
-from .agents import EpsilonGreedy, Greedy, StateAction, UCBAgent, load_agent, make_agent
+from .agents import EpsilonGreedy, Greedy, StateAction, Thompson, UCBAgent, load_agent, make_agent
 from .engine import PRESETS, Game, Setting
 from .episode import Decision, Episode
 from .training import Run, evaluate, play, train
 
 __version__ = "0.1.0"
 
-__all__ = ["Game", "Setting", "PRESETS", "Greedy", "EpsilonGreedy", "UCBAgent", "StateAction", "make_agent",
+__all__ = ["Game", "Setting", "PRESETS", "Greedy", "EpsilonGreedy", "UCBAgent", "Thompson", "StateAction", "make_agent",
            "load_agent", "train", "evaluate", "play", "Run", "key_of", "decode_key", "to_paper_tuple", "Episode",
            "Decision"]

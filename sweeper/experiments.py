@@ -260,6 +260,7 @@ SPECS = {s.id: s for s in [
 
 OPENING_RULES = ("reference", "safe", "zero")
 HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1")
+THOMPSON_AGENTS = ("thompson", "thompson:0.1,1")
 
 
 def how_good_tasks(sc, seeds):
@@ -273,6 +274,12 @@ def how_good_tasks(sc, seeds):
 
 #: Experiments that go beyond the paper (not in ``all_tasks()`` unless asked for by id).
 EXTRA_SPECS = {s.id: s for s in [
+    Spec("ext:thompson", "Thompson sampling beside greedy and UCB(0.1)",
+         "Thompson sampling with a uniform and an optimistic Beta prior, trained on 8x8x10 and tested on the "
+         "three levels, beside the paper's greedy and UCB(0.1) runs.",
+         lambda sc, seeds: [transfer_task(a, ("8x8x10",), sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
+         + [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test)
+            for a in THOMPSON_AGENTS for s in seeds]),
     Spec("ext:how_good", "How good can it get? Floor, bandits and ceiling under each opening rule",
          "Random clicks, frozen bandit agents trained on 8x8x10, and the exact-probability solver, on the three "
          "levels under the reference, safe and zero openings.", how_good_tasks),

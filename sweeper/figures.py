@@ -309,3 +309,20 @@ def how_good() -> pd.DataFrame:
     df["published"] = [PUBLISHED_SOLVER.get((b, o)) if pl == "solver" else None
                        for pl, b, o in zip(df["player"], df["board"], df["opening"])]
     return df
+
+
+def thompson() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(training curves, test win rates) of the ext:thompson runs: greedy, UCB(0.1) and
+    Thompson sampling with the uniform and the optimistic prior."""
+    from .stats import wilson
+    st, tasks = _ensure("ext:thompson")
+    curves, tests = [], []
+    for t in tasks:
+        out = st.load(t)
+        name = t.params["agent"]
+        curves.append(out.tables["curve"].assign(agent=name)[["agent", "episode", "cum_win_rate", "actions_recorded"]])
+        for (board, mode), g in out.tables["tests"].groupby(["test", "mode"], sort=False):
+            w, n = int(g["won"].sum()), len(g)
+            lo, hi = wilson(w, n)
+            tests.append(dict(agent=name, test=board, mode=mode, win_rate=w / n, ci_low=lo, ci_high=hi, games=n))
+    return pd.concat(curves, ignore_index=True), pd.DataFrame(tests)

@@ -42,13 +42,13 @@ from numba import njit
 from .actions import COVERED, OUT, key_from_cells, window_cells, window_key
 from .engine import (CLK, DEC, FLP, G_C, G_K, G_R, LAST, LOST, ND, NFL, NREC, ONGOING, REM, REV, ST,
                      WRONG, click, new_game, set_flag)
-from .rng import below, uniform
+from .rng import below, beta, uniform
 from .values import DECISIONS, ensure_room, find, find_or_insert, update
 
 # agent kinds and the layout of the policy array ``pol``
-GREEDY, EGREEDY, UCB, SA = 0, 1, 2, 3
-P_KIND, P_EPS, P_C, P_SYM, P_VISIBLE, P_LEARN = range(6)
-POL_SIZE = 6
+GREEDY, EGREEDY, UCB, SA, THOMPSON = 0, 1, 2, 3, 4
+P_KIND, P_EPS, P_C, P_SYM, P_VISIBLE, P_LEARN, P_A0, P_B0 = range(8)
+POL_SIZE = 8
 UNSEEN_UCB = -1e10
 # per-game record columns
 R_WON, R_DEC, R_CLK, R_FLP, R_WRONG, R_REV, R_REM, R_RECORDED, R_PERFECT = range(9)
@@ -138,6 +138,33 @@ def learn_slot(q, n, meta, cand, slot, reward, tiles, view, flg):
                     cn[i] = nv
 
 
+@njit(cache=True)
+def thompson_choice(tiles, view, flg, cand, pol, rng):
+    """Thompson sampling: every candidate draws P(mine) ~ Beta(a0 + mines seen, b0 + safe seen);
+    the most certain draw (largest |2p - 1|, first on ties) is clicked if p < 1/2, else flagged.
+    Returns what :func:`choose` returns, with the draw as the score."""
+    cslot, cq, cn = cand[0], cand[1], cand[2]
+    a0 = pol[P_A0]
+    b0 = pol[P_B0]
+    best = -1.0
+    best_i = -1
+    best_p = 0.0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if view[p] != COVERED or flg[p] != 0:
+            continue
+        for i in range(p * 8, p * 8 + 8):
+            nv = cn[i]
+            if nv < 0:
+                continue
+            mines = np.floor((cq[i] + 1.0) * 0.5 * nv + 0.5)
+            draw = beta(rng, a0 + mines, b0 + (nv - mines))
+            certainty = abs(2.0 * draw - 1.0)
+            if certainty > best:
+                best, best_i, best_p = certainty, i, draw
+    return best_i // 8, -1, cslot[best_i], cq[best_i], cn[best_i], best_p, best_p >= 0.5, best_i
+
+
 @njit(cache=True, inline="always")
 def ucb_score(qv, nv, c, logt, unseen):
     if nv == 0:
@@ -206,6 +233,8 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
                         if pick == 0:
                             return p, -1, cslot[i], cq[i], cn[i], cq[i], cq[i] >= 0.0, i
                         pick -= 1
+    if kind == THOMPSON:
+        return thompson_choice(tiles, view, flg, cand, pol, rng)
     if kind != UCB:
         for j in range(tiles.shape[0]):
             p = tiles[j]

@@ -85,3 +85,42 @@ def below(s, n):
         x = next_u64(s)
         if x < limit:
             return np.int64(x % un)
+
+
+@njit(cache=True)
+def normal(s):
+    """A standard normal draw (Marsaglia's polar method)."""
+    while True:
+        u = 2.0 * uniform(s) - 1.0
+        v = 2.0 * uniform(s) - 1.0
+        r = u * u + v * v
+        if 0.0 < r < 1.0:
+            return u * np.sqrt(-2.0 * np.log(r) / r)
+
+
+@njit(cache=True)
+def gamma(s, shape):
+    """A Gamma(shape, 1) draw (Marsaglia and Tsang; shape < 1 by the U^(1/shape) boost)."""
+    boost = 1.0
+    if shape < 1.0:
+        boost = uniform(s) ** (1.0 / shape)
+        shape += 1.0
+    d = shape - 1.0 / 3.0
+    c = 1.0 / np.sqrt(9.0 * d)
+    while True:
+        x = normal(s)
+        v = 1.0 + c * x
+        if v <= 0.0:
+            continue
+        v = v * v * v
+        u = uniform(s)
+        if u < 1.0 - 0.0331 * x ** 4 or np.log(u) < 0.5 * x * x + d * (1.0 - v + np.log(v)):
+            return d * v * boost
+
+
+@njit(cache=True)
+def beta(s, a, b):
+    """A Beta(a, b) draw as X / (X + Y) with X ~ Gamma(a), Y ~ Gamma(b)."""
+    x = gamma(s, a)
+    y = gamma(s, b)
+    return x / (x + y)

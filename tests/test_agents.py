@@ -11,7 +11,7 @@ from sweeper import evaluate, load_agent, make_agent, train
 
 @pytest.mark.parametrize("spec, board, kw", [
     ("greedy", "8x8x10", {}), ("ucb:0.3", "8x8x10", {}), ("egreedy:0.05", "6x6x6", dict(symmetric=False)),
-    ("greedy", "6x6x6", dict(flags=False)), ("sa", "4x4x3", {}),
+    ("greedy", "6x6x6", dict(flags=False)), ("sa", "4x4x3", {}), ("thompson:0.5,2", "8x8x10", {}),
 ])
 def test_save_load_round_trip(tmp_path, spec, board, kw):
     agent = make_agent(spec, **kw)
