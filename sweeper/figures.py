@@ -188,7 +188,7 @@ def tab_sa_vs_mab() -> pd.DataFrame:
     rows = []
     for (setting, episodes), g in c.groupby(["train_setting", "train_episodes"], sort=True):
         row = {"setting": setting, "games": int(episodes)}
-        for agent, name in (("mab-greedy", "MAB"), ("sa-greedy", "SA")):
+        for agent, name in (("mab-greedy", "MAB"), ("mab-greedy+nosym", "MAB no sym."), ("sa-greedy", "SA")):
             w = g[(g["agent"] == agent) & (g["metric"] == "win_rate")].iloc[0]
             k = g[(g["agent"] == agent) & (g["metric"] != "win_rate")].iloc[0]
             row[f"{name} win rate"] = _fmt(w["ours"], w["ci_low"], w["ci_high"])
