@@ -21,7 +21,7 @@ import pandas as pd
 
 from . import experiments as ex
 from .agents import load_agent
-from .reproduce import PAPER_CSV, REPO, reproduce, store_for, train_label, transfer_best
+from .reproduce import PAPER_BOLD, PAPER_CSV, REPO, reproduce, store_for, train_label, transfer_best
 
 SCALE_ENV = "SWEEPER_SCALE"
 
@@ -211,6 +211,8 @@ def tab_transfer(agent: str = "greedy", mode: str = "learning") -> pd.DataFrame:
     c = c[(c["experiment"] == "transfer") & (c["agent"] == name)]
     best = transfer_best(store(), scale())
     best = best[(best["agent"] == name)]
+    paper = paper_results()
+    paper = paper[paper["experiment"].isin(["transfer", "initial"])]
     metric = "win_rate" if mode == "learning" else "win_rate_frozen"
     rows = []
     for boards in ex.TRANSFER_TRAINING[agent]:
@@ -224,9 +226,11 @@ def tab_transfer(agent: str = "greedy", mode: str = "learning") -> pd.DataFrame:
             star = "*" if bool(b["best"].iloc[0]) else ""
             col = "training" if scenario == "training" else ex.LEVEL[scenario]
             row[col] = _fmt(r["ours"], r["ci_low"], r["ci_high"]) + star
-            pr = c[(c["train_setting"] == label) & (c["eval_setting"] == scenario) & (c["metric"] == "win_rate")]
-            pv = pr["paper"].iloc[0]
-            row[f"{col} (paper)"] = _fmt(pv) + ("*" if bool(pr["paper_bold"].iloc[0]) else "")
+            pr = paper[(paper["agent"] == name) & (paper["train_setting"] == label)
+                       & (paper["eval_setting"] == scenario) & (paper["metric"] == "win_rate")]
+            pv = pr["value"].iloc[0] if len(pr) and _scale().train == pr["train_episodes"].iloc[0] else float("nan")
+            bold = (name, label, scenario) in PAPER_BOLD
+            row[f"{col} (paper)"] = _fmt(pv) + ("*" if bold and pd.notna(pv) else "")
         rows.append(row)
     return pd.DataFrame(rows).set_index("trained on")
 
