@@ -10,6 +10,8 @@ there is no global random state anywhere in ``sweeper``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -120,7 +122,16 @@ def gamma(s, shape):
 
 @njit(cache=True)
 def beta(s, a, b):
-    """A Beta(a, b) draw as X / (X + Y) with X ~ Gamma(a), Y ~ Gamma(b)."""
+    """A Beta(a, b) draw.
+
+    Exact in every case: by inversion when a or b is 1 (Beta(1, b) has the CDF
+    1 - (1 - x)^b, Beta(a, 1) has x^a: one uniform draw), otherwise as
+    X / (X + Y) with X ~ Gamma(a), Y ~ Gamma(b). With the uniform prior the
+    agent's "perfect" actions (never or always a mine) take the cheap branch."""
+    if a == 1.0:
+        return -math.expm1(math.log(1.0 - uniform(s)) / b)
+    if b == 1.0:
+        return math.exp(math.log(1.0 - uniform(s)) / a)
     x = gamma(s, a)
     y = gamma(s, b)
     return x / (x + y)

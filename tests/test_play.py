@@ -122,12 +122,15 @@ def test_bad_agent_parameters():
 
 def test_thompson_sampling_learns_and_its_beta_draws_are_right():
     from sweeper.rng import beta, make_state
+    from scipy import stats
     s = make_state(5, 9)
-    for a, b in [(0.1, 1.0), (3.0, 7.0), (200.0, 50.0)]:
+    # the inversion branches (a or b equal to 1) and the gamma-ratio branch, against scipy's Beta CDF
+    for a, b in [(1.0, 1.0), (1.0, 500.0), (40.0, 1.0), (0.1, 1.0), (0.1, 37.0), (3.0, 7.0), (200.0, 50.0)]:
         x = np.array([beta(s, a, b) for _ in range(20_000)])
         mean, var = a / (a + b), a * b / ((a + b) ** 2 * (a + b + 1))
         assert abs(x.mean() - mean) < 4 * np.sqrt(var / len(x)) + 1e-9
         assert abs(x.var() - var) < 0.1 * var
+        assert stats.kstest(x, stats.beta(a, b).cdf).pvalue > 1e-3, (a, b)
     agent = make_agent("thompson")
     assert agent.name == "thompson:1,1" and make_agent(agent.name).params() == agent.params()
     train(agent, "8x8x10", 6000, seed=3, progress=False)
