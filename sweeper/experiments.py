@@ -161,6 +161,46 @@ def player(name, board, episodes, seed, opening) -> Task:
                      label=f"{name} on {board} ({opening}) seed {seed}", cost=cost)
 
 
+
+@task_kind("audit")
+def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list, audit_episodes: int,
+               opening: str = "reference", label: str | None = None, cost: float = 1.0) -> Output:
+    """Train ``agent`` as :func:`bandit_task` does (same seed, same agent), then audit it frozen
+    against the exact probabilities (:func:`sweeper.belief.audit`) on each of ``audits``,
+    ``audit_episodes`` games each, seed ``seed * 1000 + 1 + i`` (the test boards of the bandit task)."""
+    from .belief import audit
+    ag = make_agent(agent)
+    run = play(ag, boards, episodes, seed, learn=True, progress=False)
+    out = Output()
+    out.info.update(win_rate=run.win_rate, games=len(run.records), train_seconds=run.seconds)
+    games, calib, dec = [], [], []
+    for i, board in enumerate(audits):
+        a = audit(ag, board, audit_episodes, seed * 1000 + 1 + i, opening=opening)
+        games.append(a.games.drop(columns="game").assign(board=board))
+        for which in ("chosen", "all"):
+            calib.append(a.calibration(which).assign(board=board, which=which))
+        d = a.decisions
+        dec.append(pd.DataFrame({"board": [board], "decisions": [len(d)],
+                                 "safe_known": [int(d["safe_known"].sum())],
+                                 "clicked_known_mine": [int((d["clicked_exact"] >= 1 - 1e-9).sum())],
+                                 "guesses": [int(((d["clicked_exact"] > 1e-9) & (d["clicked_exact"] < 1 - 1e-9)).sum())],
+                                 "guesses_with_safe_known": [int(((d["clicked_exact"] > 1e-9)
+                                                                  & (d["clicked_exact"] < 1 - 1e-9)
+                                                                  & d["safe_known"]).sum())]}))
+        out.info[f"audit_seconds_{board}"] = a.seconds
+        out.info[f"fallbacks_{board}"] = a.fallbacks
+    out.tables["games"] = pd.concat(games, ignore_index=True)
+    out.tables["calibration"] = pd.concat(calib, ignore_index=True)
+    out.tables["decisions"] = pd.concat(dec, ignore_index=True)
+    return out
+
+
+def audit_spec_task(agent, sc, seed) -> Task:
+    cost = sc.train * (4 if agent.startswith("thompson") else 1.2) + sc.test * 40
+    return Task.make("audit", agent=agent, boards=["8x8x10"], episodes=sc.train, seed=seed,
+                     audits=list(STANDARD_TESTS), audit_episodes=sc.test, opening="reference",
+                     label=f"audit of {agent} trained on 8x8x10 seed {seed}", cost=cost)
+
 # ------------------------------------------------------------------ the specs --
 
 @dataclass(frozen=True)
@@ -263,6 +303,7 @@ SPECS = {s.id: s for s in [
 OPENING_RULES = ("reference", "safe", "zero")
 HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1")
 THOMPSON_AGENTS = ("thompson", "thompson:0.1,1")
+BELIEF_AGENTS = ("greedy", "ucb:0.1", "thompson")
 
 
 def how_good_tasks(sc, seeds):
@@ -282,6 +323,10 @@ EXTRA_SPECS = {s.id: s for s in [
          lambda sc, seeds: [transfer_task(a, ("8x8x10",), sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
          + [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test)
             for a in THOMPSON_AGENTS for s in seeds]),
+    Spec("ext:belief", "What the agent believes versus the truth",
+         "Agents trained on 8x8x10, frozen, audited against the exact probabilities on the three levels: "
+         "calibration of (Q + 1) / 2 and the causes of lost games.",
+         lambda sc, seeds: [audit_spec_task(a, sc, s) for a in BELIEF_AGENTS for s in seeds]),
     Spec("ext:how_good", "How good can it get? Floor, bandits and ceiling under each opening rule",
          "Random clicks, frozen bandit agents trained on 8x8x10, and the exact-probability solver, on the three "
          "levels under the reference, safe and zero openings.", how_good_tasks),
