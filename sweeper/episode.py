@@ -8,7 +8,10 @@ choice, and its outcome. With the same agent and seed, an episode plays
 exactly the first game of ``train(agent, board, 1, seed=seed)``.
 
 By default the episode plays a *copy* of the agent, learning as in training,
-so stepping through games never changes the agent you pass in.
+so stepping through games never changes the agent you pass in. With
+``exact=True`` every decision also carries the solver's exact probability of
+each covered tile (:attr:`Decision.exact`), beside the agent's belief
+``(Q + 1) / 2`` (:attr:`Decision.belief`).
 """
 
 from __future__ import annotations
@@ -44,13 +47,24 @@ class Decision:
     status: str            # game status after the decision
     view: np.ndarray       # the view the agent decided on
     runners_up: pd.DataFrame
+    exact: np.ndarray | None = None  # exact P(mine) of every covered tile of ``view`` (with ``exact=True``)
+
+    @property
+    def belief(self) -> float:
+        """The agent's estimate that the target is a mine, (Q + 1) / 2."""
+        return (self.q + 1.0) / 2.0
+
+    @property
+    def target_exact(self) -> float | None:
+        """The exact probability that the target is a mine (None without ``exact=True``)."""
+        return None if self.exact is None else float(self.exact[self.tile])
 
 
 class Episode:
     """A game of ``agent`` on ``board`` (seeded), to be played one decision at a time."""
 
     def __init__(self, agent: Agent, board="8x8x10", seed: int = 0, *, opening: str = "reference", first=None,
-                 mines=None, learn: bool = True, copy: bool = True, runners_up: int = 5):
+                 mines=None, learn: bool = True, copy: bool = True, runners_up: int = 5, exact: bool = False):
         if not isinstance(agent, Agent):
             raise ValueError("agent must be an Agent (see sweeper.make_agent)")
         self.setting = Setting.parse(board)
@@ -59,6 +73,7 @@ class Episode:
         self.agent = agent.copy() if copy else agent
         self.seed = check_seed(seed)
         self.k_runners = int(runners_up)
+        self.exact = bool(exact)
         self.a = BoardArrays(self.setting, opening, first)
         self.pol = self.agent.policy(learn)
         self.rng_agent = make_state(self.seed, STREAM_AGENT)
@@ -94,6 +109,12 @@ class Episode:
     @property
     def done(self) -> bool:
         return self.a.gi[ST] != ONGOING
+
+    def probabilities(self) -> np.ndarray:
+        """The exact probability that each covered tile of the current view is a mine
+        (:func:`sweeper.solver.mine_probabilities`; NaN on revealed tiles, flags read as covered)."""
+        from .solver import mine_probabilities
+        return mine_probabilities(self.view, self.setting.mines)
 
     def _rc(self, p) -> tuple:
         w = self.setting.cols + 2
@@ -165,6 +186,7 @@ class Episode:
             raise ValueError(f"the episode is over ({self.status})")
         a = self.a
         before = self.view
+        exact = self.probabilities() if self.exact else None
         cands = self.candidates()
         keys, q, n, meta = self._table()
         t, key, slot, qv, nv, score, flag, idx = choose(a.geo, a.tiles, a.view, a.flg, a.cand, a.gi, a.off8, keys, q,
@@ -184,7 +206,7 @@ class Episode:
         d = Decision(number=int(a.gi[DEC]), tile=tile, centre=centre, direction=direction, key=int(key),
                      q=float(qv), n=int(nv), score=float(score), action="flag" if flag else "click",
                      mine=bool(a.mine[t]), removed=None if removed < 0 else self._rc(removed),
-                     status="", view=before, runners_up=runners)
+                     status="", view=before, runners_up=runners, exact=exact)
         if a.gi[ST] == ONGOING:
             self._refresh()
         else:

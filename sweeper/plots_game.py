@@ -105,6 +105,44 @@ def _tile_layers(base: alt.Chart, rows: int, cols: int, states, legend=True) -> 
     return [squares, labels]
 
 
+#: Colours of the exact-probability labels: known safe, known mine, in between.
+PROB_COLOURS = {"safe": "#00a03a", "mine": "#c4001d", "unsure": "#1a1a1a"}
+_KNOWN = 1e-9
+
+
+def prob_frame(view2d, probabilities) -> pd.DataFrame:
+    """One row per covered (or flagged) tile with its exact P(mine) as a percentage label:
+    ``0`` only when the tile is surely safe, ``100`` only when it is surely a mine
+    (otherwise rounded into 1..99), and ``pclass`` safe / mine / unsure."""
+    view = np.asarray(view2d)
+    p = np.asarray(probabilities, dtype=float)
+    if p.shape != view.shape:
+        raise ValueError(f"probabilities have shape {p.shape}, the view {view.shape}")
+    rows, cols = np.nonzero((view == COVERED) | (view == FLAG))
+    v = p[rows, cols]
+    if np.isnan(v).any() or (v < 0).any() or (v > 1).any():
+        raise ValueError("probabilities of covered tiles must lie in [0, 1]")
+    pct = np.clip(np.rint(v * 100), 1, 99).astype(int)
+    pclass = np.where(v <= _KNOWN, "safe", np.where(v >= 1 - _KNOWN, "mine", "unsure"))
+    text = np.where(pclass == "safe", "0", np.where(pclass == "mine", "100", pct.astype(str)))
+    return pd.DataFrame({"row": rows, "col": cols, "p": v, "ptext": text, "pclass": pclass})
+
+
+def _prob_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
+    """Small percentage labels at the foot of each covered tile (fields row, col, ptext, pclass, p)."""
+    xs, ys = _frame_scales(rows, cols)
+    size = max(7, min(10, _cell_px(cols) // 3 + 1))
+    pos = base.transform_calculate(cx="datum.col + 0.5", cy="datum.row + 0.82")
+    # one layer per class with a fixed colour: a colour scale here would merge with the numbers' ink
+    return alt.layer(*[
+        pos.transform_filter(f"datum.pclass == '{cls}'").mark_text(
+            fontSize=size, baseline="bottom", color=colour, fontWeight="bold" if cls != "unsure" else "normal").encode(
+            x=alt.X("cx:Q", scale=xs, axis=None), y=alt.Y("cy:Q", scale=ys, axis=None), text="ptext:N",
+            tooltip=[alt.Tooltip("row:Q"), alt.Tooltip("col:Q"),
+                     alt.Tooltip("p:Q", title="exact P(mine)", format=".4f")])
+        for cls, colour in PROB_COLOURS.items()])
+
+
 def _window_bounds(centre, rows: int, cols: int) -> dict:
     """The 3x3 window around ``centre``, clipped to the board, as frame coordinates."""
     r, c = centre
@@ -130,17 +168,22 @@ def _window_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
         y=alt.Y("w_row0:Q", scale=ys, axis=None), y2="w_row1:Q")
 
 
-def board_chart(view2d, mines=None, highlight=None, window=None, title=None, action="click") -> alt.LayerChart:
+def board_chart(view2d, mines=None, highlight=None, window=None, title=None, action="click",
+                probabilities=None) -> alt.LayerChart:
     """A board as a grid of squares.
 
     ``view2d``: cell codes (0..8 revealed numbers, 9 covered, 10 flag, 12 the exploded mine).
     ``mines``: optional boolean array; covered mines are then drawn dark and wrong flags pink.
     ``highlight``: a target tile ``(row, col)``, outlined in the colour of ``action``
     (``"click"`` or ``"flag"``). ``window``: the centre ``(row, col)`` of a 3x3 window, drawn
-    as a dashed outline (clipped to the board)."""
+    as a dashed outline (clipped to the board). ``probabilities``: the exact P(mine) of each
+    tile (e.g. :meth:`Episode.probabilities`), printed as a percentage on the covered tiles
+    (green 0: surely safe, red 100: surely a mine)."""
     tiles = tile_frame(view2d, mines)
     rows, cols = np.shape(view2d)
     layers = _tile_layers(alt.Chart(tiles), rows, cols, tiles["state"])
+    if probabilities is not None:
+        layers.append(_prob_layer(alt.Chart(prob_frame(view2d, probabilities)), rows, cols))
     if window is not None:
         layers.append(_window_layer(alt.Chart(pd.DataFrame([_window_bounds(window, rows, cols)])), rows, cols))
     if highlight is not None:
@@ -162,8 +205,12 @@ def describe(d, total: int) -> str:
     outcome = {("click", False): "safe", ("click", True): "a mine", ("flag", True): "a mine, flagged",
                ("flag", False): "not a mine (wrong flag)"}[(d.action, d.mine)]
     extra = "" if d.removed is None else f"; too many flags: {d.removed} unflagged and clicked"
+    exact = getattr(d, "target_exact", None)
+    truth = "" if exact is None else (f"\nthe agent's belief (Q + 1) / 2 = {d.belief:.3f}; "
+                                      f"the exact P(mine) of the target = {exact:.3f}")
     return (f"Decision {d.number} of {total}: {d.action} {d.tile}{where}\n"
-            f"Q = {d.q:+.3f}, N = {d.n}, score = {d.score:+.3f}; the tile is {outcome}{extra}; game {d.status}")
+            f"Q = {d.q:+.3f}, N = {d.n}, score = {d.score:+.3f}; the tile is {outcome}{extra}; "
+            f"game {d.status}{truth}")
 
 
 def _frames(episode, final: bool) -> np.ndarray:
@@ -207,14 +254,28 @@ def replay_data(episode, final: bool = True) -> tuple[pd.DataFrame, pd.DataFrame
     return tiles, pd.DataFrame(decisions)
 
 
-def replay_chart(episode, final: bool = True, title=None) -> alt.VConcatChart:
+def replay_probabilities(episode) -> pd.DataFrame:
+    """The exact P(mine) labels of each step (:func:`prob_frame` plus ``step``); empty when the
+    episode was not played with ``exact=True``."""
+    parts = [prob_frame(d.view, d.exact).assign(step=i + 1) for i, d in enumerate(episode.history)
+             if d.exact is not None]
+    if not parts:
+        return pd.DataFrame(columns=["row", "col", "p", "ptext", "pclass", "step"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def replay_chart(episode, final: bool = True, title=None, exact: bool | None = None) -> alt.VConcatChart:
     """Step through a played episode with a slider (a Vega param named ``step``): the board the
     agent saw at each decision, the chosen window (dashed) and target (outlined: blue click,
     red flag), and a caption with the move, its Q and N and its outcome. ``final`` adds a last
     step with the board as it is now. Works without a kernel. The data grow with the number of
-    tiles plus decisions (tiles are stored once per change, not once per step)."""
+    tiles plus decisions (tiles are stored once per change, not once per step). ``exact``
+    (default: when the episode has them) prints each covered tile's exact P(mine)."""
     tiles, decisions = replay_data(episode, final)
     rows, cols = episode.setting.rows, episode.setting.cols
+    probs = replay_probabilities(episode) if exact is not False else None
+    if exact and (probs is None or probs.empty):
+        raise ValueError("exact=True needs an episode played with Episode(..., exact=True)")
     step = alt.param(name="step", value=1,
                      bind=alt.binding_range(min=1, max=int(decisions["step"].max()), step=1, name="step "))
     at_step = "datum.first <= step && step <= datum.last"
@@ -223,11 +284,14 @@ def replay_chart(episode, final: bool = True, title=None) -> alt.VConcatChart:
     if "w_row0" in decisions:
         layers.append(_window_layer(moves.transform_filter("isValid(datum.w_row0)"), rows, cols))
     layers.append(_target_layer(moves, rows, cols))
+    if probs is not None and not probs.empty:
+        layers.append(_prob_layer(alt.Chart(probs).transform_filter("datum.step == step"), rows, cols))
     px = _cell_px(cols)
     board = alt.layer(*layers).properties(width=px * cols, height=px * rows)
+    lines = 3 if probs is not None and not probs.empty else 2
     caption = alt.Chart(decisions).transform_filter("datum.step == step").mark_text(
         align="left", baseline="top", lineBreak="\n", fontSize=12, lineHeight=16).encode(
-        x=alt.value(0), y=alt.value(2), text="text:N").properties(width=px * cols, height=36)
+        x=alt.value(0), y=alt.value(2), text="text:N").properties(width=px * cols, height=16 * lines + 4)
     title = title or f"{episode.agent.name} on {episode.setting}, seed {episode.seed}: game {episode.status}"
     return alt.vconcat(board, caption, spacing=4, title=title).add_params(step).configure_view(stroke=None)
 

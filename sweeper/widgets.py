@@ -1,6 +1,7 @@
 """Interactive widgets (ipywidgets) for a notebook with a running kernel.
 
-* :class:`GameStepper`: watch an agent play, one decision at a time, forwards and back.
+* :class:`GameStepper`: watch an agent play, one decision at a time, forwards and back,
+  optionally with the solver's exact P(mine) of every covered tile beside the agent's Q.
 * :class:`PatternExplorer`: filter an agent's learned windows and see them as an atlas.
 * :func:`train_with_progress`: train with a live progress bar.
 
@@ -60,12 +61,14 @@ class GameStepper:
     (:meth:`Episode.step`) only past the last; :meth:`back` never undoes play.
     """
 
-    def __init__(self, agent, board="8x8x10", seed: int = 0, *, learn: bool = True, runners_up: int = 5):
+    def __init__(self, agent, board="8x8x10", seed: int = 0, *, learn: bool = True, runners_up: int = 5,
+                 exact: bool = False):
         self.agents = dict(agent) if isinstance(agent, dict) else {agent.name: agent}
         if not self.agents or not all(isinstance(a, Agent) for a in self.agents.values()):
             raise ValueError("agent must be an Agent or a non-empty dict of named Agents")
         self.learn, self.runners_up = bool(learn), int(runners_up)
         self._build_controls(str(Setting.parse(board)), seed)
+        self.exact.value = bool(exact)
         self.episode, self.position = self._new_episode(), 0
         self._render()
 
@@ -79,6 +82,7 @@ class GameStepper:
         self.forward_button = w.Button(description="step ▶")
         self.end_button = w.Button(description="play to end ⏭")
         self.new_button = w.Button(description="new game")
+        self.exact = w.Checkbox(value=False, description="exact P(mine)", indent=False)
         self.status = w.HTML()
         self.out = w.Output()
         self.info = w.HTML()
@@ -89,8 +93,9 @@ class GameStepper:
         self.new_button.on_click(lambda _: self.new_game())
         for control in (self.agent_choice, self.board, self.seed):
             control.observe(lambda _: self._restart(), names="value")
+        self.exact.observe(lambda _: self._render() if hasattr(self, "episode") else None, names="value")
         self.widget = w.VBox([
-            w.HBox([self.agent_choice, self.board, self.seed]),
+            w.HBox([self.agent_choice, self.board, self.seed, self.exact]),
             w.HBox([self.back_button, self.forward_button, self.end_button, self.new_button]),
             self.status,
             w.HBox([self.out, w.VBox([self.info, self.runners])]),
@@ -168,9 +173,11 @@ class GameStepper:
         ep, d = self.episode, self.decision
         n = len(ep.history)
         final = self.position > n
+        self.probabilities = self._probabilities() if self.exact.value and not final else None
         self.chart = board_chart(self.view, mines=ep.mines if final else None,
                                  highlight=None if d is None else d.tile,
-                                 window=None if d is None else d.centre, action="click" if d is None else d.action)
+                                 window=None if d is None else d.centre, action="click" if d is None else d.action,
+                                 probabilities=self.probabilities)
         _show(self.out, self.chart)
         self.status.value = (f"{ep.agent.name} on {ep.setting}, seed {ep.seed}: position {self.position} "
                              f"({n} decisions played, game {ep.status})")
@@ -181,12 +188,20 @@ class GameStepper:
         self.back_button.disabled = self.position == 0
         self.forward_button.disabled = self.end_button.disabled = at_end
 
+    def _probabilities(self) -> np.ndarray:
+        """The solver's exact P(mine) of the tiles of the board shown."""
+        from .solver import mine_probabilities
+        return mine_probabilities(self.view, self.episode.setting.mines)
+
     def _info_html(self, d, final: bool) -> str:
         if final:
             return f"<b>Game {self.episode.status}</b> after {len(self.episode.history)} decisions (mines shown)."
         if d is None:
             return "The deal, after the opening. Press <i>step</i> to let the agent decide."
         lines = describe(d, len(self.episode.history)).split("\n")
+        if self.probabilities is not None and d.exact is None:
+            lines.append(f"the agent's belief (Q + 1) / 2 = {d.belief:.3f}; "
+                         f"the exact P(mine) of the target = {self.probabilities[d.tile]:.3f}")
         if d.centre is not None:
             lines.append(f"pattern (paper tuple, canonical): {paper_text(to_paper_tuple(*self.episode.window(d)))}, "
                          f"key {d.key}")

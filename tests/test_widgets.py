@@ -237,3 +237,54 @@ def test_replay_slider_steps_in_a_static_page(tmp_path, episode):
     d = episode.history[4]
     assert f"Decision {d.number} of {len(episode.history)}" in svg
     assert svg.count('aria-roledescription="rect mark"') >= 64
+
+
+# --- exact probabilities beside the agent's Q ---------------------------------------------------------
+
+def test_episode_with_exact_probabilities_carries_the_solvers(agent):
+    from sweeper.solver import mine_probabilities
+    ep = Episode(agent, "8x8x10", seed=4, exact=True).play()
+    plain = Episode(agent, "8x8x10", seed=4).play()
+    assert [d.tile for d in ep.history] == [d.tile for d in plain.history]  # the same game
+    for d in ep.history:
+        np.testing.assert_array_equal(d.exact, mine_probabilities(d.view, 10))
+        assert d.target_exact == d.exact[d.tile] and d.belief == (d.q + 1) / 2
+    assert plain.history[0].exact is None and plain.history[0].target_exact is None
+
+
+def test_prob_frame_labels_only_certainties_as_0_and_100():
+    from sweeper.plots_game import prob_frame
+    view = np.array([[COVERED, COVERED, 1], [FLAG, COVERED, COVERED]])
+    p = np.array([[0.0, 1.0, np.nan], [0.004, 0.996, 0.5]])
+    f = prob_frame(view, p)
+    assert list(f["ptext"]) == ["0", "100", "1", "99", "50"]
+    assert list(f["pclass"]) == ["safe", "mine", "unsure", "unsure", "unsure"]
+    with pytest.raises(ValueError, match="shape"):
+        prob_frame(view, p[:1])
+    with pytest.raises(ValueError, match="covered"):
+        prob_frame(view, np.full((2, 3), np.nan))
+
+
+def test_board_and_replay_print_exact_probabilities(agent):
+    ep = Episode(agent, "8x8x10", seed=4, exact=True).play()
+    d = ep.history[1]
+    spec = board_chart(d.view, highlight=d.tile, probabilities=d.exact).to_dict()
+    labels = [rows for rows in spec["datasets"].values() if rows and "ptext" in rows[0]][0]
+    assert len(labels) == int(((d.view == COVERED) | (d.view == FLAG)).sum())
+    spec = replay_chart(ep).to_dict()
+    probs = [rows for rows in spec["datasets"].values() if rows and "ptext" in rows[0]][0]
+    assert {r["step"] for r in probs} == set(range(1, len(ep.history) + 1))
+    assert "exact P(mine) of the target" in replay_data(ep)[1]["text"].iloc[0]
+    assert not any(rows and "ptext" in rows[0] for rows in replay_chart(ep, exact=False).to_dict()["datasets"].values())
+    with pytest.raises(ValueError, match="exact=True"):
+        replay_chart(Episode(agent, "8x8x10", seed=4).play(), exact=True)
+
+
+def test_stepper_shows_exact_probabilities_on_request(agent):
+    s = GameStepper(agent, seed=4)
+    assert s.probabilities is None
+    s.forward()
+    s.exact.value = True
+    assert s.probabilities is not None and "exact P(mine) of the target" in s.info.value
+    s.play_to_end()
+    assert s.probabilities is None  # the final board shows the mines instead
