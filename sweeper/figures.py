@@ -330,3 +330,156 @@ def thompson() -> tuple[pd.DataFrame, pd.DataFrame]:
             lo, hi = wilson(w, n)
             tests.append(dict(agent=name, test=board, mode=mode, win_rate=w / n, ci_low=lo, ci_high=hi, games=n))
     return pd.concat(curves, ignore_index=True), pd.DataFrame(tests)
+
+
+# ------------------------------------------------------------------ seed bands --
+
+#: Seeds of the seed bands: five independent runs at paper scale, two at quick scale (the tests).
+BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
+
+
+def band_seeds() -> tuple:
+    return BAND_SEEDS[scale()]
+
+
+def _ensure_tasks(tasks, what: str):
+    """The store, after making sure ``tasks`` are done (quick scale: computed on demand)."""
+    st = store()
+    missing = [t for t in dict.fromkeys(tasks) if st.status(t) != "ok"]
+    if missing:
+        if scale() == "paper":
+            seeds = ",".join(map(str, band_seeds()))
+            raise ValueError(f"{len(missing)} runs of {what} are missing: run "
+                             f"`python -m sweeper reproduce {what} --seeds {seeds}`")
+        from .runner import run_tasks
+        run_tasks(missing, st, workers=min(2, os.cpu_count() or 1), progress=False, log=lambda *_: None)
+    return st
+
+
+def _band(frame: pd.DataFrame, by: list, value: str) -> pd.DataFrame:
+    """Mean, lowest and highest of ``value`` over the seeds, per ``by`` (the band of a curve)."""
+    g = frame.groupby(by, sort=False)[value]
+    out = g.agg(mean="mean", low="min", high="max", sd="std", seeds="size").reset_index()
+    return out.rename(columns={"mean": value})
+
+
+def seed_runs(spec_id: str) -> pd.DataFrame:
+    """Every run of a spec over the band seeds: task, seed and the run's final facts (``info``)."""
+    spec = {**ex.SPECS, **ex.EXTRA_SPECS}[spec_id]
+    tasks = spec.tasks(scale(), band_seeds())
+    st = _ensure_tasks(tasks, spec_id)
+    rows = []
+    for t in tasks:
+        p = t.params
+        rows.append({"task": t, "agent": p.get("agent"), "boards": "+".join(p.get("boards", [])),
+                     "seed": p["seed"], **st.meta(t)["info"]})
+    return pd.DataFrame(rows)
+
+
+def fig_exp_1_band() -> pd.DataFrame:
+    """fig:exp_1 over the band seeds: per agent and episode the mean cumulative win rate
+    (``cum_win_rate``), the lowest and highest run (``low``, ``high``), the standard deviation
+    and the number of seeds."""
+    runs = seed_runs("fig:exp_1")
+    st = store()
+    frames = [st.load(t).tables["curve"].assign(agent=a, seed=s)[["agent", "seed", "episode", "cum_win_rate"]]
+              for t, a, s in zip(runs["task"], runs["agent"], runs["seed"])]
+    return _band(pd.concat(frames, ignore_index=True), ["agent", "episode"], "cum_win_rate")
+
+
+def fig_exp_2_band() -> pd.DataFrame:
+    """fig:exp_2 over the band seeds: actions recorded and perfect actions (mean, low, high)."""
+    sc = _scale()
+    st = _ensure_tasks([ex.base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in band_seeds()], "fig:exp_2")
+    frames = []
+    for a in ("greedy", "ucb:0.1"):
+        for s in band_seeds():
+            c = st.load(ex.base_task(a, sc, s)).tables["curve"]
+            for col, name in (("actions_recorded", "recorded"), ("perfect_actions", "perfect")):
+                frames.append(pd.DataFrame({"agent": a, "seed": s, "episode": c["episode"], "actions": name,
+                                            "count": c[col]}))
+    return _band(pd.concat(frames, ignore_index=True), ["agent", "actions", "episode"], "count")
+
+
+def final_by_seed(spec_id: str = "fig:exp_1") -> pd.DataFrame:
+    """Final training win rate of each agent of a spec, per seed, with the mean, the standard
+    deviation over seeds and a 95% t interval of the mean (seeds as independent runs)."""
+    from scipy import stats
+    runs = seed_runs(spec_id)
+    wide = runs.pivot_table(index="agent", columns="seed", values="win_rate", aggfunc="first")
+    wide.columns = [f"seed {s}" for s in wide.columns]
+    vals = wide.to_numpy()
+    k = vals.shape[1]
+    mean, sd = vals.mean(axis=1), vals.std(axis=1, ddof=1) if k > 1 else np.zeros(len(vals))
+    half = stats.t.ppf(0.975, k - 1) * sd / np.sqrt(k) if k > 1 else np.full(len(vals), np.nan)
+    wide["mean"], wide["sd"], wide["t95_low"], wide["t95_high"] = mean, sd, mean - half, mean + half
+    order = [a for a in ex.EXP1_AGENTS + ex.THOMPSON_AGENTS if a in wide.index]
+    return wide.reindex(order + [a for a in wide.index if a not in order])
+
+
+def _heat_band(boards, spec_id: str) -> pd.DataFrame:
+    sc = _scale()
+    tasks = [(b, s, ex.bandit("greedy", b, sc.heat_train, s, block=sc.heat_block)) for b in boards
+             for s in band_seeds()]
+    st = _ensure_tasks([t for *_, t in tasks], spec_id)
+    df = pd.DataFrame([{"train_setting": b, "seed": s, "win_rate": st.meta(t)["info"]["win_rate"]}
+                       for b, s, t in tasks])
+    return _band(df, ["train_setting"], "win_rate")
+
+
+def fig_exp_6_band() -> pd.DataFrame:
+    """fig:exp_6 over the band seeds: per cell the mean training win rate, the lowest and highest
+    seed, and the standard deviation over seeds."""
+    cells = pd.DataFrame(ex.exp6_boards(), columns=["rows", "cols", "train_setting"])
+    return cells.merge(_heat_band(list(cells["train_setting"]), "fig:exp_6"), on="train_setting")
+
+
+def fig_exp_7_band() -> pd.DataFrame:
+    """fig:exp_7 over the band seeds (as :func:`fig_exp_6_band`; two target densities may share a board)."""
+    cells = pd.DataFrame(ex.exp7_boards(), columns=["rows", "target_density", "train_setting"])
+    band = _heat_band(list(dict.fromkeys(cells["train_setting"])), "fig:exp_7")
+    return cells.merge(band, on="train_setting")
+
+
+def thompson_band() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(training-curve bands, test win rates per seed) of ext:thompson over the band seeds:
+    greedy, UCB(0.1) and Thompson sampling with the uniform and the optimistic prior."""
+    runs = seed_runs("ext:thompson")
+    st = store()
+    curves, tests = [], []
+    for t, a, s in zip(runs["task"], runs["agent"], runs["seed"]):
+        out = st.load(t)
+        curves.append(out.tables["curve"].assign(agent=a, seed=s)[["agent", "seed", "episode", "cum_win_rate"]])
+        for (board, mode), g in out.tables["tests"].groupby(["test", "mode"], sort=False):
+            tests.append(dict(agent=a, seed=s, test=board, mode=mode, win_rate=float(g["won"].mean()), games=len(g)))
+    band = _band(pd.concat(curves, ignore_index=True), ["agent", "episode"], "cum_win_rate")
+    speed = runs.groupby("agent", sort=False)["games_per_second"].mean().rename("training games/s")
+    return band.merge(speed, left_on="agent", right_index=True), pd.DataFrame(tests)
+
+
+# --------------------------------------------------------- beliefs and the truth --
+
+def belief() -> dict:
+    """The ext:belief audits (agents trained on 8x8x10, frozen, seed 1): ``calibration`` (belief
+    bins against exact probabilities, chosen actions and all candidates, per level), ``losses``
+    (lost games by cause, per agent and level), ``decisions`` (counts of guesses and of clicks
+    on known mines) and ``facts`` (seconds, solver fallbacks)."""
+    st, tasks = _ensure("ext:belief")
+    calib, losses, decisions, facts = [], [], [], []
+    for t in tasks:
+        out = st.load(t)
+        a = t.params["agent"]
+        calib.append(out.tables["calibration"].assign(agent=a))
+        g = out.tables["games"]
+        for board, gb in g.groupby("board", sort=False):
+            lost = gb[~gb["won"]]
+            for cause in ("forced guess", "missed a safe tile", "clicked a known mine"):
+                m = lost[lost["cause"].astype(str) == cause]
+                losses.append(dict(agent=a, board=board, cause=cause, games=len(m), share_of_games=len(m) / len(gb),
+                                   share_of_losses=len(m) / max(len(lost), 1),
+                                   by_flag_removal=int(m["by_removal"].sum())))
+            facts.append(dict(agent=a, board=board, games=len(gb), win_rate=float(gb["won"].mean()),
+                              seconds=out.info[f"audit_seconds_{board}"], fallbacks=out.info[f"fallbacks_{board}"]))
+        decisions.append(out.tables["decisions"].assign(agent=a))
+    return {"calibration": pd.concat(calib, ignore_index=True), "losses": pd.DataFrame(losses),
+            "decisions": pd.concat(decisions, ignore_index=True), "facts": pd.DataFrame(facts)}
