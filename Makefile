@@ -31,6 +31,10 @@ bench: $(STAMP)
 clean:
 	rm -rf _build .pytest_cache
 
-# every table and figure of the paper at paper scale (resumable), then results/summary.csv
+# every table and figure of the paper at paper scale (resumable), then results/summary.csv;
+# then the seed bands (seeds 1-5 of the learning curves, heatmap cells and Thompson runs) and the
+# experiments beyond the paper
 reproduce: $(STAMP)
 	$(PY) -m sweeper reproduce --scale paper --workers 2
+	$(PY) -m sweeper reproduce fig:exp_1 fig:exp_2 fig:exp_6 fig:exp_7 ext:thompson --seeds 1,2,3,4,5 --workers 2
+	$(PY) -m sweeper reproduce ext:how_good ext:belief --workers 2

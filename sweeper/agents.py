@@ -161,8 +161,10 @@ class Thompson(Agent):
     decision one such draw nearly always beats a well-established safe window, so the agent
     keeps trying new windows and learns much more slowly.
 
-    Every candidate draws two Gamma variates per decision, so this agent is several times
-    slower than the others (about 800 beginner games/s against 15,000 for greedy)."""
+    Every candidate draws a Beta variate at every decision (by inversion, one uniform draw,
+    when a0 + m or b0 + s is 1, which covers the "perfect" actions under the uniform prior;
+    otherwise as a ratio of two Gamma variates), so this agent is several times slower than
+    the others: see ``python -m sweeper bench`` for the measured games/s."""
 
     kind, label = THOMPSON, "thompson"
 

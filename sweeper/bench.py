@@ -40,6 +40,8 @@ def run_benchmarks(quick: bool = False, out=print) -> list[dict]:
     emit(_row(f"greedy train 8x8x10 ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
     r = train("ucb:0.1", "8x8x10", n5, seed=7, progress=False)
     emit(_row(f"ucb(0.1) train 8x8x10 ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
+    r = train("thompson", "8x8x10", n5, seed=7, progress=False)
+    emit(_row(f"thompson train 8x8x10 ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
     r = train("sa", "4x4x4", n5, seed=7, progress=False)
     emit(_row(f"state-action train 4x4x4 ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
     agent = make_agent("greedy")

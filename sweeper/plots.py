@@ -9,7 +9,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-AGENT_ORDER = ["greedy", "egreedy:0.01", "egreedy:0.05", "egreedy:0.1", "ucb:0.01", "ucb:0.1", "ucb:0.5", "ucb:1"]
+AGENT_ORDER = ["greedy", "egreedy:0.01", "egreedy:0.05", "egreedy:0.1", "ucb:0.01", "ucb:0.1", "ucb:0.5", "ucb:1",
+               "thompson", "thompson:0.1,1"]
 WIDTH, HEIGHT = 440, 280
 
 
@@ -89,3 +90,124 @@ def fig_exp_7(df: pd.DataFrame) -> alt.LayerChart:
     """Win rate per board height x mine density at width 10 (paper fig:exp_7)."""
     return _heatmap(df, "target_density", "rows", "mine density", "height (rows)",
                     "fig:exp_7 - greedy training win rate, width 10")
+
+
+# -- seed bands (beyond the paper) -----------------------------------------------------------------
+
+def _band_note(df) -> str:
+    k = int(df["seeds"].max()) if len(df) else 0
+    return f"line: mean of {k} seeds; band: lowest to highest seed"
+
+
+def fig_exp_1_band(df: pd.DataFrame, agents=None, title="fig:exp_1 - training win rate, 8x8x10") -> alt.Chart:
+    """fig:exp_1 as bands over seeds (:func:`sweeper.figures.fig_exp_1_band`): the mean cumulative
+    win rate of each agent and the range of its runs. Click a legend entry to highlight an agent."""
+    if agents is not None:
+        df = df[df["agent"].isin(agents)]
+    sel = alt.selection_point(fields=["agent"], bind="legend")
+    base = alt.Chart(df).encode(_episodes_axis(), alt.Color("agent:N", sort=AGENT_ORDER, title="agent",
+                                                            legend=alt.Legend(orient="bottom", columns=4)))
+    band = base.mark_area(opacity=0.25).encode(
+        alt.Y("low:Q", title="cumulative win rate", scale=alt.Scale(domain=[0, 1])), alt.Y2("high:Q"),
+        opacity=alt.condition(sel, alt.value(0.3), alt.value(0.03)))
+    line = base.mark_line().encode(
+        alt.Y("cum_win_rate:Q"), opacity=alt.condition(sel, alt.value(1), alt.value(0.15)),
+        tooltip=["agent", "episode", alt.Tooltip("cum_win_rate:Q", format=".4f", title="mean"),
+                 alt.Tooltip("low:Q", format=".4f"), alt.Tooltip("high:Q", format=".4f"), "seeds"])
+    return alt.layer(band, line).add_params(sel).properties(
+        width=WIDTH, height=HEIGHT, title=alt.Title(title, subtitle=_band_note(df)))
+
+
+def zoom_final(df: pd.DataFrame, last: float = 0.5) -> alt.Chart:
+    """The last ``last`` fraction of the training of every agent, each seed band on its own
+    scale, where the differences between agents are small enough to need the seeds."""
+    start = df["episode"].max() * (1 - last)
+    d = df[df["episode"] >= start]
+    base = alt.Chart(d).encode(_episodes_axis(), alt.Color("agent:N", sort=AGENT_ORDER, legend=None))
+    band = base.mark_area(opacity=0.3).encode(alt.Y("low:Q", title="cumulative win rate",
+                                                    scale=alt.Scale(zero=False)), alt.Y2("high:Q"))
+    line = base.mark_line().encode(alt.Y("cum_win_rate:Q"),
+                                   tooltip=["agent", "episode", alt.Tooltip("cum_win_rate:Q", format=".4f"),
+                                            alt.Tooltip("low:Q", format=".4f"), alt.Tooltip("high:Q", format=".4f")])
+    return alt.layer(band, line).properties(width=170, height=110).facet(
+        facet=alt.Facet("agent:N", sort=AGENT_ORDER, title=None), columns=4
+    ).resolve_scale(y="independent").properties(title=f"the last {last:.0%} of training, one panel per agent")
+
+
+def fig_exp_2_band(df: pd.DataFrame) -> alt.Chart:
+    """fig:exp_2 as bands over seeds (:func:`sweeper.figures.fig_exp_2_band`)."""
+    base = alt.Chart(df).encode(_episodes_axis(), alt.Color("agent:N", legend=alt.Legend(orient="bottom")))
+    band = base.mark_area(opacity=0.25).encode(alt.Y("low:Q", title="actions", axis=alt.Axis(format="~s")),
+                                               alt.Y2("high:Q"), detail="actions:N")
+    line = base.mark_line().encode(
+        alt.Y("count:Q"), alt.StrokeDash("actions:N", title="actions", legend=alt.Legend(orient="bottom")),
+        tooltip=["agent", "actions", "episode", alt.Tooltip("count:Q", format=",.0f", title="mean"),
+                 alt.Tooltip("low:Q", format=","), alt.Tooltip("high:Q", format=","), "seeds"])
+    return alt.layer(band, line).properties(
+        width=WIDTH, height=HEIGHT,
+        title=alt.Title("fig:exp_2 - actions recorded, greedy vs UCB(0.1)", subtitle=_band_note(df)))
+
+
+def heat_band(df: pd.DataFrame, x: str, x_title: str, title: str) -> alt.HConcatChart:
+    """A heatmap of the mean win rate over seeds beside one of the spread between seeds
+    (highest minus lowest, in points), from :func:`sweeper.figures.fig_exp_6_band` / ``_7_band``."""
+    d = df.assign(spread=(df["high"] - df["low"]) * 100)
+    base = alt.Chart(d).encode(alt.X(f"{x}:O", title=x_title), alt.Y("rows:O", title="height (rows)",
+                                                                      sort="descending"))
+    tip = ["train_setting", alt.Tooltip("win_rate:Q", format=".4f", title="mean"),
+           alt.Tooltip("low:Q", format=".4f"), alt.Tooltip("high:Q", format=".4f"),
+           alt.Tooltip("sd:Q", format=".4f", title="sd over seeds"), "seeds"]
+    mean = (base.mark_rect().encode(alt.Color("win_rate:Q", title="mean win rate",
+                                              scale=alt.Scale(domain=[0, 1], scheme="viridis")), tooltip=tip)
+            + base.mark_text(fontSize=10).encode(
+                alt.Text("win_rate:Q", format=".2f"),
+                color=alt.condition(alt.datum.win_rate > 0.55, alt.value("black"), alt.value("white"))))
+    spread = (base.mark_rect().encode(alt.Color("spread:Q", title="spread (points)",
+                                                scale=alt.Scale(scheme="greys", domain=[0, max(2.0, d["spread"].max())])),
+                                      tooltip=tip)
+              + base.mark_text(fontSize=10).encode(alt.Text("spread:Q", format=".1f"),
+                                                   color=alt.condition(alt.datum.spread > 1.5, alt.value("white"),
+                                                                       alt.value("black"))))
+    k = int(d["seeds"].max())
+    return alt.hconcat(mean.properties(width=300, height=260, title=f"mean of {k} seeds"),
+                       spread.properties(width=300, height=260, title="highest minus lowest seed (points)"),
+                       title=title).resolve_scale(color="independent")
+
+
+def calibration(df: pd.DataFrame, title: str = "", levels=("8x8x10", "16x16x40", "16x30x99")) -> alt.FacetChart:
+    """Belief (Q + 1) / 2 against the exact P(mine) of the target, by belief bin, one panel per
+    board (:func:`sweeper.figures.belief` ``calibration``): one point per bin sized by its count;
+    the dashed diagonal is perfect calibration."""
+    base = alt.Chart(df)
+    x = alt.X("belief:Q", title="agent's belief (Q + 1) / 2", scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("exact:Q", title="exact P(mine) of the target", scale=alt.Scale(domain=[0, 1]))
+    diag = base.mark_rule(color="#888", strokeDash=[4, 3]).encode(
+        x=alt.datum(0), y=alt.datum(0), x2=alt.datum(1), y2=alt.datum(1))
+    line = base.mark_line(opacity=0.5).encode(x, y, alt.Color("agent:N"))
+    pts = base.mark_circle(opacity=0.8).encode(
+        x, y, alt.Size("count:Q", scale=alt.Scale(type="log", range=[10, 400]), title="actions",
+                       legend=alt.Legend(format="~s")),
+        alt.Color("agent:N", legend=alt.Legend(orient="bottom")),
+        tooltip=["agent", "board", "bin_label", alt.Tooltip("count:Q", format=","),
+                 alt.Tooltip("belief:Q", format=".3f"), alt.Tooltip("exact:Q", format=".3f"),
+                 alt.Tooltip("known_safe:Q", format=",", title="target surely safe"),
+                 alt.Tooltip("known_mine:Q", format=",", title="target surely a mine")])
+    return alt.layer(line, pts, diag, data=df).properties(width=210, height=210).facet(
+        column=alt.Column("board:N", sort=list(levels), title=None)).properties(title=title)
+
+
+def loss_causes(df: pd.DataFrame) -> alt.Chart:
+    """Lost games by cause as a share of all games, per agent and level (stacked bars)."""
+    order = ["forced guess", "missed a safe tile", "clicked a known mine"]
+    colours = ["#9e9e9e", "#fb8c00", "#c62828"]
+    return alt.Chart(df).mark_bar().encode(
+        alt.X("share_of_games:Q", title="share of all games (lost, by cause)", axis=alt.Axis(format="%")),
+        alt.Y("agent:N", title=None),
+        alt.Color("cause:N", sort=order, scale=alt.Scale(domain=order, range=colours),
+                  legend=alt.Legend(orient="bottom", title=None)),
+        alt.Order("cause_rank:Q"),
+        tooltip=["agent", "board", "cause", "games", alt.Tooltip("share_of_games:Q", format=".1%"),
+                 alt.Tooltip("share_of_losses:Q", format=".1%"), "by_flag_removal"],
+    ).transform_calculate(cause_rank="indexof(['forced guess', 'missed a safe tile', 'clicked a known mine'], "
+                                     "datum.cause)").properties(width=300, height=70).facet(
+        row=alt.Row("board:N", sort=["8x8x10", "16x16x40", "16x30x99"], title=None))
