@@ -211,7 +211,7 @@ def bin_label(b: int) -> str:
     return f"{lo:.2f}-{lo + 0.05:.2f}"
 
 
-def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, opening: str = "reference",
+def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, opening: str = "reference", first=None,
           learn: bool = False, budget: int = NODE_BUDGET, chunk: int = 1_000) -> Audit:
     """Play ``episodes`` games of ``agent`` on ``board`` (boards from ``seed``, as
     :func:`sweeper.evaluate` deals them) and audit every decision against the
@@ -231,7 +231,7 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     ag = agent.copy()
     table = ag.table
     pol = ag.policy(learn)
-    a = BoardArrays(setting, opening)
+    a = BoardArrays(setting, opening, first)
     rng_b = make_state(seed, STREAM_BOARDS)
     rng_a = make_state(seed, STREAM_AGENT)
     prob = np.zeros(a.view.shape[0])

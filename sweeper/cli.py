@@ -1,4 +1,4 @@
-"""Command line: ``python -m sweeper train|eval|bench``.
+"""Command line: ``python -m sweeper train|eval|audit|bench|reproduce``.
 
 With ``--json`` the last line printed is one JSON object (agent, board,
 episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sweeper", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="train an agent")
-    t.add_argument("--agent", default="greedy", help="greedy | egreedy:EPS | ucb:C | sa")
+    t.add_argument("--agent", default="greedy", help="greedy | egreedy:EPS | ucb:C | thompson[:A0,B0] | sa")
     t.add_argument("--no-symmetry", action="store_true", help="each target direction is its own action")
     t.add_argument("--no-flags", action="store_true", help="invisible flags (the fig:exp_4 ablation)")
     t.add_argument("--save", default=None, help="write the trained agent to this .npz file")
@@ -54,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--freeze", action="store_true", help="no learning during the test games")
     e.add_argument("--save", default=None, help="write the agent after the test games (when learning)")
     _add_common(e)
+    a = sub.add_parser("audit", help="a saved agent's beliefs against the exact probabilities (frozen games): "
+                                     "causes of lost games, calibration")
+    a.add_argument("--load", required=True, help="an agent .npz written by train --save")
+    _add_common(a)
     r = sub.add_parser("reproduce", help="run the paper's experiments and write results/summary.csv")
     r.add_argument("ids", nargs="*", help="experiment ids such as fig:exp_1 tab:exp_1 (default: all of the "
                                           "paper's; extras such as ext:how_good by id)")
@@ -96,6 +100,8 @@ def _run(args) -> int:
         return 0
     if args.command == "reproduce":
         return _reproduce(args)
+    if args.command == "audit":
+        return _audit(args)
     first = _parse_first(args.first)
     common = dict(seed=args.seed, opening=args.opening, first=first, progress=not args.no_progress)
     if args.command == "train":
@@ -148,6 +154,29 @@ def _reproduce(args) -> int:
                        progress=not args.no_progress)
     print(f"{counts['tasks']} tasks: {counts['cached']} already done, {counts['computed']} computed "
           f"in {time.perf_counter() - t0:.1f} s; summary written to {results}")
+    return 0
+
+
+def _audit(args) -> int:
+    """``audit --load FILE``: win rate, lost games by cause and calibration of a frozen agent."""
+    from .agents import load_agent
+    from .belief import audit
+    agent = load_agent(args.load)
+    boards = _boards(args.board)
+    if len(boards) != 1:
+        raise ValueError("audit takes one board setting")
+    a = audit(agent, boards[0], args.episodes, seed=args.seed, opening=args.opening, first=_parse_first(args.first))
+    losses = a.losses().set_index("cause")
+    summary = {"agent": agent.name, "board": boards[0], "opening": args.opening, "episodes": len(a.games),
+               "seed": args.seed, "learning": False, "wins": int(a.games["won"].sum()), "win_rate": a.win_rate,
+               "seconds": a.seconds, "fallbacks": a.fallbacks,
+               **{f"lost: {c}": int(losses.loc[c, "games"]) for c in losses.index},
+               "decisions": len(a.decisions), "decisions with a known safe tile": int(a.decisions["safe_known"].sum())}
+    if not args.json:
+        cal = a.calibration("all")
+        print("calibration over every candidate (belief (Q+1)/2 vs exact P(mine) of the target):")
+        print(cal[["bin_label", "count", "belief", "exact", "known_safe", "known_mine"]].to_string(index=False))
+    _print(summary, args.json)
     return 0
 
 

@@ -301,7 +301,7 @@ SPECS = {s.id: s for s in [
 
 
 OPENING_RULES = ("reference", "safe", "zero")
-HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1")
+HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1", "thompson")
 THOMPSON_AGENTS = ("thompson", "thompson:0.1,1")
 BELIEF_AGENTS = ("greedy", "ucb:0.1", "thompson")
 

@@ -68,7 +68,7 @@ def test_bench_quick_prints_every_workload():
     from sweeper.bench import run_benchmarks
     lines = []
     rows = run_benchmarks(quick=True, out=lines.append)
-    assert len(rows) == 6 and len(lines) == 7
+    assert len(rows) == 7 and len(lines) == 8
     assert all(r["games_per_second"] > 0 for r in rows)
 
 
@@ -82,3 +82,20 @@ def test_eval_solver_and_random_players(player, capsys):
     assert main(["eval", "--agent", player, "--episodes", "200", "--seed", "2", "--opening", "zero", "--json",
                  "--no-progress"]) == 0
     assert last_json(capsys)["wins"] == d["wins"]  # same seed, same games
+
+
+def test_audit_a_saved_agent(tmp_path, capsys):
+    path = tmp_path / "g.npz"
+    assert main(["train", "--episodes", "2000", "--seed", "3", "--save", str(path), "--json", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["audit", "--load", str(path), "--episodes", "200", "--seed", "5", "--json"]) == 0
+    a = last_json(capsys)
+    lost = a["lost: forced guess"] + a["lost: missed a safe tile"] + a["lost: clicked a known mine"]
+    assert a["episodes"] == 200 and lost == 200 - a["wins"] and a["fallbacks"] == 0
+    assert main(["eval", "--load", str(path), "--episodes", "200", "--seed", "5", "--freeze", "--json",
+                 "--no-progress"]) == 0
+    assert last_json(capsys)["wins"] == a["wins"]  # the same frozen games
+    assert main(["audit", "--load", str(path), "--episodes", "20", "--board", "8x8x10,8x8x11"]) == 2
+    assert "one board" in capsys.readouterr().err
+    assert main(["audit", "--load", str(path), "--episodes", "30"]) == 0
+    assert "calibration over every candidate" in capsys.readouterr().out
