@@ -151,20 +151,23 @@ class UCBAgent(Agent):
 class Thompson(Agent):
     """Thompson sampling (not in the paper): each action's outcomes so far, mines m and safe
     tiles s (read off its Q and N: m = (Q + 1) N / 2), give a Beta(a0 + m, b0 + s) posterior
-    of P(mine). At each decision every candidate window draws a sample p; the most certain
-    draw (largest |2p - 1|) is clicked if p < 1/2, otherwise flagged. Flags, the flag limit
+    of P(mine). At each decision every candidate gets a sample p from the posterior of its
+    action: one draw per action (the bandit's arm), shared by all the candidates with that
+    window and target (on an expert board a decision weighs about 3,000 candidates but fewer
+    than 200 distinct actions). The most certain draw (largest |2p - 1|, the first candidate
+    in scan order on ties) is clicked if p < 1/2, otherwise flagged. Flags, the flag limit
     (the lowest-Q flag is given up) and delayed learning are as for the other agents.
 
     The prior is a choice. The default is the uniform Beta(1, 1). An *optimistic* prior like
     the paper's unseen Q = -1 is a small ``a0`` with ``b0 = 1`` (``thompson:0.1,1``): an unseen
-    window then often draws a near-certain "safe", and among the hundreds of candidates of a
+    window then often draws a near-certain "safe", and among the dozens of actions weighed at a
     decision one such draw nearly always beats a well-established safe window, so the agent
     keeps trying new windows and learns much more slowly.
 
-    Every candidate draws a Beta variate at every decision (by inversion, one uniform draw,
-    when a0 + m or b0 + s is 1, which covers the "perfect" actions under the uniform prior;
-    otherwise as a ratio of two Gamma variates), so this agent is several times slower than
-    the others: see ``python -m sweeper bench`` for the measured games/s."""
+    Every distinct action draws a Beta variate at every decision (by inversion, one uniform
+    draw, when a0 + m or b0 + s is 1, which covers the "perfect" actions under the uniform
+    prior; otherwise as a ratio of two Gamma variates), so this agent is slower than the
+    others: see ``python -m sweeper bench`` for the measured games/s."""
 
     kind, label = THOMPSON, "thompson"
 

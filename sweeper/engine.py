@@ -153,6 +153,12 @@ class BoardArrays:
         self.cn[idx] = -1
         # per centre: code of the 9 window cells when its keys were last computed (-1: never)
         self.rawc = np.full(P, -1, dtype=np.int64)
+        # Thompson sampling's draws of one decision, by value-table slot: a small hash map
+        # (slot, the decision it was drawn at, the draw), one entry per distinct action
+        m = 1 << int(max(16, 2 * 8 * R * C) - 1).bit_length()
+        self.tslot = np.full(m, -1, dtype=np.int64)
+        self.tgen = np.zeros(m, dtype=np.int64)
+        self.tdraw = np.zeros(m)
         self.frec = np.zeros(2 * R * C + 2, dtype=np.int64)
         self.stack = np.zeros(P, dtype=np.int64)
         self.pool = np.zeros(R * C, dtype=np.int64)
@@ -161,7 +167,7 @@ class BoardArrays:
     @property
     def cand(self) -> tuple:
         """The per-candidate caches, as one tuple for the kernels."""
-        return self.cslot, self.cq, self.cn, self.rawc
+        return self.cslot, self.cq, self.cn, self.rawc, self.tslot, self.tgen, self.tdraw
 
     def unpad(self, flat) -> np.ndarray:
         R, C = self.setting.rows, self.setting.cols

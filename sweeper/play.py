@@ -23,6 +23,10 @@ those of ``shared/notes/reference-behaviour.md`` (the ``reference`` rule set):
 * End of game: every flag action is rewarded by the truth of its tile; every
   candidate of the board of the last ordinary decision (before its move) is
   rewarded by the truth of its target.
+* Thompson sampling (beyond the paper): each action (key) among the candidates
+  draws P(mine) once from Beta(a0 + mines seen, b0 + safe seen), candidates of
+  the same action sharing the draw; the most certain draw, first in scan order
+  on ties, is clicked below 1/2 and flagged otherwise.
 * State-action agent: the same rules, one candidate per covered unflagged tile,
   keyed by the whole view and the tile.
 
@@ -76,7 +80,7 @@ def refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9
     the last call whose 9 cells changed, recompute the key of each direction whose
     target cell is covered, reserve its slot and copy its Q and N. Grows the value
     table first if needed (then every key is recomputed). Returns the table arrays."""
-    cslot, cq, cn, rawc = cand
+    cslot, cq, cn, rawc = cand[0], cand[1], cand[2], cand[3]
     R = geo[G_R]
     C = geo[G_C]
     cap = keys.shape[0]
@@ -126,7 +130,7 @@ def learn_slot(q, n, meta, cand, slot, reward, tiles, view, flg):
 
     (A tile that becomes live again later is re-read by ``refresh``.)"""
     update(q, n, meta, slot, reward)
-    cslot, cq, cn, _ = cand
+    cslot, cq, cn = cand[0], cand[1], cand[2]
     qv = q[slot]
     nv = n[slot]
     for j in range(tiles.shape[0]):
@@ -139,11 +143,16 @@ def learn_slot(q, n, meta, cand, slot, reward, tiles, view, flg):
 
 
 @njit(cache=True)
-def thompson_choice(tiles, view, flg, cand, pol, rng):
-    """Thompson sampling: every candidate draws P(mine) ~ Beta(a0 + mines seen, b0 + safe seen);
-    the most certain draw (largest |2p - 1|, first on ties) is clicked if p < 1/2, else flagged.
-    Returns what :func:`choose` returns, with the draw as the score."""
+def thompson_choice(tiles, view, flg, cand, gen, pol, rng):
+    """Thompson sampling: every action (value-table slot) among the candidates draws once,
+    P(mine) ~ Beta(a0 + mines seen, b0 + safe seen); candidates sharing an action share its
+    draw. The most certain draw (largest |2p - 1|, first candidate in scan order on ties)
+    is clicked if p < 1/2, else flagged. ``gen`` (the decision number) marks this
+    decision's entries in the draw map ``cand[4:7]``. Returns what :func:`choose` returns,
+    with the draw as the score."""
     cslot, cq, cn = cand[0], cand[1], cand[2]
+    tslot, tgen, tdraw = cand[4], cand[5], cand[6]
+    mask = tslot.shape[0] - 1
     a0 = pol[P_A0]
     b0 = pol[P_B0]
     best = -1.0
@@ -157,8 +166,18 @@ def thompson_choice(tiles, view, flg, cand, pol, rng):
             nv = cn[i]
             if nv < 0:
                 continue
-            mines = np.floor((cq[i] + 1.0) * 0.5 * nv + 0.5)
-            draw = beta(rng, a0 + mines, b0 + (nv - mines))
+            slot = cslot[i]
+            h = np.int64((np.uint64(slot) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
+            while tgen[h] == gen and tslot[h] != slot:
+                h = (h + 1) & mask
+            if tgen[h] == gen:
+                draw = tdraw[h]
+            else:
+                mines = np.floor((cq[i] + 1.0) * 0.5 * nv + 0.5)
+                draw = beta(rng, a0 + mines, b0 + (nv - mines))
+                tgen[h] = gen
+                tslot[h] = slot
+                tdraw[h] = draw
             certainty = abs(2.0 * draw - 1.0)
             if certainty > best:
                 best, best_i, best_p = certainty, i, draw
@@ -185,7 +204,7 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
     the slot); ``score`` is the UCB score (or Q for the others); ``index`` is the
     chosen candidate's cache index (target tile * 8 + k), -1 for the SA agent."""
     kind = np.int64(pol[P_KIND])
-    cslot, cq, cn, _ = cand
+    cslot, cq, cn = cand[0], cand[1], cand[2]
     meta[DECISIONS] += 1
     best_t = -1
     best_s = -1
@@ -234,7 +253,7 @@ def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
                             return p, -1, cslot[i], cq[i], cn[i], cq[i], cq[i] >= 0.0, i
                         pick -= 1
     if kind == THOMPSON:
-        return thompson_choice(tiles, view, flg, cand, pol, rng)
+        return thompson_choice(tiles, view, flg, cand, meta[DECISIONS], pol, rng)
     if kind != UCB:
         for j in range(tiles.shape[0]):
             p = tiles[j]

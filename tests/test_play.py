@@ -136,3 +136,37 @@ def test_thompson_sampling_learns_and_its_beta_draws_are_right():
     train(agent, "8x8x10", 6000, seed=3, progress=False)
     late = train(agent, "8x8x10", 4000, seed=4, progress=False)
     assert late.win_rate > 0.10  # measured 0.16; a random clicker wins < 0.05 (test above)
+
+
+def test_thompson_draws_once_per_action_and_picks_the_most_certain_draw():
+    """A readable re-enactment of each Thompson decision from a copy of the agent's random
+    stream: one Beta draw per distinct action in scan order, candidates of one action sharing it."""
+    from sweeper.actions import COVERED
+    from sweeper.episode import Episode
+    from sweeper.rng import beta
+    agent = make_agent("thompson")
+    train(agent, "8x8x10", 3000, seed=5, progress=False)
+    checked = 0
+    for seed in range(6):
+        ep = Episode(agent, "8x8x10", seed=seed)
+        a = ep.a
+        while not ep.done:
+            rng = ep.rng_agent.copy()
+            draws, best = {}, (-1.0, None, None)
+            for p in a.tiles:
+                if a.view[p] != COVERED or a.flg[p]:
+                    continue
+                for i in range(p * 8, p * 8 + 8):
+                    if a.cn[i] < 0:
+                        continue
+                    slot = int(a.cslot[i])
+                    if slot not in draws:
+                        m = np.floor((a.cq[i] + 1) * 0.5 * a.cn[i] + 0.5)
+                        draws[slot] = beta(rng, 1.0 + m, 1.0 + (a.cn[i] - m))
+                    if abs(2 * draws[slot] - 1) > best[0]:
+                        best = (abs(2 * draws[slot] - 1), p, draws[slot])
+            d = ep.step()
+            assert ep._rc(best[1]) == d.tile and best[2] == d.score
+            assert d.action == ("flag" if best[2] >= 0.5 else "click")
+            checked += 1
+    assert checked > 30
