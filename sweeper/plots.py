@@ -169,8 +169,8 @@ def heat_band(df: pd.DataFrame, x: str, x_title: str, title: str) -> alt.HConcat
                                                    color=alt.condition(alt.datum.spread > 1.5, alt.value("white"),
                                                                        alt.value("black"))))
     k = int(d["seeds"].max())
-    return alt.hconcat(mean.properties(width=300, height=260, title=f"mean of {k} seeds"),
-                       spread.properties(width=300, height=260, title="highest minus lowest seed (points)"),
+    return alt.hconcat(mean.properties(width=230, height=220, title=f"mean of {k} seeds"),
+                       spread.properties(width=230, height=220, title="highest minus lowest seed (points)"),
                        title=title).resolve_scale(color="independent")
 
 
