@@ -22,7 +22,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider tests -m "not slow"
 
 book: $(STAMP)
-	$(VENV)/bin/jupyter-book build . --warningiserror --keep-going
+	$(VENV)/bin/jupyter-book build . --all --warningiserror --keep-going
 	@echo "book: open _build/html/index.html"
 
 bench: $(STAMP)

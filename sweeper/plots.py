@@ -192,7 +192,7 @@ def calibration(df: pd.DataFrame, title: str = "", levels=("8x8x10", "16x16x40",
                  alt.Tooltip("belief:Q", format=".3f"), alt.Tooltip("exact:Q", format=".3f"),
                  alt.Tooltip("known_safe:Q", format=",", title="target surely safe"),
                  alt.Tooltip("known_mine:Q", format=",", title="target surely a mine")])
-    return alt.layer(line, pts, diag, data=df).properties(width=210, height=210).facet(
+    return alt.layer(line, pts, diag, data=df).properties(width=170, height=170).facet(
         column=alt.Column("board:N", sort=list(levels), title=None)).properties(title=title)
 
 
