@@ -130,7 +130,7 @@ def zoom_final(df: pd.DataFrame, last: float = 0.5) -> alt.Chart:
                                    tooltip=["agent", "episode", alt.Tooltip("cum_win_rate:Q", format=".4f"),
                                             alt.Tooltip("low:Q", format=".4f"), alt.Tooltip("high:Q", format=".4f")])
     return alt.layer(band, line).properties(width=170, height=110).facet(
-        facet=alt.Facet("agent:N", sort=AGENT_ORDER, title=None), columns=4
+        facet=alt.Facet("agent:N", sort=AGENT_ORDER, title=None), columns=3
     ).resolve_scale(y="independent").properties(title=f"the last {last:.0%} of training, one panel per agent")
 
 
