@@ -153,9 +153,10 @@ class Thompson(Agent):
     tiles s (read off its Q and N: m = (Q + 1) N / 2), give a Beta(a0 + m, b0 + s) posterior
     of P(mine). At each decision every candidate gets a sample p from the posterior of its
     action: one draw per action (the bandit's arm), shared by all the candidates with that
-    window and target (on an expert board a decision weighs about 3,000 candidates but fewer
-    than 200 distinct actions). The most certain draw (largest |2p - 1|, the first candidate
-    in scan order on ties) is clicked if p < 1/2, otherwise flagged. Flags, the flag limit
+    window and target (on large boards many candidates share an action: most covered tiles
+    far from the revealed ones see the same all-covered windows). The most certain draw
+    (largest |2p - 1|, the first candidate in scan order on ties) is clicked if p < 1/2,
+    otherwise flagged. Flags, the flag limit
     (the lowest-Q flag is given up) and delayed learning are as for the other agents.
 
     The prior is a choice. The default is the uniform Beta(1, 1). An *optimistic* prior like

@@ -281,34 +281,17 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     return Audit(agent.name, str(setting), opening, seed, decisions, gframe, cb, fallbacks, seconds)
 
 
-def loss_cause(episode) -> str:
-    """The cause of a finished episode's outcome (one of :data:`CAUSES`), read from its history.
-
-    The episode must have been played with ``exact=True`` (so that every decision carries the
-    exact probabilities); the rule is the one :func:`audit` applies."""
-    if not episode.done:
-        raise ValueError("the episode is not over yet")
-    if episode.status == "won":
-        return "won"
-    d = episode.history[-1]
-    if d.exact is None:
-        raise ValueError("play the episode with Episode(..., exact=True)")
-    clicked = d.tile if d.action == "click" else d.removed
-    p = float(d.exact[clicked])
-    clickable = d.view == COVERED
-    if p >= 1 - EPS:
-        return "clicked a known mine"
-    return "missed a safe tile" if np.nanmin(d.exact[clickable]) <= EPS else "forced guess"
-
 
 def find_episode(agent, cause: str, board="8x8x10", seeds=range(500), *, learn: bool = False):
-    """The first seed's game (an :class:`~sweeper.episode.Episode` with exact probabilities,
-    played frozen by default) whose outcome has the given cause, e.g. ``"missed a safe tile"``."""
+    """The first seed's game whose outcome has the given cause (e.g. ``"missed a safe tile"``), as
+    an :class:`~sweeper.episode.Episode` played with exact probabilities (frozen by default).
+
+    Each seed's cause comes from :func:`audit` of its one game, which is the game the episode
+    then replays (same kernels, same seed)."""
     from .episode import Episode
     if cause not in CAUSES:
         raise ValueError(f"cause must be one of {CAUSES}, got {cause!r}")
     for s in seeds:
-        ep = Episode(agent, board, seed=s, learn=learn, exact=True).play()
-        if loss_cause(ep) == cause:
-            return ep
+        if str(audit(agent, board, 1, seed=s, learn=learn).games["cause"].iloc[0]) == cause:
+            return Episode(agent, board, seed=s, learn=learn, exact=True).play()
     raise ValueError(f"no game with cause {cause!r} among the seeds given")

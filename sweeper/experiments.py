@@ -168,7 +168,7 @@ def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list,
     """Train ``agent`` as :func:`bandit_task` does (same seed, same agent), then audit it frozen
     against the exact probabilities (:func:`sweeper.belief.audit`) on each of ``audits``,
     ``audit_episodes`` games each, seed ``seed * 1000 + 1 + i`` (the test boards of the bandit task)."""
-    from .belief import audit
+    from .belief import EPS, audit
     ag = make_agent(agent)
     run = play(ag, boards, episodes, seed, learn=True, progress=False)
     out = Output()
@@ -180,13 +180,11 @@ def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list,
         for which in ("chosen", "all"):
             calib.append(a.calibration(which).assign(board=board, which=which))
         d = a.decisions
-        dec.append(pd.DataFrame({"board": [board], "decisions": [len(d)],
-                                 "safe_known": [int(d["safe_known"].sum())],
-                                 "clicked_known_mine": [int((d["clicked_exact"] >= 1 - 1e-9).sum())],
-                                 "guesses": [int(((d["clicked_exact"] > 1e-9) & (d["clicked_exact"] < 1 - 1e-9)).sum())],
-                                 "guesses_with_safe_known": [int(((d["clicked_exact"] > 1e-9)
-                                                                  & (d["clicked_exact"] < 1 - 1e-9)
-                                                                  & d["safe_known"]).sum())]}))
+        p = d["clicked_exact"]
+        guess = (p > EPS) & (p < 1 - EPS)
+        dec.append(pd.DataFrame({"board": [board], "decisions": [len(d)], "safe_known": [int(d["safe_known"].sum())],
+                                 "clicked_known_mine": [int((p >= 1 - EPS).sum())], "guesses": [int(guess.sum())],
+                                 "guesses_with_safe_known": [int((guess & d["safe_known"]).sum())]}))
         out.info[f"audit_seconds_{board}"] = a.seconds
         out.info[f"fallbacks_{board}"] = a.fallbacks
     out.tables["games"] = pd.concat(games, ignore_index=True)

@@ -274,17 +274,9 @@ PUBLISHED_SOLVER = {("8x8x10", "safe"): 0.816, ("8x8x10", "zero"): 0.901, ("16x1
 
 
 def _ensure(spec_id: str):
-    """Make sure an extra spec's runs exist at the current scale (quick: computed on demand)."""
-    st = store()
+    """Make sure an extra spec's runs (seed 1) exist at the current scale; returns (store, tasks)."""
     tasks = ex.all_tasks([spec_id], scale())
-    missing = [t for t in tasks if st.status(t) != "ok"]
-    if missing:
-        if scale() == "paper":
-            raise ValueError(f"{len(missing)} runs of {spec_id} are missing: run "
-                             f"`python -m sweeper reproduce {spec_id}`")
-        from .runner import run_tasks
-        run_tasks(missing, st, workers=min(2, os.cpu_count() or 1), progress=False, log=lambda *_: None)
-    return st, tasks
+    return _ensure_tasks(tasks, spec_id, seeds=None), tasks
 
 
 def how_good() -> pd.DataFrame:
@@ -315,23 +307,6 @@ def how_good() -> pd.DataFrame:
     return df
 
 
-def thompson() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(training curves, test win rates) of the ext:thompson runs: greedy, UCB(0.1) and
-    Thompson sampling with the uniform and the optimistic prior."""
-    from .stats import wilson
-    st, tasks = _ensure("ext:thompson")
-    curves, tests = [], []
-    for t in tasks:
-        out = st.load(t)
-        name = t.params["agent"]
-        curves.append(out.tables["curve"].assign(agent=name)[["agent", "episode", "cum_win_rate", "actions_recorded"]])
-        for (board, mode), g in out.tables["tests"].groupby(["test", "mode"], sort=False):
-            w, n = int(g["won"].sum()), len(g)
-            lo, hi = wilson(w, n)
-            tests.append(dict(agent=name, test=board, mode=mode, win_rate=w / n, ci_low=lo, ci_high=hi, games=n))
-    return pd.concat(curves, ignore_index=True), pd.DataFrame(tests)
-
-
 # ------------------------------------------------------------------ seed bands --
 
 #: Seeds of the seed bands: five independent runs at paper scale, two at quick scale (the tests).
@@ -342,15 +317,16 @@ def band_seeds() -> tuple:
     return BAND_SEEDS[scale()]
 
 
-def _ensure_tasks(tasks, what: str):
-    """The store, after making sure ``tasks`` are done (quick scale: computed on demand)."""
+def _ensure_tasks(tasks, what: str, seeds="band"):
+    """The store, after making sure ``tasks`` are done (quick scale: computed on demand;
+    paper scale: an error naming the command that computes them)."""
     st = store()
     missing = [t for t in dict.fromkeys(tasks) if st.status(t) != "ok"]
     if missing:
         if scale() == "paper":
-            seeds = ",".join(map(str, band_seeds()))
+            extra = f" --seeds {','.join(map(str, band_seeds()))}" if seeds == "band" else ""
             raise ValueError(f"{len(missing)} runs of {what} are missing: run "
-                             f"`python -m sweeper reproduce {what} --seeds {seeds}`")
+                             f"`python -m sweeper reproduce {what}{extra}`")
         from .runner import run_tasks
         run_tasks(missing, st, workers=min(2, os.cpu_count() or 1), progress=False, log=lambda *_: None)
     return st

@@ -67,13 +67,12 @@ class GameStepper:
         if not self.agents or not all(isinstance(a, Agent) for a in self.agents.values()):
             raise ValueError("agent must be an Agent or a non-empty dict of named Agents")
         self.learn, self.runners_up = bool(learn), int(runners_up)
-        self._build_controls(str(Setting.parse(board)), seed)
-        self.exact.value = bool(exact)
+        self._build_controls(str(Setting.parse(board)), seed, bool(exact))
         self.episode, self.position = self._new_episode(), 0
         self._render()
 
     # -- layout --------------------------------------------------------------------------------
-    def _build_controls(self, board: str, seed: int) -> None:
+    def _build_controls(self, board: str, seed: int, exact: bool) -> None:
         self.agent_choice = w.Dropdown(options=list(self.agents), description="agent")
         self.board = w.Combobox(value=board, options=list(dict.fromkeys([board, "8x8x10", *PRESETS])),
                                 description="board", continuous_update=False, ensure_option=False)
@@ -82,7 +81,7 @@ class GameStepper:
         self.forward_button = w.Button(description="step ▶")
         self.end_button = w.Button(description="play to end ⏭")
         self.new_button = w.Button(description="new game")
-        self.exact = w.Checkbox(value=False, description="exact P(mine)", indent=False)
+        self.exact = w.Checkbox(value=exact, description="exact P(mine)", indent=False)
         self.status = w.HTML()
         self.out = w.Output()
         self.info = w.HTML()
@@ -93,7 +92,7 @@ class GameStepper:
         self.new_button.on_click(lambda _: self.new_game())
         for control in (self.agent_choice, self.board, self.seed):
             control.observe(lambda _: self._restart(), names="value")
-        self.exact.observe(lambda _: self._render() if hasattr(self, "episode") else None, names="value")
+        self.exact.observe(lambda _: self._render(), names="value")
         self.widget = w.VBox([
             w.HBox([self.agent_choice, self.board, self.seed, self.exact]),
             w.HBox([self.back_button, self.forward_button, self.end_button, self.new_button]),
