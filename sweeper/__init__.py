@@ -1,10 +1,10 @@
 """Bandit Sweeper: the paper "Multi-Armed Bandits for Minesweeper" as a fast, tested package."""
 
-from .actions import decode_key, key_of, to_paper_tuple
-from .agents import EpsilonGreedy, Greedy, StateAction, Thompson, UCBAgent, load_agent, make_agent
-from .engine import PRESETS, Game, Setting
-from .episode import Decision, Episode
-from .training import Run, evaluate, play, train
+from .agents.windows import decode_key, key_of, to_paper_tuple
+from .agents.kinds import EpsilonGreedy, Greedy, StateAction, Thompson, UCBAgent, load_agent, make_agent
+from .game.engine import PRESETS, Game, Setting
+from .running.episode import Decision, Episode
+from .running.training import Run, evaluate, play, train
 
 __version__ = "0.1.0"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 
-from .agents import make_agent
-from .training import evaluate, train
+from .agents.kinds import make_agent
+from .running.training import evaluate, train
 
 
 def _row(name, run_or_games, seconds=None, **extra):

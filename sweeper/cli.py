@@ -89,8 +89,8 @@ def main(argv=None) -> int:
 
 
 def _run(args) -> int:
-    from .agents import load_agent, make_agent
-    from .training import evaluate, train
+    from .agents.kinds import load_agent, make_agent
+    from .running.training import evaluate, train
 
     if args.command == "bench":
         from .bench import run_benchmarks
@@ -128,8 +128,8 @@ def _run(args) -> int:
 def _reproduce(args) -> int:
     import time
 
-    from .experiments import EXTRA_SPECS, SPECS, all_tasks
-    from .reproduce import REPO, reproduce, store_for
+    from .experiments.specs import EXTRA_SPECS, SPECS, all_tasks
+    from .experiments.reproduce import REPO, reproduce, store_for
 
     try:
         seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip())
@@ -159,8 +159,8 @@ def _reproduce(args) -> int:
 
 def _audit(args) -> int:
     """``audit --load FILE``: win rate, lost games by cause and calibration of a frozen agent."""
-    from .agents import load_agent
-    from .belief import audit
+    from .agents.kinds import load_agent
+    from .running.belief import audit
     agent = load_agent(args.load)
     boards = _boards(args.board)
     if len(boards) != 1:
@@ -182,7 +182,7 @@ def _audit(args) -> int:
 
 def _players(args, first) -> int:
     """``eval --agent solver|random``: the same summary keys as the bandit agents."""
-    from .solver import play_random, play_solver
+    from .running.players import play_random, play_solver
     boards = _boards(args.board)
     if args.save:
         raise ValueError("--save is for bandit agents; the solver and the random player learn nothing")

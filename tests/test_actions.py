@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sweeper.actions import (BORDER, CLASS, COVERED, FLAG, OUT, actions_of, decode_key, key_of, padded_offsets,
-                             raw_window, to_paper_tuple, window_key)
+from sweeper.agents.windows import BORDER, CLASS, actions_of, decode_key, key_of, raw_window, to_paper_tuple, window_key
+from sweeper.game.grid import COVERED, FLAG, OUT, padded_offsets
 
 C = COVERED
 # The board of the paper's fig:conf_example (its frame coordinates minus one).

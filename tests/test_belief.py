@@ -1,12 +1,12 @@
-"""The audit of an agent's beliefs against the exact probabilities (sweeper.belief)."""
+"""The audit of an agent's beliefs against the exact probabilities (sweeper.running.belief)."""
 
 import numpy as np
 import pytest
 
 from sweeper import evaluate, make_agent, train
-from sweeper.belief import CAUSES, EPS, N_BINS, audit, belief_bin
-from sweeper.episode import Episode
-from sweeper.solver import mine_probabilities
+from sweeper.running.belief import CAUSES, EPS, N_BINS, audit, belief_bin
+from sweeper.running.episode import Episode
+from sweeper.game.probability import mine_probabilities
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +97,7 @@ def test_audit_rejects_bad_input(trained):
 
 
 def test_find_episode_replays_the_audited_game(trained):
-    from sweeper.belief import find_episode
+    from sweeper.running.belief import find_episode
     ep = find_episode(trained, "missed a safe tile", seeds=range(100))
     d = ep.history[-1]
     assert ep.status == "lost" and d.action == "click"

@@ -1,4 +1,4 @@
-"""The offline Altair renderer (sweeper.charts): its HTML, the shipped Vega bundles, and, when
+"""The offline Altair renderer (sweeper.viz.offline): its HTML, the shipped Vega bundles, and, when
 Chromium is installed, a headless check with no network that the chart really draws and that
 its slider (a Vega param) drives it."""
 
@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from sweeper import charts
+from sweeper.viz import offline
 
 REPO = Path(__file__).resolve().parent.parent
 CDN_HOSTS = ("jsdelivr", "unpkg", "cdnjs", "cloudflare", "googleapis", "esm.sh", "skypack")
@@ -48,7 +48,7 @@ def restore_renderer():
 
 def test_html_loads_only_local_bundles_and_holds_the_spec():
     spec = slider_chart().to_dict()
-    html = charts.chart_html(spec)
+    html = offline.chart_html(spec)
     assert '"../_static/vega/"' in html
     for name in ("vega.min", "vega-lite.min", "vega-embed.min"):
         assert f'"{name}"' in html
@@ -57,33 +57,33 @@ def test_html_loads_only_local_bundles_and_holds_the_spec():
     assert urls == {spec["$schema"]}
     assert not any(host in html for host in CDN_HOSTS)
     assert re.findall(r"<script[^>]*>", html) == ['<script type="text/javascript">']  # no src=
-    assert charts._js_literal(spec) in html  # the full spec, data included
+    assert offline._js_literal(spec) in html  # the full spec, data included
     assert '"name":"step"' in html and '"input":"range"' in html
     assert html.count(chart_div(html)) >= 3  # style, div, embed call agree on the id
 
 
 def test_each_chart_gets_its_own_div():
     spec = slider_chart().to_dict()
-    assert chart_div(charts.chart_html(spec)) != chart_div(charts.chart_html(spec))
+    assert chart_div(offline.chart_html(spec)) != chart_div(offline.chart_html(spec))
 
 
 def test_data_cannot_break_out_of_the_script():
     spec = alt.Chart(pd.DataFrame({"s": ["</script><script>alert(1)</script>", "a & b <!--"]})) \
         .mark_text().encode(text="s").to_dict()
-    html = charts.chart_html(spec)
+    html = offline.chart_html(spec)
     assert html.count("</script>") == 1 and "<!--" not in html
     literal = re.search(r"\}\)\((\{.*?\}), \{", html, re.S).group(1)
     assert json.loads(literal)["datasets"] == spec["datasets"]
 
 
 def test_base_url_and_embed_options():
-    html = charts.chart_html({"mark": "point"}, base_url="../../_static/vega", embed_options={"actions": False})
+    html = offline.chart_html({"mark": "point"}, base_url="../../_static/vega", embed_options={"actions": False})
     assert '"../../_static/vega/"' in html and '{"actions":false}' in html
 
 
 def test_enable_offline_is_what_altair_uses(restore_renderer):
-    charts.enable_offline()
-    assert alt.renderers.active == charts.RENDERER_NAME
+    offline.enable_offline()
+    assert alt.renderers.active == offline.RENDERER_NAME
     bundle = slider_chart()._repr_mimebundle_()
     bundle = bundle[0] if isinstance(bundle, tuple) else bundle
     assert set(bundle) == {"text/html", "text/plain"}
@@ -97,33 +97,33 @@ def test_enable_offline_is_what_altair_uses(restore_renderer):
 # --- the bundles ----------------------------------------------------------------------------
 
 def test_bundles_are_shipped_with_versions_and_licenses():
-    d = charts.BUNDLE_DIR
+    d = offline.BUNDLE_DIR
     assert d == REPO / "book" / "_static" / "vega"
     versions = (d / "VERSIONS.txt").read_text()
-    for name in charts.BUNDLE_FILES:
+    for name in offline.BUNDLE_FILES:
         data = (d / name).read_bytes()
         assert len(data) > 50_000
         assert hashlib.sha256(data).hexdigest() in versions, name
     for package in ("vega", "vega-lite", "vega-embed"):
         assert "Redistribution and use" in (d / f"LICENSE-{package}.txt").read_text()
-    assert f'"{charts.VEGA_VERSION}"' in (d / "vega.min.js").read_text()
-    assert f'"{charts.VEGALITE_VERSION}"' in (d / "vega-lite.min.js").read_text()
-    assert f'"{charts.VEGAEMBED_VERSION}"' in (d / "vega-embed.min.js").read_text()
+    assert f'"{offline.VEGA_VERSION}"' in (d / "vega.min.js").read_text()
+    assert f'"{offline.VEGALITE_VERSION}"' in (d / "vega-lite.min.js").read_text()
+    assert f'"{offline.VEGAEMBED_VERSION}"' in (d / "vega-embed.min.js").read_text()
 
 
 def test_bundles_match_what_altair_expects():
     # Altair writes Vega-Lite specs of VEGALITE_VERSION: the shipped compiler must be that minor
     # release (refresh the bundles when altair is upgraded, see VERSIONS.txt).
-    assert charts.VEGALITE_VERSION.split(".")[:2] == alt.VEGALITE_VERSION.split(".")[:2]
-    assert charts.VEGA_VERSION.split(".")[0] == alt.VEGA_VERSION.split(".")[0]
-    assert charts.VEGAEMBED_VERSION.split(".")[0] == alt.VEGAEMBED_VERSION.split(".")[0]
+    assert offline.VEGALITE_VERSION.split(".")[:2] == alt.VEGALITE_VERSION.split(".")[:2]
+    assert offline.VEGA_VERSION.split(".")[0] == alt.VEGA_VERSION.split(".")[0]
+    assert offline.VEGAEMBED_VERSION.split(".")[0] == alt.VEGAEMBED_VERSION.split(".")[0]
 
 
 def test_sphinx_copies_the_bundles_next_to_the_built_pages():
     config = yaml.safe_load((REPO / "_config.yml").read_text())
     assert "book/_static" in config["sphinx"]["config"]["html_static_path"]
     # a built page is _build/html/book/<page>.html and _static is _build/html/_static
-    assert charts.DEFAULT_BASE_URL == "../_static/vega/"
+    assert offline.DEFAULT_BASE_URL == "../_static/vega/"
 
 
 # --- headless Chromium, no network ----------------------------------------------------------
@@ -175,7 +175,7 @@ MOVE_SLIDER = """<script>
 
 def page(tmp_path, html, where="book"):
     """A page laid out like the built book: <root>/<where>/page.html, bundles in <root>/_static."""
-    shutil.copytree(charts.BUNDLE_DIR, tmp_path / "_static" / "vega")
+    shutil.copytree(offline.BUNDLE_DIR, tmp_path / "_static" / "vega")
     p = tmp_path / where / "page.html"
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{html}</body></html>")
@@ -183,7 +183,7 @@ def page(tmp_path, html, where="book"):
 
 
 def test_chart_draws_offline_and_its_slider_drives_it(tmp_path):
-    html = charts.chart_html(slider_chart().to_dict())
+    html = offline.chart_html(slider_chart().to_dict())
     dom = dump_dom(page(tmp_path, html + MOVE_SLIDER))
     div = re.search(r'<div id="%s"[^>]*>(.*?</svg>)' % chart_div(html), dom, re.S)
     assert div, dom[-3000:]
@@ -196,6 +196,6 @@ def test_chart_draws_offline_and_its_slider_drives_it(tmp_path):
 
 
 def test_missing_bundles_show_a_notice_instead_of_failing(tmp_path):
-    html = charts.chart_html({"mark": "point"}, base_url="../nowhere/")
+    html = offline.chart_html({"mark": "point"}, base_url="../nowhere/")
     dom = dump_dom(page(tmp_path, html))
     assert 'data-chart-status="error"' in dom and "Chart not shown: vega bundles not found" in dom

@@ -5,8 +5,8 @@ from collections import deque
 import numpy as np
 import pytest
 
-from sweeper.actions import COVERED, EXPLODED, FLAG
-from sweeper.engine import Game, Setting
+from sweeper.game.grid import COVERED, EXPLODED, FLAG
+from sweeper.game.engine import Game, Setting
 
 
 def neighbours(r, c, rows, cols):

@@ -11,10 +11,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from sweeper import Game, make_agent, train
-from sweeper.actions import COVERED, EXPLODED, FLAG
-from sweeper.env import (ENV_ID, TILE_PX, MinesweeperEnv, Rewards, action_mask, bandit_policy, random_policy,
-                         run_episodes, solver_action, solver_policy)
-from sweeper.episode import Episode
+from sweeper.game.grid import COVERED, EXPLODED, FLAG
+from sweeper.running.env import (ENV_ID, TILE_PX, MinesweeperEnv, Rewards, action_mask, bandit_policy, random_policy, run_episodes, solver_action, solver_policy)
+from sweeper.running.episode import Episode
 
 
 def random_valid_episode(env, seed, rng_seed=0):
@@ -52,13 +51,13 @@ def test_make_registration_and_spaces():
     assert obs.dtype == np.int8 and obs.shape == (4, 4)
     assert {"status", "revealed", "mines", "action_mask", "flags", "invalid", "board_seed"} <= set(info)
     assert info["mines"] == 3
-    flagged = gymnasium.make("sweeper.env:sweeper/Minesweeper-v0", board="beginner", flags=True)
+    flagged = gymnasium.make("sweeper.running.env:sweeper/Minesweeper-v0", board="beginner", flags=True)
     assert flagged.action_space == gymnasium.spaces.Discrete(128)
     assert ENV_ID in gymnasium.registry
 
 
 def test_importing_again_does_not_register_twice():
-    code = "import importlib, sweeper.env as e; importlib.reload(e); import gymnasium; gymnasium.make(e.ENV_ID)"
+    code = "import importlib, sweeper.running.env as e; importlib.reload(e); import gymnasium; gymnasium.make(e.ENV_ID)"
     done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
 

@@ -10,7 +10,7 @@ import pytest
 
 from slow_reference import play_reference
 from sweeper import EpsilonGreedy, Greedy, StateAction, UCBAgent, play
-from sweeper.engine import Game
+from sweeper.game.engine import Game
 
 
 def layouts(board, count, seed):

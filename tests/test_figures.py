@@ -1,9 +1,9 @@
-"""The seed-band helpers of sweeper.figures (the tables behind the bands)."""
+"""The seed-band helpers of sweeper.viz.figures (the tables behind the bands)."""
 
 import pandas as pd
 import pytest
 
-from sweeper import figures
+from sweeper.viz import figures
 
 
 def test_band_is_mean_low_high_over_seeds():

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from sweeper import EpsilonGreedy, Greedy, StateAction, UCBAgent, evaluate, make_agent, play, train
-from sweeper.actions import COVERED, key_of
-from sweeper.episode import Episode
+from sweeper.game.grid import COVERED
+from sweeper.agents.windows import key_of
+from sweeper.running.episode import Episode
 
 
 @pytest.mark.parametrize("spec", ["greedy", "egreedy:0.1", "ucb:0.1", "sa", "thompson"])
@@ -141,8 +142,8 @@ def test_thompson_sampling_learns_and_its_beta_draws_are_right():
 def test_thompson_draws_once_per_action_and_picks_the_most_certain_draw():
     """A readable re-enactment of each Thompson decision from a copy of the agent's random
     stream: one Beta draw per distinct action in scan order, candidates of one action sharing it."""
-    from sweeper.actions import COVERED
-    from sweeper.episode import Episode
+    from sweeper.game.grid import COVERED
+    from sweeper.running.episode import Episode
     from sweeper.rng import beta
     agent = make_agent("thompson")
     train(agent, "8x8x10", 3000, seed=5, progress=False)

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sweeper import experiments as ex
-from sweeper.reproduce import COLUMNS, PAPER_CSV, reproduce, store_for, summary_table
-from sweeper.runner import Output, Store, Task, run_tasks, task_kind
+from sweeper.experiments import specs as ex
+from sweeper.experiments.reproduce import COLUMNS, PAPER_CSV, reproduce, store_for, summary_table
+from sweeper.experiments.runner import Output, Store, Task, run_tasks, task_kind
 
 
 @task_kind("test-square")

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sweeper.actions import COVERED, FLAG
-from sweeper.engine import Game
-from sweeper.solver import mine_probabilities, play_random, play_solver
+from sweeper.game.grid import COVERED, FLAG
+from sweeper.game.engine import Game
+from sweeper.game.probability import mine_probabilities
+from sweeper.running.players import play_random, play_solver
 
 C, F = COVERED, FLAG
 

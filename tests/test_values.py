@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sweeper.values import PERFECT, RECORDED, USED, ValueTable, ensure_room, find, find_or_insert, update
+from sweeper.agents.values import PERFECT, RECORDED, USED, ValueTable, ensure_room, find, find_or_insert, update
 
 
 def test_update_rule_on_hand_made_sequences():

@@ -1,4 +1,4 @@
-"""The game and pattern charts (sweeper.plots_game) and the widgets (sweeper.widgets), driven
+"""The game and pattern charts (sweeper.viz.board_charts) and the widgets (sweeper.viz.widgets), driven
 without a browser; one headless-Chromium check (skipped without Chromium) that the replay's
 slider steps through the game in a page with no kernel and no network."""
 
@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 from sweeper import decode_key, make_agent, to_paper_tuple, train
-from sweeper.actions import COVERED, EXPLODED, FLAG
-from sweeper.episode import Episode
-from sweeper.plots_game import (board_chart, pattern_atlas, pattern_chart, pattern_table, replay_chart,
-                                replay_data, tile_frame)
-from sweeper.widgets import GameStepper, PatternExplorer, train_with_progress
+from sweeper.game.grid import COVERED, EXPLODED, FLAG
+from sweeper.running.episode import Episode
+from sweeper.viz.board_charts import (board_chart, pattern_atlas, pattern_chart, pattern_table, replay_chart, replay_data, tile_frame)
+from sweeper.viz.widgets import GameStepper, PatternExplorer, train_with_progress
 
 
 @pytest.fixture(scope="module")
@@ -228,9 +227,9 @@ MOVE_TO_STEP_5 = """<script>
 def test_replay_slider_steps_in_a_static_page(tmp_path, episode):
     from test_charts import chart_div, dump_dom, page
 
-    from sweeper import charts
+    from sweeper.viz import offline
 
-    html = charts.chart_html(replay_chart(episode).to_dict())
+    html = offline.chart_html(replay_chart(episode).to_dict())
     dom = dump_dom(page(tmp_path, html + MOVE_TO_STEP_5))
     assert 'data-chart-status="ready"' in dom and 'data-moved="1"' in dom
     svg = re.search(r'<div id="%s"[^>]*>(.*?</svg>)' % chart_div(html), dom, re.S).group(1)
@@ -242,7 +241,7 @@ def test_replay_slider_steps_in_a_static_page(tmp_path, episode):
 # --- exact probabilities beside the agent's Q ---------------------------------------------------------
 
 def test_episode_with_exact_probabilities_carries_the_solvers(agent):
-    from sweeper.solver import mine_probabilities
+    from sweeper.game.probability import mine_probabilities
     ep = Episode(agent, "8x8x10", seed=4, exact=True).play()
     plain = Episode(agent, "8x8x10", seed=4).play()
     assert [d.tile for d in ep.history] == [d.tile for d in plain.history]  # the same game
@@ -253,7 +252,7 @@ def test_episode_with_exact_probabilities_carries_the_solvers(agent):
 
 
 def test_prob_frame_labels_only_certainties_as_0_and_100():
-    from sweeper.plots_game import prob_frame
+    from sweeper.viz.board_charts import prob_frame
     view = np.array([[COVERED, COVERED, 1], [FLAG, COVERED, COVERED]])
     p = np.array([[0.0, 1.0, np.nan], [0.004, 0.996, 0.5]])
     f = prob_frame(view, p)

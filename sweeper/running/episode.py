@@ -21,12 +21,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .actions import COVERED, DIRECTIONS, decode_key
-from .agents import Agent, StateAction
-from .engine import (DEC, G_R, LAST, LOST, ONGOING, ST, WON, BoardArrays, Setting, _check_layout, new_game)
-from .play import P_C, SA, UCB, UNSEEN_UCB, choose, apply, end_game, refresh, ucb_score
-from .rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
-from .values import DECISIONS, find
+from ..game.grid import COVERED
+from ..agents.windows import DIRECTIONS, decode_key
+from ..agents.kinds import Agent, StateAction
+from ..game.engine import DEC, G_R, LAST, LOST, ONGOING, ST, WON, BoardArrays, Setting, check_layout, new_game
+from ..agents.rules import P_C, SA, UCB, UNSEEN_UCB, choose, apply, end_game, refresh, ucb_score
+from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+from ..agents.values import DECISIONS, find
 
 
 @dataclass
@@ -77,7 +78,7 @@ class Episode:
         self.a = BoardArrays(self.setting, opening, first)
         self.pol = self.agent.policy(learn)
         self.rng_agent = make_state(self.seed, STREAM_AGENT)
-        layout = np.zeros(0, np.uint8) if mines is None else _check_layout(mines, self.setting, opening, first)
+        layout = np.zeros(0, np.uint8) if mines is None else check_layout(mines, self.setting, opening, first)
         a = self.a
         new_game(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.pool, a.off8,
                  make_state(self.seed, STREAM_BOARDS), layout)
@@ -112,8 +113,8 @@ class Episode:
 
     def probabilities(self) -> np.ndarray:
         """The exact probability that each covered tile of the current view is a mine
-        (:func:`sweeper.solver.mine_probabilities`; NaN on revealed tiles, flags read as covered)."""
-        from .solver import mine_probabilities
+        (:func:`sweeper.game.probability.mine_probabilities`; NaN on revealed tiles, flags read as covered)."""
+        from ..game.probability import mine_probabilities
         return mine_probabilities(self.view, self.setting.mines)
 
     def _rc(self, p) -> tuple:

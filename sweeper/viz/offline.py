@@ -9,7 +9,7 @@ bound to widgets, e.g. a slider ``alt.param(bind=alt.binding_range(...))``.
 
 Use it in a notebook (once, before the first chart)::
 
-    from sweeper import charts
+    from sweeper.viz import offline
     charts.enable_offline()
 
 Where the script looks for the bundles, in order (the first one that loads wins):
@@ -54,7 +54,7 @@ VEGAEMBED_VERSION = "7.3.0"
 BUNDLE_FILES = ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
 
 #: Where the bundles are in this repository.
-BUNDLE_DIR = Path(__file__).resolve().parent.parent / "book" / "_static" / "vega"
+BUNDLE_DIR = Path(__file__).resolve().parents[2] / "book" / "_static" / "vega"
 
 #: The bundle folder relative to a built page ``_build/html/book/<page>.html``.
 DEFAULT_BASE_URL = "../_static/vega/"
@@ -84,7 +84,7 @@ _TEMPLATE = """\
     el.setAttribute("data-chart-status", "error");
     el.textContent = "Chart not shown: " + msg;
     el.style.cssText = "color:#a00; font-size:0.9em; padding:0.5em; border:1px dashed #a00;";
-    if (window.console) { console.warn("sweeper.charts: " + msg); }
+    if (window.console) { console.warn("sweeper.viz.offline: " + msg); }
   }
 
   function absolute(url) {

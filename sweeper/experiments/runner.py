@@ -99,7 +99,7 @@ def _sha(data: bytes) -> str:
 
 def provenance() -> dict:
     """Commit, package versions and machine facts recorded with every result."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
                                 timeout=10).stdout.strip() or "unknown"

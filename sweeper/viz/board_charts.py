@@ -4,7 +4,7 @@ Every function returns an Altair chart and displays nothing; the data are
 small tables computed here from the engine's views and the agents' tables.
 
 * :func:`board_chart`: one board (a view) as a grid of squares.
-* :func:`replay_chart`: a played :class:`~sweeper.episode.Episode` with a
+* :func:`replay_chart`: a played :class:`~sweeper.running.episode.Episode` with a
   slider over its decisions. The slider is a Vega param, so the chart steps
   through the game in the static book, with no kernel.
 * :func:`pattern_table`, :func:`pattern_chart`, :func:`pattern_atlas`: the 3x3
@@ -21,8 +21,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from .actions import CLASS, COVERED, EXPLODED, FLAG, decode_key, to_paper_tuple
-from .agents import StateAction
+from ..agents.windows import CLASS, decode_key, to_paper_tuple
+from ..game.grid import COVERED, EXPLODED, FLAG
+from ..agents.kinds import StateAction
 
 #: Boards with more tiles than this are not drawn (the spec would be too large for a page).
 MAX_TILES = 2500
@@ -49,7 +50,7 @@ def _draw_codes(view2d, mines=None) -> np.ndarray:
     if codes.size > MAX_TILES:
         raise ValueError(f"boards of more than {MAX_TILES} tiles are not drawn, got {codes.shape}")
     if codes.min() < 0 or codes.max() > EXPLODED:
-        raise ValueError("view cells must be codes 0..12 (see sweeper.actions)")
+        raise ValueError("view cells must be codes 0..12 (see sweeper.agents.windows)")
     if mines is not None:
         mines = np.asarray(mines, dtype=bool)
         if mines.shape != codes.shape:
@@ -199,7 +200,7 @@ def board_chart(view2d, mines=None, highlight=None, window=None, title=None, act
 # -- a game, decision by decision -----------------------------------------------------------------
 
 def describe(d, total: int) -> str:
-    """Two lines describing decision ``d`` (a :class:`~sweeper.episode.Decision`) of a game of
+    """Two lines describing decision ``d`` (a :class:`~sweeper.running.episode.Decision`) of a game of
     ``total`` decisions: the move, then its Q, N, score and outcome."""
     where = "" if d.centre is None else f", window centred at {d.centre}, target {d.direction}"
     outcome = {("click", False): "safe", ("click", True): "a mine", ("flag", True): "a mine, flagged",

@@ -12,7 +12,7 @@ Scales: ``paper`` (10^6 training games, 10^4 test games) and ``quick``
 reports one run per agent; ``seeds`` adds independent repetitions.
 
 ``python -m sweeper reproduce [ID ...] [--scale paper|quick] [--workers N] [--dask ADDRESS]``
-runs specs through :mod:`sweeper.runner`.
+runs specs through :mod:`sweeper.experiments.runner`.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .agents import make_agent
-from .engine import Setting
+from ..agents.kinds import make_agent
+from ..game.engine import Setting
 from .runner import Output, Task, task_kind
-from .training import evaluate, play
+from ..running.training import evaluate, play
 
 STANDARD_TESTS = ("8x8x10", "16x16x40", "16x30x99")
 LEVEL = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
@@ -142,7 +142,7 @@ def bandit(agent, boards, episodes, seed, *, block, tests=(), test_episodes=0, s
 def player_task(player: str, board: str, episodes: int, seed: int, opening: str = "reference",
                 label: str | None = None, cost: float = 1.0) -> Output:
     """``episodes`` games of the exact-probability ``solver`` or the ``random`` player."""
-    from .solver import play_random, play_solver
+    from ..running.players import play_random, play_solver
     fn = {"solver": play_solver, "random": play_random}[player]
     fn("3x3x1", 1)  # compile outside the timing
     r = fn(board, episodes, seed=seed, opening=opening)
@@ -166,9 +166,9 @@ def player(name, board, episodes, seed, opening) -> Task:
 def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list, audit_episodes: int,
                opening: str = "reference", label: str | None = None, cost: float = 1.0) -> Output:
     """Train ``agent`` as :func:`bandit_task` does (same seed, same agent), then audit it frozen
-    against the exact probabilities (:func:`sweeper.belief.audit`) on each of ``audits``,
+    against the exact probabilities (:func:`sweeper.running.belief.audit`) on each of ``audits``,
     ``audit_episodes`` games each, seed ``seed * 1000 + 1 + i`` (the test boards of the bandit task)."""
-    from .belief import EPS, audit
+    from ..running.belief import EPS, audit
     ag = make_agent(agent)
     run = play(ag, boards, episodes, seed, learn=True, progress=False)
     out = Output()

@@ -1,7 +1,5 @@
-"""The ceiling and the floor: an exact-probability solver and a random player.
+"""Exact mine probabilities: what a perfect reasoner knows about each covered tile.
 
-What the solver computes
-------------------------
 :func:`mine_probabilities` gives every covered tile its exact probability of
 hiding a mine, given the revealed numbers and the total mine count, all mine
 layouts consistent with the view being equally likely. Flags are read as
@@ -36,46 +34,20 @@ constraints are dropped: its tiles count as unconstrained tiles (they get the
 unconstrained probability and join ``U``), the other groups stay exact. Every
 abandoned group is counted: :func:`mine_probabilities` returns the count with
 ``return_fallbacks=True``, the players report it as ``fallbacks``.
-
-The players
------------
-*Solver* (the ceiling): at each turn it computes the probabilities, then clicks
-every covered tile of probability 0 in row-major order (skipping those a
-previous click of the same turn already revealed). If there is none it clicks
-the covered tile of lowest probability, which is a *guess*. Tie rule: tiles
-within :data:`TIE` of the lowest probability are equal; among them the one
-with the fewest covered neighbours wins (on an open board a corner before an
-edge before the interior: a 0 and its flood fill are likelier there), then the
-first in row-major order. It never places flags. (Measured on 2,000 paired
-games per setting, this tie rule won 0.2-2.3 points more than row-major order
-alone.)
-
-*Random* (the floor): clicks a uniformly random covered tile (``below`` on the
-seed's agent stream), a guess when its probability is not 0.
-
-Both play boards dealt by the engine's own kernels (:func:`~sweeper.engine.new_game`
-on the seed's board stream, :func:`~sweeper.engine.click` for every move), so
-one seed gives the solver and the random player the same boards.
 """
 
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 from numba import njit, types
 from numba.typed import List
 
-from .actions import COVERED, FLAG, pad_view, padded_offsets
-from .engine import G_K, ONGOING, REV, ST, WON, BoardArrays, Setting, click, new_game
-from .rng import STREAM_AGENT, STREAM_BOARDS, below, check_seed, make_state
-from .training import _check_episodes
+from .grid import COVERED, FLAG, pad_view, padded_offsets
 
 #: Default most box values one group's enumeration may assign before it falls back.
 NODE_BUDGET = 1_000_000
-#: Probabilities closer than this count as equal for the tie rule.
-TIE = 1e-12
 INCONSISTENT = -1
 BINOM = np.array([[math.comb(n, k) for k in range(9)] for n in range(9)], dtype=np.float64)
 
@@ -357,7 +329,7 @@ def _combine(view, tiles, mines, U, ng, ok, order, start, box, sols_l, cnt_l, pr
 
 
 @njit(cache=True)
-def _analyse(view, tiles, off8, mines, budget, prob):
+def analyse(view, tiles, off8, mines, budget, prob):
     """Mine probabilities of the padded ``view`` into ``prob`` (NaN on revealed tiles).
 
     Returns the number of groups that fell back, or ``INCONSISTENT``."""
@@ -397,91 +369,10 @@ def _fill_group(members, box, sols, cnt, others, w, prob):
         prob[t] = s / z
 
 
-@njit(cache=True)
-def _covered_neighbours(view, t, off8):
-    c = 0
-    for k in range(8):
-        if view[t + off8[k]] == COVERED:
-            c += 1
-    return c
-
-
-@njit(cache=True)
-def _lowest(view, tiles, prob, off8):
-    """The covered tile the tie rule picks among the lowest probabilities."""
-    best = np.inf
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if view[p] == COVERED and prob[p] < best:
-            best = prob[p]
-    pick = -1
-    fewest = 9
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if view[p] == COVERED and prob[p] <= best + TIE:
-            c = _covered_neighbours(view, p, off8)
-            if c < fewest:
-                fewest = c
-                pick = p
-    return pick
-
-
-@njit(cache=True)
-def _random_tile(view, tiles, rng):
-    covered = 0
-    for j in range(tiles.shape[0]):
-        if view[tiles[j]] == COVERED:
-            covered += 1
-    k = below(rng, covered)
-    for j in range(tiles.shape[0]):
-        if view[tiles[j]] == COVERED:
-            if k == 0:
-                return tiles[j]
-            k -= 1
-    return -1
-
-
-@njit(cache=True)
-def _play(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8, rng_b, rng_a, randomly, budget,
-          won, dec, rev, gue):
-    """Play ``won.shape[0]`` games; fills the per-game arrays, returns the fallback count."""
-    n = tiles.shape[0]
-    K = geo[G_K]
-    prob = np.empty(view.shape[0])
-    layout = np.zeros(0, np.uint8)
-    fallbacks = 0
-    for e in range(won.shape[0]):
-        new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8, rng_b, layout)
-        while gi[ST] == ONGOING:
-            f = _analyse(view, tiles, off8, K, budget, prob)
-            if f == INCONSISTENT:
-                raise RuntimeError("the solver found a real board's view inconsistent")
-            fallbacks += f
-            if randomly:
-                t = _random_tile(view, tiles, rng_a)
-                gue[e] += prob[t] > 0.0
-                dec[e] += 1
-                click(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n - K)
-                continue
-            safe = 0
-            for j in range(n):
-                t = tiles[j]
-                if gi[ST] == ONGOING and view[t] == COVERED and prob[t] == 0.0:
-                    safe += 1
-                    click(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n - K)
-            dec[e] += safe
-            if safe == 0:
-                dec[e] += 1
-                gue[e] += 1
-                click(_lowest(view, tiles, prob, off8), mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n - K)
-        won[e] = gi[ST] == WON
-        rev[e] = gi[REV]
-    return fallbacks
-
 
 # ------------------------------------------------------------- Python face --
 
-def _check_budget(budget) -> int:
+def check_budget(budget) -> int:
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
         raise ValueError(f"budget must be a positive integer, got {budget!r}")
     return int(budget)
@@ -500,50 +391,14 @@ def mine_probabilities(view2d, mines, *, budget: int = NODE_BUDGET, return_fallb
         raise ValueError(f"view cells must be 0-8 (numbers), {COVERED} (covered) or {FLAG} (flagged)")
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)) or mines < 0:
         raise ValueError(f"mines must be a non-negative integer, got {mines!r}")
-    budget = _check_budget(budget)
+    budget = check_budget(budget)
     rows, cols = view.shape
     padded = pad_view(view)
     tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
     off8, _ = padded_offsets(cols)
     prob = np.full(padded.shape[0], np.nan)
-    f = _analyse(padded, tiles, off8, int(mines), budget, prob)
+    f = analyse(padded, tiles, off8, int(mines), budget, prob)
     if f == INCONSISTENT:
         raise ValueError(f"no layout of {mines} mines is consistent with this view")
     out = prob.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
     return (out, int(f)) if return_fallbacks else out
-
-
-def _run(randomly: bool, board, episodes, seed, opening, first, budget) -> dict:
-    setting = Setting.parse(board)
-    episodes = _check_episodes(episodes)
-    seed = check_seed(seed)
-    budget = _check_budget(budget)
-    a = BoardArrays(setting, opening, first)
-    won = np.zeros(episodes, np.bool_)
-    dec = np.zeros(episodes, np.int64)
-    rev = np.zeros(episodes, np.int64)
-    gue = np.zeros(episodes, np.int64)
-    t0 = time.perf_counter()
-    fallbacks = _play(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.pool, a.off8,
-                      make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT), randomly, budget,
-                      won, dec, rev, gue)
-    seconds = time.perf_counter() - t0
-    return {"won": won, "decisions": dec, "revealed": rev / (setting.tiles - setting.mines), "guesses": gue,
-            "fallbacks": int(fallbacks), "seconds": seconds}
-
-
-def play_solver(board, episodes: int, seed: int = 0, opening: str = "reference", first=None, *,
-                budget: int = NODE_BUDGET) -> dict:
-    """Play ``episodes`` games with the solver (the ceiling).
-
-    Returns per-game arrays ``won``, ``decisions`` (clicks after the opening), ``revealed``
-    (fraction of safe tiles), ``guesses`` (clicks on a tile of probability > 0)
-    and the totals ``fallbacks`` (groups over the budget) and ``seconds``."""
-    return _run(False, board, episodes, seed, opening, first, budget)
-
-
-def play_random(board, episodes: int, seed: int = 0, opening: str = "reference", first=None, *,
-                budget: int = NODE_BUDGET) -> dict:
-    """Play ``episodes`` games clicking uniformly random covered tiles (the floor);
-    same boards and record as :func:`play_solver` (probabilities are computed to count guesses)."""
-    return _run(True, board, episodes, seed, opening, first, budget)

@@ -3,8 +3,8 @@
 A bandit agent's value ``Q`` of an action is the mean of its rewards, +1 when
 the target was a mine and -1 when it was safe, so ``(Q + 1) / 2`` is the agent's
 estimate that the target hides a mine: its *belief*. :func:`audit` plays games
-with the agent's own kernels (:mod:`sweeper.play`) and, before every decision,
-asks the solver (:func:`sweeper.solver.mine_probabilities`'s kernel) for the
+with the agent's own kernels (:mod:`sweeper.agents.rules`) and, before every decision,
+asks the solver (:func:`sweeper.game.probability.mine_probabilities`'s kernel) for the
 *exact* probability of every covered tile, given what the board shows. It
 records, per decision, the belief behind the chosen action and the exact
 probability of its target, and sorts every lost game by its cause:
@@ -37,13 +37,13 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from .actions import COVERED
-from .agents import Agent, StateAction, make_agent
-from .engine import G_C, G_K, LOST, ONGOING, ST, BoardArrays, Setting, new_game
-from .play import apply, choose, end_game, refresh
-from .rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
-from .solver import INCONSISTENT, NODE_BUDGET, _analyse
-from .training import _check_episodes
+from ..game.grid import COVERED
+from ..agents.kinds import Agent, StateAction, make_agent
+from ..game.engine import G_C, G_K, LOST, ONGOING, ST, BoardArrays, Setting, new_game
+from ..agents.rules import apply, choose, end_game, refresh
+from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse as analyse
+from .training import check_episodes
 
 #: Probabilities within EPS of 0 or 1 count as known.
 EPS = 1e-9
@@ -87,7 +87,7 @@ def _audit_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool
         removal = 0
         dec = 0
         while gi[ST] == ONGOING:
-            f = _analyse(view, tiles, off8, K, budget, prob)
+            f = analyse(view, tiles, off8, K, budget, prob)
             if f == INCONSISTENT:
                 raise RuntimeError("the solver found a real board's view inconsistent")
             fallbacks += f
@@ -222,7 +222,7 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     if isinstance(agent, StateAction):
         raise ValueError("the audit reads window actions' Q; the state-action agent has none")
     setting = Setting.parse(board)
-    episodes = _check_episodes(episodes)
+    episodes = check_episodes(episodes)
     seed = check_seed(seed)
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
         raise ValueError(f"budget must be a positive integer, got {budget!r}")
@@ -284,7 +284,7 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
 
 def find_episode(agent, cause: str, board="8x8x10", seeds=range(500), *, learn: bool = False):
     """The first seed's game whose outcome has the given cause (e.g. ``"missed a safe tile"``), as
-    an :class:`~sweeper.episode.Episode` played with exact probabilities (frozen by default).
+    an :class:`~sweeper.running.episode.Episode` played with exact probabilities (frozen by default).
 
     Each seed's cause comes from :func:`audit` of its one game, which is the game the episode
     then replays (same kernels, same seed)."""

@@ -43,10 +43,10 @@ import math
 import numpy as np
 from numba import njit
 
-from .actions import COVERED, OUT, key_from_cells, window_cells, window_key
-from .engine import (CLK, DEC, FLP, G_C, G_K, G_R, LAST, LOST, ND, NFL, NREC, ONGOING, REM, REV, ST,
-                     WRONG, click, new_game, set_flag)
-from .rng import below, beta, uniform
+from ..game.grid import COVERED, OUT
+from .windows import key_from_cells, window_cells, window_key
+from ..game.engine import (CLK, DEC, FLP, G_C, G_K, G_R, LAST, LOST, ND, NFL, NREC, ONGOING, REM, REV, ST, WRONG, click, new_game, set_flag)
+from ..rng import below, beta, uniform
 from .values import DECISIONS, ensure_room, find, find_or_insert, update
 
 # agent kinds and the layout of the policy array ``pol``

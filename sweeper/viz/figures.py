@@ -1,8 +1,8 @@
 """The data behind each of the paper's figures and tables, read from stored results.
 
 One function per figure or table (named after its LaTeX label), each returning
-a tidy DataFrame; :mod:`sweeper.plots` draws them. Results come from the
-reproduction (:mod:`sweeper.reproduce`):
+a tidy DataFrame; :mod:`sweeper.viz.paper_charts` draws them. Results come from the
+reproduction (:mod:`sweeper.experiments.reproduce`):
 
 * normally the committed paper-scale results in ``results/``
   (``python -m sweeper reproduce`` / ``make reproduce`` recomputes them);
@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import experiments as ex
-from .agents import load_agent
-from .reproduce import PAPER_BOLD, PAPER_CSV, REPO, reproduce, store_for, train_label, transfer_best
+from ..experiments import specs as ex
+from ..agents.kinds import load_agent
+from ..experiments.reproduce import PAPER_BOLD, PAPER_CSV, REPO, reproduce, store_for, train_label, transfer_best
 
 SCALE_ENV = "SWEEPER_SCALE"
 
@@ -50,7 +50,7 @@ def _ready(sc: str) -> Path:
 
 
 def comparison() -> pd.DataFrame:
-    """Every number we report beside the paper's (see :func:`sweeper.reproduce.comparison_table`)."""
+    """Every number we report beside the paper's (see :func:`sweeper.experiments.reproduce.comparison_table`)."""
     return pd.read_csv(_ready(scale()))
 
 
@@ -281,7 +281,7 @@ def _ensure(spec_id: str):
 
 def how_good() -> pd.DataFrame:
     """Win rate [95% CI] and games/s of the floor, the bandits and the ceiling, per level and opening."""
-    from .stats import wilson
+    from ..experiments.stats import wilson
     st, tasks = _ensure("ext:how_good")
     rows = []
     for t in tasks:
@@ -327,7 +327,7 @@ def _ensure_tasks(tasks, what: str, seeds="band"):
             extra = f" --seeds {','.join(map(str, band_seeds()))}" if seeds == "band" else ""
             raise ValueError(f"{len(missing)} runs of {what} are missing: run "
                              f"`python -m sweeper reproduce {what}{extra}`")
-        from .runner import run_tasks
+        from ..experiments.runner import run_tasks
         run_tasks(missing, st, workers=min(2, os.cpu_count() or 1), progress=False, log=lambda *_: None)
     return st
 

@@ -26,7 +26,7 @@ Same seed, same boards: mines are drawn by :mod:`sweeper.rng` streams only.
 
 The state lives in flat arrays over the board padded with one ring of
 ``OUT`` cells (so windows never need bounds checks); numba kernels here and in
-:mod:`sweeper.play` share them. :class:`Game` is the Python face for playing
+:mod:`sweeper.agents.rules` share them. :class:`Game` is the Python face for playing
 by hand, on the very same kernels.
 """
 
@@ -38,9 +38,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .actions import COVERED, EXPLODED, FLAG, OUT, padded_offsets
-from .rng import STREAM_BOARDS, make_state, uniform  # noqa: F401  (uniform re-exported for kernels)
-from .rng import below
+from .grid import COVERED, EXPLODED, FLAG, OUT, padded_offsets
+from ..rng import STREAM_BOARDS, make_state, uniform  # noqa: F401  (uniform re-exported for kernels)
+from ..rng import below
 
 OPENINGS = {"reference": 0, "safe": 1, "zero": 2}
 PRESETS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
@@ -332,7 +332,7 @@ class Game:
     >>> g.status
     'ongoing'
 
-    ``view`` uses the cell codes of :mod:`sweeper.actions` (0-8 numbers,
+    ``view`` uses the cell codes of :mod:`sweeper.agents.windows` (0-8 numbers,
     9 covered, 10 flagged, 12 the exploded mine after a loss).
     """
 
@@ -341,7 +341,7 @@ class Game:
         self.arrays = a = BoardArrays(self.setting, opening, first)
         layout = np.zeros(0, dtype=np.uint8)
         if mines is not None:
-            layout = _check_layout(mines, self.setting, opening, first)
+            layout = check_layout(mines, self.setting, opening, first)
         rng = make_state(seed, STREAM_BOARDS)
         new_game(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.pool,
                  a.off8, rng, layout)
@@ -409,7 +409,7 @@ class Game:
         return "\n".join(" ".join(sym.get(int(v), str(int(v))) for v in row) for row in self.view)
 
 
-def _check_layout(mines, setting: Setting, opening: str, first) -> np.ndarray:
+def check_layout(mines, setting: Setting, opening: str, first) -> np.ndarray:
     """Validate a given mine layout (2-D bool array) against the setting and opening rule."""
     arr = np.asarray(mines)
     if arr.shape != (setting.rows, setting.cols):

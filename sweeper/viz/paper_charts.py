@@ -1,6 +1,6 @@
 """Altair charts of the paper's figures, one function per figure (LaTeX label in the name).
 
-Each takes the tidy table of the matching :mod:`sweeper.figures` function and
+Each takes the tidy table of the matching :mod:`sweeper.viz.figures` function and
 returns a chart; nothing here computes results or displays anything.
 """
 
@@ -100,7 +100,7 @@ def _band_note(df) -> str:
 
 
 def fig_exp_1_band(df: pd.DataFrame, agents=None, title="fig:exp_1 - training win rate, 8x8x10") -> alt.Chart:
-    """fig:exp_1 as bands over seeds (:func:`sweeper.figures.fig_exp_1_band`): the mean cumulative
+    """fig:exp_1 as bands over seeds (:func:`sweeper.viz.figures.fig_exp_1_band`): the mean cumulative
     win rate of each agent and the range of its runs. Click a legend entry to highlight an agent."""
     if agents is not None:
         df = df[df["agent"].isin(agents)]
@@ -135,7 +135,7 @@ def zoom_final(df: pd.DataFrame, last: float = 0.5) -> alt.Chart:
 
 
 def fig_exp_2_band(df: pd.DataFrame) -> alt.Chart:
-    """fig:exp_2 as bands over seeds (:func:`sweeper.figures.fig_exp_2_band`)."""
+    """fig:exp_2 as bands over seeds (:func:`sweeper.viz.figures.fig_exp_2_band`)."""
     base = alt.Chart(df).encode(_episodes_axis(), alt.Color("agent:N", legend=alt.Legend(orient="bottom")))
     band = base.mark_area(opacity=0.25).encode(alt.Y("low:Q", title="actions", axis=alt.Axis(format="~s")),
                                                alt.Y2("high:Q"), detail="actions:N")
@@ -150,7 +150,7 @@ def fig_exp_2_band(df: pd.DataFrame) -> alt.Chart:
 
 def heat_band(df: pd.DataFrame, x: str, x_title: str, title: str) -> alt.HConcatChart:
     """A heatmap of the mean win rate over seeds beside one of the spread between seeds
-    (highest minus lowest, in points), from :func:`sweeper.figures.fig_exp_6_band` / ``_7_band``."""
+    (highest minus lowest, in points), from :func:`sweeper.viz.figures.fig_exp_6_band` / ``_7_band``."""
     d = df.assign(spread=(df["high"] - df["low"]) * 100)
     base = alt.Chart(d).encode(alt.X(f"{x}:O", title=x_title), alt.Y("rows:O", title="height (rows)",
                                                                       sort="descending"))
@@ -176,7 +176,7 @@ def heat_band(df: pd.DataFrame, x: str, x_title: str, title: str) -> alt.HConcat
 
 def calibration(df: pd.DataFrame, title: str = "", levels=("8x8x10", "16x16x40", "16x30x99")) -> alt.FacetChart:
     """Belief (Q + 1) / 2 against the exact P(mine) of the target, by belief bin, one panel per
-    board (:func:`sweeper.figures.belief` ``calibration``): one point per bin sized by its count;
+    board (:func:`sweeper.viz.figures.belief` ``calibration``): one point per bin sized by its count;
     the dashed diagonal is perfect calibration."""
     base = alt.Chart(df)
     x = alt.X("belief:Q", title="agent's belief (Q + 1) / 2", scale=alt.Scale(domain=[0, 1]))

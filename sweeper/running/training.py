@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .agents import Agent, StateAction, make_agent
-from .engine import BoardArrays, Setting, _check_layout
-from .play import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
-                   play_games)
-from .rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+from ..agents.kinds import Agent, StateAction, make_agent
+from ..game.engine import BoardArrays, Setting, check_layout
+from ..agents.rules import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE, play_games)
+from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
 
 
 @dataclass
@@ -79,7 +78,7 @@ def _settings(boards) -> list[Setting]:
     return out
 
 
-def _check_episodes(episodes) -> int:
+def check_episodes(episodes) -> int:
     if isinstance(episodes, bool) or not isinstance(episodes, (int, np.integer)) or episodes < 0:
         raise ValueError(f"episodes must be a non-negative integer, got {episodes!r}")
     return int(episodes)
@@ -96,7 +95,7 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
     kernel call, which only sets how often the progress bar moves)."""
     agent = make_agent(agent) if not isinstance(agent, Agent) else agent
     settings = _settings(boards)
-    episodes = _check_episodes(episodes)
+    episodes = check_episodes(episodes)
     seed = check_seed(seed)
     if chunk < 1:
         raise ValueError("chunk must be >= 1")
@@ -108,7 +107,7 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
     if layouts is not None:
         if len(settings) != 1:
             raise ValueError("layouts go with a single board setting")
-        layouts = np.stack([_check_layout(m, settings[0], opening, first) for m in layouts]) if len(layouts) else \
+        layouts = np.stack([check_layout(m, settings[0], opening, first) for m in layouts]) if len(layouts) else \
             np.zeros((0, settings[0].tiles), np.uint8)
         episodes = len(layouts)
     total = episodes * len(settings)

@@ -1,7 +1,7 @@
 """Reproduce the paper's tables and figures, and tabulate ours beside the paper's numbers.
 
 ``python -m sweeper reproduce [ID ...] [--scale paper|quick] [--workers N] [--dask ADDRESS]``
-runs the specs of :mod:`sweeper.experiments` through :mod:`sweeper.runner`
+runs the specs of :mod:`sweeper.experiments` through :mod:`sweeper.experiments.runner`
 (finished runs are kept and skipped) and then writes
 
 * ``<results>/summary[-quick].csv``: one row per number we report, with exactly
@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import experiments as ex
+from ..experiments import specs as ex
 from .runner import Store, run_tasks
 from .stats import best_of, wilson
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PAPER_CSV = REPO.parent / "shared" / "paper" / "paper-results.csv"
 COLUMNS = ["experiment", "agent", "train_setting", "train_episodes", "eval_setting", "eval_episodes", "metric",
            "value", "source"]

@@ -1,16 +1,16 @@
 """A Gymnasium environment for Minesweeper, for teaching.
 
-:class:`MinesweeperEnv` wraps the package's own engine (:mod:`sweeper.engine`:
+:class:`MinesweeperEnv` wraps the package's own engine (:mod:`sweeper.game.engine`:
 ``BoardArrays`` dealt by the ``new_game`` kernel, moves by the ``click`` and
-``set_flag`` kernels through :class:`~sweeper.engine.Game`) in the standard
+``set_flag`` kernels through :class:`~sweeper.game.engine.Game`) in the standard
 Gymnasium API (``reset`` / ``step`` / ``render``), so the usual tools (wrappers,
 ``check_env``, vector environments, RL libraries) can be used on the very same
 game the paper's agents play. Importing this module registers it::
 
     import gymnasium
-    import sweeper.env  # registers "sweeper/Minesweeper-v0"
+    import sweeper.running.env  # registers "sweeper/Minesweeper-v0"
     env = gymnasium.make("sweeper/Minesweeper-v0", board="8x8x10", render_mode="ansi")
-    # or, without the import: gymnasium.make("sweeper.env:sweeper/Minesweeper-v0")
+    # or, without the import: gymnasium.make("sweeper.running.env:sweeper/Minesweeper-v0")
 
 The environment is for teaching and for trying policies by hand: every step is
 a Python call. Training the bandit agents uses the numba kernels directly
@@ -20,10 +20,10 @@ without leaving compiled code and are orders of magnitude faster.
 Helpers to play the environment with the package's players:
 
 * :func:`solver_action` / :func:`solver_policy`: the exact-probability solver's
-  choice (lowest mine probability, :mod:`sweeper.solver`'s tie rule);
+  choice (lowest mine probability, :mod:`sweeper.running.players`'s tie rule);
 * :func:`bandit_policy`: a trained bandit agent (greedy, epsilon-greedy, UCB,
   state-action) choosing through the agents' own kernels (``refresh``,
-  ``choose``, ``flag_to_remove`` of :mod:`sweeper.play`), never learning;
+  ``choose``, ``flag_to_remove`` of :mod:`sweeper.agents.rules`), never learning;
 * :func:`random_policy`: uniformly random valid clicks (the floor);
 * :func:`run_episodes`: the standard Gymnasium loop, one result per episode;
 * :func:`action_mask`: the valid actions of an observation.
@@ -39,9 +39,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .actions import COVERED, EXPLODED, FLAG, OUT, pad_view, padded_offsets
-from .engine import LOST, ND, NFL, ONGOING, REV, ST, WON, BoardArrays, Game, Setting, _check_layout, new_game, set_flag
-from .rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+from ..game.grid import COVERED, EXPLODED, FLAG, OUT, pad_view, padded_offsets
+from ..game.engine import (LOST, ND, NFL, ONGOING, REV, ST, WON, BoardArrays, Game, Setting, check_layout, new_game, set_flag)
+from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
 
 ENV_ID = "sweeper/Minesweeper-v0"
 #: Pixels per tile side in ``rgb_array`` renderings.
@@ -195,7 +195,7 @@ class MinesweeperEnv(gymnasium.Env):
     fill). The game is won when every safe tile is revealed. Flags only mark
     tiles (the game neither needs nor checks them, and does not limit their
     number). The rules are the engine's own kernels, not a copy: see
-    :mod:`sweeper.engine`. From the paper *Multi-Armed Bandits for
+    :mod:`sweeper.game.engine`. From the paper *Multi-Armed Bandits for
     Minesweeper: Profiting from Exploration-Exploitation Synergy* (Lordeiro,
     Haddad, Cardoso), which learns from 3x3 windows of this very view.
 
@@ -219,7 +219,7 @@ class MinesweeperEnv(gymnasium.Env):
 
     ## Observation Space
     ``Box(0, 12, (rows, cols), int8)``: the player's view in the cell codes of
-    :mod:`sweeper.actions`: ``0-8`` a revealed number, ``9`` covered, ``10``
+    :mod:`sweeper.agents.windows`: ``0-8`` a revealed number, ``9`` covered, ``10``
     flagged, ``12`` the exploded mine (only after a loss). Code ``11`` (out of
     board) is used by the agents' windows and never appears here. Mines are
     never shown.
@@ -265,13 +265,13 @@ class MinesweeperEnv(gymnasium.Env):
 
     ## Arguments
     ``board``: ``"8x8x10"`` (rows x cols x mines), a preset (``"beginner"``,
-    ``"intermediate"``, ``"expert"``) or a :class:`~sweeper.engine.Setting`;
+    ``"intermediate"``, ``"expert"``) or a :class:`~sweeper.game.engine.Setting`;
     ``opening``: ``"reference"`` (default), ``"safe"`` or ``"zero"``;
     ``first``: ``(row, col)`` of the first click for ``safe``/``zero`` (default
     ``(0, 0)``); ``flags``: whether the action space includes flag toggles
     (default False); ``rewards``: see :class:`Rewards`; ``max_steps``: the
     truncation limit (``None``: ``4 * rows * cols``); ``render_mode``:
-    ``None``, ``"ansi"`` (the text of :meth:`sweeper.engine.Game.render`: ``#``
+    ``None``, ``"ansi"`` (the text of :meth:`sweeper.game.engine.Game.render`: ``#``
     covered, ``F`` flag, ``*`` exploded mine, ``.`` zero; then a status line) or
     ``"rgb_array"`` (an ``(rows*16, cols*16, 3)`` ``uint8`` image: covered tiles
     raised grey, numbers in their classic colours, flags red, the exploded mine
@@ -353,7 +353,7 @@ class MinesweeperEnv(gymnasium.Env):
         s, a = self.setting, self.arrays
         layout = np.zeros(0, dtype=np.uint8)
         if "mines" in options:
-            layout = _check_layout(options["mines"], s, self.opening, self.first)
+            layout = check_layout(options["mines"], s, self.opening, self.first)
             self._board_seed = None
         elif "board_seed" in options:
             self._board_seed = check_seed(options["board_seed"])
@@ -440,14 +440,15 @@ def solver_action(obs, mines: int) -> int:
     """The exact solver's click on observation ``obs`` of a board with ``mines`` mines.
 
     The covered, unflagged tile of lowest exact mine probability
-    (:func:`sweeper.solver.mine_probabilities`; flags are read as covered tiles),
+    (:func:`sweeper.game.probability.mine_probabilities`; flags are read as covered tiles),
     ties broken by the solver's own rule (fewest covered neighbours, then
     row-major). Returns the action ``r*cols + c`` (a click in both action layouts).
 
-    Playing this in a loop is the solver of :func:`sweeper.solver.play_solver`
+    Playing this in a loop is the solver of :func:`sweeper.running.players.play_solver`
     move by move (that one clicks all the zero-probability tiles of a turn in
     row-major order before recomputing; the guesses follow the same rule)."""
-    from .solver import _lowest, mine_probabilities  # the solver's own tie rule
+    from .players import lowest_tile as lowest_tile# the solver's own tie rule
+    from ..game.probability import mine_probabilities# the solver's own tie rule
 
     view = _as_view(obs)
     rows, cols = view.shape
@@ -456,7 +457,7 @@ def solver_action(obs, mines: int) -> int:
     padded[1:-1, 1:-1] = prob
     tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
     off8, _ = padded_offsets(cols)
-    p = int(_lowest(pad_view(view), tiles, padded.ravel(), off8))
+    p = int(lowest_tile(pad_view(view), tiles, padded.ravel(), off8))
     if p < 0:
         raise ValueError("no covered, unflagged tile to click")
     return (p // (cols + 2) - 1) * cols + p % (cols + 2) - 1
@@ -472,8 +473,8 @@ def solver_policy(mines) -> callable:
 
 def random_policy(seed: int = 0) -> callable:
     """``obs -> action``: a uniformly random covered, unflagged tile clicked (the floor),
-    drawn like :func:`sweeper.solver.play_random` (``below`` on the seed's agent stream)."""
-    from .solver import _random_tile
+    drawn like :func:`sweeper.running.players.play_random` (``below`` on the seed's agent stream)."""
+    from .players import random_tile as random_tile
 
     rng = make_state(check_seed(seed), STREAM_AGENT)
 
@@ -483,7 +484,7 @@ def random_policy(seed: int = 0) -> callable:
         if not (view == COVERED).any():
             raise ValueError("no covered, unflagged tile to click")
         tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
-        p = int(_random_tile(pad_view(view), tiles, rng))
+        p = int(random_tile(pad_view(view), tiles, rng))
         return (p // (cols + 2) - 1) * cols + p % (cols + 2) - 1
 
     return policy
@@ -492,7 +493,7 @@ def random_policy(seed: int = 0) -> callable:
 class BanditPolicy:
     """A trained bandit agent playing :class:`MinesweeperEnv`: ``policy(obs) -> action``.
 
-    Each decision runs the agents' own kernels of :mod:`sweeper.play` on the
+    Each decision runs the agents' own kernels of :mod:`sweeper.agents.rules` on the
     observation: ``refresh`` (window keys, Q and N from the agent's table),
     ``choose`` (greedy: largest |Q|, ties to the larger N, then the first in
     scan order; click if Q < 0, else flag; epsilon-greedy and UCB as trained)
@@ -515,8 +516,8 @@ class BanditPolicy:
     """
 
     def __init__(self, agent, env, seed: int = 0):
-        from .agents import Agent, StateAction
-        from .play import P_VISIBLE
+        from ..agents.kinds import Agent, StateAction
+        from ..agents.rules import P_VISIBLE
 
         base = getattr(env, "unwrapped", env)
         if not isinstance(base, MinesweeperEnv):
@@ -569,7 +570,7 @@ class BanditPolicy:
         a.gi[ND] = n
 
     def _decide(self):
-        from .play import choose, refresh
+        from ..agents.rules import choose, refresh
 
         a = self.a
         k, q, n = refresh(a.geo, a.tiles, a.view, a.flg, a.cand, a.dirty, a.dlist, a.gi, a.last_live, a.off8,
@@ -582,7 +583,7 @@ class BanditPolicy:
         return int(t), bool(flag)
 
     def _to_remove(self) -> int:
-        from .play import flag_to_remove
+        from ..agents.rules import flag_to_remove
 
         a = self.a
         f, _ = flag_to_remove(a.geo, a.tiles, a.view, a.flg, a.off8, a.off9, *self._table(), self.pol)
@@ -658,4 +659,4 @@ def run_episodes(env, policy, episodes: int, seed: int | None = None) -> list[di
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="sweeper.env:MinesweeperEnv")
+    gymnasium.register(id=ENV_ID, entry_point="sweeper.running.env:MinesweeperEnv")

@@ -40,11 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-COVERED = 9
-FLAG = 10
-OUT = 11
-#: Only in a view after a loss: the mine that was clicked (never in a window).
-EXPLODED = 12
+from ..game.grid import COVERED, FLAG, OUT, pad_view, padded_offsets  # noqa: F401  (cell codes of windows)
+
 N_STATES = 12
 
 #: Border positions (row-major cell numbers of the 3x3 window) in ``bp`` order.
@@ -139,21 +136,6 @@ def window_key(view, centre, offsets9, bp, symmetric):
     return key_from_cells(cells, bp, symmetric)
 
 
-def padded_offsets(cols: int) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets of the 8 neighbours in bp order, offsets of the 9 window cells)."""
-    w = cols + 2
-    off8 = np.array([-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1], dtype=np.int64)
-    off9 = np.array([-w - 1, -w, -w + 1, -1, 0, 1, w - 1, w, w + 1], dtype=np.int64)
-    return off8, off9
-
-
-def pad_view(view2d: np.ndarray) -> np.ndarray:
-    """Flat padded copy of a 2-D view (cell codes as above), border = OUT."""
-    view2d = np.asarray(view2d)
-    r, c = view2d.shape
-    out = np.full((r + 2, c + 2), OUT, dtype=np.int8)
-    out[1:-1, 1:-1] = view2d
-    return out.ravel()
 
 
 def key_of(view2d, centre, target, symmetric: bool = True) -> int:

@@ -5,12 +5,12 @@
 * :class:`PatternExplorer`: filter an agent's learned windows and see them as an atlas.
 * :func:`train_with_progress`: train with a live progress bar.
 
-The widgets draw with :mod:`sweeper.plots_game` and play through
-:class:`~sweeper.episode.Episode` (the training kernels); they hold no game rules.
+The widgets draw with :mod:`sweeper.viz.board_charts` and play through
+:class:`~sweeper.running.episode.Episode` (the training kernels); they hold no game rules.
 Each one is driven by plain methods (``forward``, ``back``, ``new_game``,
 ``apply_filters``) that the buttons call, so it can be used and tested without a
 browser. In the static book they show their last state only: the kernel-free
-step-through is :func:`sweeper.plots_game.replay_chart`.
+step-through is :func:`sweeper.viz.board_charts.replay_chart`.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import ipywidgets as w
 import numpy as np
 from IPython.display import clear_output, display
 
-from .actions import to_paper_tuple
-from .agents import Agent
-from .engine import PRESETS, Setting
-from .episode import Episode
-from .plots_game import PATTERN_ORDERS, board_chart, describe, paper_text, pattern_chart, pattern_table
-from .training import Run, train
+from ..agents.windows import to_paper_tuple
+from ..agents.kinds import Agent
+from ..game.engine import PRESETS, Setting
+from ..running.episode import Episode
+from .board_charts import PATTERN_ORDERS, board_chart, describe, paper_text, pattern_chart, pattern_table
+from ..running.training import Run, train
 
 _RUNNER_COLUMNS = {"row": "row", "col": "col", "centre_row": "centre row", "centre_col": "centre col",
                    "direction": "target", "q": "Q", "n": "N", "score": "score", "rank": "rank"}
@@ -189,7 +189,7 @@ class GameStepper:
 
     def _probabilities(self) -> np.ndarray:
         """The solver's exact P(mine) of the tiles of the board shown."""
-        from .solver import mine_probabilities
+        from ..game.probability import mine_probabilities
         return mine_probabilities(self.view, self.episode.setting.mines)
 
     def _info_html(self, d, final: bool) -> str:
@@ -210,7 +210,7 @@ class GameStepper:
 class PatternExplorer:
     """Filter an agent's learned windows and draw the best ones as an atlas.
 
-    Filters (see :func:`~sweeper.plots_game.pattern_table`): safe/mine/all, a range of
+    Filters (see :func:`~sweeper.viz.board_charts.pattern_table`): safe/mine/all, a range of
     certainty |Q|, a minimum N, the target class (corner, edge, all), the order and how many
     to show. :meth:`apply_filters` (called on every change) refreshes ``table`` and ``chart``."""
 

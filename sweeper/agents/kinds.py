@@ -1,8 +1,8 @@
 """The bandit agents of the paper (section 3.2) and the state-action agent.
 
 One small class per agent over a shared base. An agent is its parameters plus
-its :class:`~sweeper.values.ValueTable`; all play happens in the kernels of
-:mod:`sweeper.play`. Shared options:
+its :class:`~sweeper.agents.values.ValueTable`; all play happens in the kernels of
+:mod:`sweeper.agents.rules`. Shared options:
 
 ``symmetric`` (default True)
     Identify windows related by the symmetries of section 3.3 (paper model).
@@ -27,8 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .play import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, SA,
-                   THOMPSON, UCB)
+from .rules import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, SA, THOMPSON, UCB)
 from .values import ValueTable
 
 FORMAT = "bandit-sweeper-agent"

@@ -1,0 +1,59 @@
+"""The padded board: cell codes and index arithmetic shared by every kernel.
+
+A ``rows x cols`` board is stored flat, row-major, with one ring of ``OUT``
+cells around it (``(rows + 2) * (cols + 2)`` cells), so a tile's 8 neighbours
+and its 3x3 window are fixed offsets and never need bounds checks. Tile
+``(r, c)`` sits at padded index ``(r + 1) * (cols + 2) + c + 1``.
+
+Cell codes of a player's view (also the window states of
+:mod:`sweeper.agents.windows`): 0..8 a revealed number, 9 covered, 10 flagged,
+11 out of board, 12 the exploded mine (only after a loss).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+COVERED = 9
+FLAG = 10
+OUT = 11
+#: Only in a view after a loss: the mine that was clicked (never in a window).
+EXPLODED = 12
+
+
+def padded_index(row: int, col: int, cols: int) -> int:
+    """Padded index of tile ``(row, col)`` on a board ``cols`` wide."""
+    return (row + 1) * (cols + 2) + col + 1
+
+
+def tile_of(p: int, cols: int) -> tuple[int, int]:
+    """``(row, col)`` of padded index ``p`` (the inverse of :func:`padded_index`)."""
+    w = cols + 2
+    return int(p // w - 1), int(p % w - 1)
+
+
+def padded_tiles(rows: int, cols: int) -> np.ndarray:
+    """Padded indices of every tile, row-major (int64)."""
+    r, c = np.divmod(np.arange(rows * cols, dtype=np.int64), cols)
+    return (r + 1) * (cols + 2) + c + 1
+
+
+def unpad(flat, rows: int, cols: int) -> np.ndarray:
+    """The ``rows x cols`` board of a flat padded array (a copy)."""
+    return np.asarray(flat).reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
+
+def padded_offsets(cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets of the 8 neighbours in bp order, offsets of the 9 window cells)."""
+    w = cols + 2
+    off8 = np.array([-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1], dtype=np.int64)
+    off9 = np.array([-w - 1, -w, -w + 1, -1, 0, 1, w - 1, w, w + 1], dtype=np.int64)
+    return off8, off9
+
+
+def pad_view(view2d: np.ndarray) -> np.ndarray:
+    """Flat padded copy of a 2-D view (cell codes as above), border = OUT."""
+    view2d = np.asarray(view2d)
+    r, c = view2d.shape
+    out = np.full((r + 2, c + 2), OUT, dtype=np.int8)
+    out[1:-1, 1:-1] = view2d
+    return out.ravel()
