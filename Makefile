@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-fast book bench clean reproduce
+.PHONY: venv test test-fast book bench clean reproduce quick-results
 
 venv: $(STAMP)
 
@@ -13,9 +13,18 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
-# pytest for the package + nbval for every notebook of the book
-test: $(STAMP)
+# pytest for the package + nbval for every notebook of the book (on the quick-scale results)
+test: quick-results
 	SWEEPER_SCALE=quick $(PY) -m pytest -q -p no:cacheprovider tests book --nbval-lax
+
+# what the book shows at quick scale (the notebook tests read it; nothing in the book computes results):
+# every spec of the paper, the seed bands (seeds 1-2 at this scale) and the extras; resumable
+QUICK := .cache/quick-results
+quick-results: $(STAMP)
+	$(PY) -m sweeper reproduce --scale quick --results $(QUICK) --workers 2 --no-progress
+	$(PY) -m sweeper reproduce fig:exp_1 fig:exp_2 fig:exp_6 fig:exp_7 ext:thompson --scale quick --seeds 1,2 \
+		--results $(QUICK) --workers 2 --no-progress
+	$(PY) -m sweeper reproduce ext:how_good ext:belief --scale quick --results $(QUICK) --workers 2 --no-progress
 
 # the package tests only, skipping those marked slow
 test-fast: $(STAMP)

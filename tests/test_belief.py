@@ -3,17 +3,15 @@
 import numpy as np
 import pytest
 
-from sweeper import evaluate, make_agent, train
+from sweeper import evaluate, make_agent
 from sweeper.running.belief import CAUSES, EPS, N_BINS, audit, belief_bin
 from sweeper.running.episode import Episode
 from sweeper.game.probability import mine_probabilities
 
 
 @pytest.fixture(scope="module")
-def trained():
-    agent = make_agent("greedy")
-    train(agent, "8x8x10", 3000, seed=2, progress=False)
-    return agent
+def trained(trained_agent):
+    return trained_agent("greedy", seed=2)
 
 
 @pytest.fixture(scope="module")

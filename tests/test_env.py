@@ -223,12 +223,8 @@ def test_solver_action_picks_a_certainly_safe_tile():
 
 
 @pytest.fixture(scope="module")
-def trained():
-    visible = make_agent("greedy")
-    train(visible, "8x8x10", 3000, seed=1, progress=False)
-    invisible = make_agent("greedy", flags=False)
-    train(invisible, "8x8x10", 3000, seed=1, progress=False)
-    return visible, invisible
+def trained(trained_agent):
+    return trained_agent("greedy", seed=1), trained_agent("greedy", seed=1, flags=False)
 
 
 @pytest.mark.parametrize("flags", [True, False])

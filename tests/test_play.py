@@ -1,6 +1,7 @@
 """Agents in play: determinism, hand-made learning cases, the step API, learning works."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from sweeper import EpsilonGreedy, Greedy, StateAction, UCBAgent, evaluate, make_agent, play, train
@@ -83,19 +84,36 @@ def test_an_episode_replays_the_first_training_game(spec, board):
         assert np.array_equal(x, y)
 
 
-def test_episode_candidates_rank_the_choice_first():
-    agent = Greedy()
-    train(agent, "8x8x10", 3000, seed=2, progress=False)
-    ep = Episode(agent, "8x8x10", seed=4)
-    while not ep.done:
-        cands = ep.candidates()
-        top = cands[cands["rank"] == 1].iloc[0]
-        d = ep.step()
-        assert (top["row"], top["col"]) == d.tile and (top["centre_row"], top["centre_col"]) == d.centre
-        assert top["q"] == d.q and top["n"] == d.n
-        assert d.action == ("flag" if d.q >= 0 else "click")
-    with pytest.raises(ValueError, match="over"):
-        ep.step()
+@pytest.mark.parametrize("spec, board", [("greedy", "8x8x10"), ("egreedy:0.3", "8x8x10"), ("ucb:0.1", "8x8x10"),
+                                         ("thompson", "8x8x10"), ("sa", "4x4x3")])
+def test_episode_candidates_are_what_the_kernel_compared(trained_agent, spec, board):
+    """For every agent kind: the candidates shown before a step are those of the decision the step makes,
+    the chosen one is marked, and it is ranked first unless epsilon-greedy explored."""
+    agent = trained_agent(spec, board, games=2000, seed=2)
+    decisions = explored = 0
+    for seed in range(8):
+        ep = Episode(agent, board, seed=seed)
+        while not ep.done:
+            cands = ep.candidates()
+            d = ep.step()
+            pd.testing.assert_frame_equal(cands, d.candidates)
+            chosen = cands[cands["chosen"]]
+            assert len(chosen) == 1
+            top = chosen.iloc[0]
+            assert (top["row"], top["col"]) == d.tile and top["q"] == d.q and top["n"] == d.n
+            if d.centre is not None:
+                assert (top["centre_row"], top["centre_col"]) == d.centre
+            assert top["score"] == d.score
+            if d.explored:
+                explored += 1
+            else:
+                assert top["rank"] == 1
+            assert sorted(cands["rank"]) == list(range(1, len(cands) + 1))
+            decisions += 1
+        with pytest.raises(ValueError, match="over"):
+            ep.step()
+    assert decisions > 20
+    assert (explored > 0) == spec.startswith("egreedy")
 
 
 def test_state_action_agent_rejects_large_boards():
@@ -150,20 +168,20 @@ def test_thompson_draws_once_per_action_and_picks_the_most_certain_draw():
     checked = 0
     for seed in range(6):
         ep = Episode(agent, "8x8x10", seed=seed)
-        a = ep.a
+        b, c = ep.board, ep.cache
         while not ep.done:
             rng = ep.rng_agent.copy()
             draws, best = {}, (-1.0, None, None)
-            for p in a.tiles:
-                if a.view[p] != COVERED or a.flg[p]:
+            for p in b.tiles:
+                if b.shown[p] != COVERED or b.flg[p]:
                     continue
                 for i in range(p * 8, p * 8 + 8):
-                    if a.cn[i] < 0:
+                    if c.cn[i] < 0:
                         continue
-                    slot = int(a.cslot[i])
+                    slot = int(c.cslot[i])
                     if slot not in draws:
-                        m = np.floor((a.cq[i] + 1) * 0.5 * a.cn[i] + 0.5)
-                        draws[slot] = beta(rng, 1.0 + m, 1.0 + (a.cn[i] - m))
+                        m = np.floor((c.cq[i] + 1) * 0.5 * c.cn[i] + 0.5)
+                        draws[slot] = beta(rng, 1.0 + m, 1.0 + (c.cn[i] - m))
                     if abs(2 * draws[slot] - 1) > best[0]:
                         best = (abs(2 * draws[slot] - 1), p, draws[slot])
             d = ep.step()

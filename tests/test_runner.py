@@ -1,13 +1,12 @@
 """The experiment runner and the reproduction: resumable, atomic, verified, parallel."""
 
-import json
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from sweeper.experiments import specs as ex
-from sweeper.experiments.reproduce import COLUMNS, PAPER_CSV, reproduce, store_for, summary_table
+from sweeper.experiments.reproduce import COLUMNS, PAPER_CSV, reproduce, store_for
 from sweeper.experiments.runner import Output, Store, Task, run_tasks, task_kind
 
 

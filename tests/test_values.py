@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sweeper.agents.values import PERFECT, RECORDED, USED, ValueTable, ensure_room, find, find_or_insert, update
+from sweeper.agents.values import PERFECT, RECORDED, USED, Table, ValueTable, ensure_room, find, find_or_insert, update
 
 
 def test_update_rule_on_hand_made_sequences():
@@ -40,7 +40,7 @@ def test_table_grows_without_losing_keys():
     rng = np.random.default_rng(1)
     keys = rng.choice(10**12, size=5000, replace=False)
     for i, k in enumerate(keys):
-        t.set_arrays(*ensure_room(t.keys, t.q, t.n, t.meta, 1))
+        t.adopt(Table(*ensure_room(t.keys, t.q, t.n, t.meta, 1), t.meta))
         s = find_or_insert(t.keys, t.q, t.n, t.meta, k)
         for _ in range(i % 3 + 1):
             update(t.q, t.n, t.meta, s, 1.0 if i % 2 else -1.0)

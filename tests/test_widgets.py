@@ -15,10 +15,8 @@ from sweeper.viz.widgets import GameStepper, PatternExplorer, train_with_progres
 
 
 @pytest.fixture(scope="module")
-def agent():
-    a = make_agent("greedy")
-    train(a, "8x8x10", 3000, seed=1, progress=False)
-    return a
+def agent(trained_agent):
+    return trained_agent("greedy", seed=1)
 
 
 @pytest.fixture(scope="module")

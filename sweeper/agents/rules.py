@@ -1,8 +1,8 @@
 """The bandit agents' play and learning, as numba kernels (paper section 3.2).
 
 These kernels are the one implementation of the agents' rules; training,
-evaluation, the step-through API and the widgets all call them. The rules are
-those of ``shared/notes/reference-behaviour.md`` (the ``reference`` rule set):
+evaluation, the step-through API, the audit, the Gymnasium policy and the
+widgets all call them. The rules (the ``reference`` rule set):
 
 * Candidates of a decision, in *scan order*: tiles row-major; for each covered,
   unflagged tile its in-board neighbour centres in the order (-1,-1), (-1,0),
@@ -30,6 +30,11 @@ those of ``shared/notes/reference-behaviour.md`` (the ``reference`` rule set):
 * State-action agent: the same rules, one candidate per covered unflagged tile,
   keyed by the whole view and the tile.
 
+Kernels take three bundles: the game's :class:`~sweeper.game.engine.Board`,
+the agent's :class:`Cache` (what it remembers of the current game) and its
+:class:`~sweeper.agents.values.Table` (Q and N of every action), plus the
+policy array ``pol`` (the agent's kind and parameters, ``P_*`` indices).
+
 Speed: window keys are cached per (centre, target direction) and recomputed only
 for centres next to a tile that changed since the previous decision; each cached
 key holds a reserved slot of the value table, so a decision is one pass that
@@ -39,24 +44,68 @@ reads Q and N by slot, with no hashing.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
+from ..game.engine import G_C, G_K, G_R, LOST, ND, NFL, ONGOING, REV, ST, click, new_game, set_flag
 from ..game.grid import COVERED, OUT
-from .windows import key_from_cells, window_cells, window_key
-from ..game.engine import (CLK, DEC, FLP, G_C, G_K, G_R, LAST, LOST, ND, NFL, NREC, ONGOING, REM, REV, ST, WRONG, click, new_game, set_flag)
 from ..rng import below, beta, uniform
-from .values import DECISIONS, ensure_room, find, find_or_insert, update
+from .values import DECISIONS, PERFECT, RECORDED, Table, ensure_room, find, find_or_insert, update
+from .windows import key_from_cells, window_cells, window_key
 
 # agent kinds and the layout of the policy array ``pol``
 GREEDY, EGREEDY, UCB, SA, THOMPSON = 0, 1, 2, 3, 4
 P_KIND, P_EPS, P_C, P_SYM, P_VISIBLE, P_LEARN, P_A0, P_B0 = range(8)
 POL_SIZE = 8
 UNSEEN_UCB = -1e10
+# the agent's counters of the current game, ``Cache.ac``: decisions, clicks, flag placements, flag records,
+# state code of the last decision (state-action agent), forced removals, wrong flags, and whether the last
+# decision explored (epsilon-greedy)
+DEC, CLK, FLP, NREC, LAST, REM, WRONG, EXPLORED = range(8)
+AC_SIZE = 8
 # per-game record columns
 R_WON, R_DEC, R_CLK, R_FLP, R_WRONG, R_REV, R_REM, R_RECORDED, R_PERFECT = range(9)
 REC_SIZE = 9
+
+#: What the agent keeps about the current game, as one bundle for the kernels.
+#: Per candidate, indexed ``target tile * 8 + k`` (``k``: the scan order of its window centres):
+#: ``cslot`` its value-table slot, ``cq``/``cn`` a copy of that slot's Q and N (off-board centres
+#: hold the sentinel Q = 0, N = -1, which never wins a choice). Per window centre: ``rawc`` the code of
+#: its 9 cells when its keys were last computed (-1: never). Thompson sampling's draws of one decision
+#: by slot (a small hash map: ``tslot`` the slot, ``tgen`` the decision it was drawn at, ``tdraw`` the
+#: draw). ``last_live`` the live tiles of the last ordinary decision, ``frec`` the flags placed
+#: (key, tile) awaiting the end of the game, ``ac`` the agent's counters (``DEC``...).
+#: (Kernels read a bundle's arrays into local names once, outside their loops: an array taken out of a
+#: bundle inside a loop costs a reference count each time.)
+Cache = namedtuple("Cache", ["cslot", "cq", "cn", "rawc", "tslot", "tgen", "tdraw", "last_live", "frec", "ac"])
+
+
+def new_cache(board) -> Cache:
+    """Allocate an agent's cache for the board bundle ``board`` (every candidate unseen)."""
+    R, C = int(board.geo[G_R]), int(board.geo[G_C])
+    P = int(board.shown.shape[0])
+    tiles, off8 = board.tiles, board.off8
+    cq = np.full(P * 8, -1.0)
+    cn = np.zeros(P * 8, dtype=np.int64)
+    inboard = np.zeros(P, dtype=bool)
+    inboard[tiles] = True
+    off_board = ~inboard[tiles[:, None] + off8[None, :]]
+    idx = (tiles[:, None] * 8 + np.arange(8))[off_board]
+    cq[idx] = 0.0
+    cn[idx] = -1
+    m = 1 << int(max(16, 2 * 8 * R * C) - 1).bit_length()
+    return Cache(cslot=np.full(P * 8, -1, dtype=np.int64), cq=cq, cn=cn, rawc=np.full(P, -1, dtype=np.int64),
+                 tslot=np.full(m, -1, dtype=np.int64), tgen=np.zeros(m, dtype=np.int64), tdraw=np.zeros(m),
+                 last_live=np.zeros(P, dtype=np.uint8), frec=np.zeros(2 * R * C + 2, dtype=np.int64),
+                 ac=np.zeros(AC_SIZE, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def live(view, flg, p):
+    """Is tile ``p`` a possible target (covered and not flagged)?"""
+    return view[p] == COVERED and flg[p] == 0
 
 
 @njit(cache=True)
@@ -73,119 +122,123 @@ def sa_code(tiles, view, skip):
 
 
 @njit(cache=True, inline="always")
-def refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9, keys, q, n, meta, pol):
+def begin_game(c):
+    ac = c.ac
+    for i in range(ac.shape[0]):
+        ac[i] = 0
+
+
+@njit(cache=True, inline="always")
+def refresh(b, c, t, pol):
     """Bring cached keys up to date before a decision and snapshot the candidates.
 
-    ``cand`` = (cslot, cq, cn, rawc). For every window centre marked dirty since
-    the last call whose 9 cells changed, recompute the key of each direction whose
-    target cell is covered, reserve its slot and copy its Q and N. Grows the value
-    table first if needed (then every key is recomputed). Returns the table arrays."""
-    cslot, cq, cn, rawc = cand[0], cand[1], cand[2], cand[3]
-    R = geo[G_R]
-    C = geo[G_C]
-    cap = keys.shape[0]
-    keys, q, n = ensure_room(keys, q, n, meta, 8 * R * C + 16)
-    kind = np.int64(pol[P_KIND])
-    if kind == SA:
-        gi[LAST] = sa_code(tiles, view, -1)
-        for j in range(gi[ND]):
+    For every window centre in the board's change log whose 9 cells changed,
+    recompute the key of each direction whose target cell is covered, reserve its
+    slot and copy its Q and N; then clear the log. Grows the value table first if
+    needed (then every key is recomputed). Returns the (possibly new) table."""
+    cslot, cq, cn, rawc, last_live = c.cslot, c.cq, c.cn, c.rawc, c.last_live
+    tiles, view, flg, dirty, dlist, gs, off8, off9 = b.tiles, b.shown, b.flg, b.dirty, b.dlist, b.gs, b.off8, b.off9
+    meta = t.meta
+    cap = t.keys.shape[0]
+    keys, q, n = ensure_room(t.keys, t.q, t.n, meta, 8 * b.geo[G_R] * b.geo[G_C] + 16)
+    if np.int64(pol[P_KIND]) == SA:
+        c.ac[LAST] = sa_code(tiles, view, -1)
+        for j in range(gs[ND]):
             dirty[dlist[j]] = 0
-        gi[ND] = 0
+        gs[ND] = 0
     else:
         if keys.shape[0] != cap:  # slots moved: recompute every window
-            for j in range(gi[ND]):
+            for j in range(gs[ND]):
                 dirty[dlist[j]] = 0
             for j in range(tiles.shape[0]):
                 dirty[tiles[j]] = 1
                 dlist[j] = tiles[j]
                 rawc[tiles[j]] = -1
-            gi[ND] = tiles.shape[0]
+            gs[ND] = tiles.shape[0]
         sym = pol[P_SYM] != 0
         cells = np.empty(9, dtype=np.int64)
-        for j in range(gi[ND]):
-            c = dlist[j]
-            dirty[c] = 0
-            code = window_cells(view, c, off9, cells)
-            same = code == rawc[c]
-            rawc[c] = code
+        for j in range(gs[ND]):
+            ctr = dlist[j]
+            dirty[ctr] = 0
+            code = window_cells(view, ctr, off9, cells)
+            same = code == rawc[ctr]
+            rawc[ctr] = code
             for bp in range(8):
-                t = c + off8[bp]
-                if view[t] == COVERED:
-                    i = t * 8 + 7 - bp
+                x = ctr + off8[bp]
+                if view[x] == COVERED:
+                    i = x * 8 + 7 - bp
                     if not same:
                         cslot[i] = find_or_insert(keys, q, n, meta, key_from_cells(cells, bp, sym))
                     s = cslot[i]
                     cq[i] = q[s]
                     cn[i] = n[s]
-        gi[ND] = 0
+        gs[ND] = 0
     for j in range(tiles.shape[0]):
         p = tiles[j]
-        last_live[p] = 1 if (view[p] == COVERED and flg[p] == 0) else 0
-    return keys, q, n
+        last_live[p] = 1 if live(view, flg, p) else 0
+    return Table(keys, q, n, meta)
 
 
 @njit(cache=True, inline="always")
-def learn_slot(q, n, meta, cand, slot, reward, tiles, view, flg):
+def learn_slot(b, c, t, slot, reward):
     """Update one slot and refresh the cached copies held by every live candidate.
 
     (A tile that becomes live again later is re-read by ``refresh``.)"""
-    update(q, n, meta, slot, reward)
-    cslot, cq, cn = cand[0], cand[1], cand[2]
+    q, n = t.q, t.n
+    update(q, n, t.meta, slot, reward)
     qv = q[slot]
     nv = n[slot]
+    tiles, view, flg = b.tiles, b.shown, b.flg
+    cslot, cq, cn = c.cslot, c.cq, c.cn
     for j in range(tiles.shape[0]):
         p = tiles[j]
-        if view[p] == COVERED and flg[p] == 0:
+        if live(view, flg, p):
             for i in range(p * 8, p * 8 + 8):
                 if cslot[i] == slot:
                     cq[i] = qv
                     cn[i] = nv
 
 
-@njit(cache=True)
-def thompson_choice(tiles, view, flg, cand, gen, pol, rng):
-    """Thompson sampling: every action (value-table slot) among the candidates draws once,
-    P(mine) ~ Beta(a0 + mines seen, b0 + safe seen); candidates sharing an action share its
-    draw. The most certain draw (largest |2p - 1|, first candidate in scan order on ties)
-    is clicked if p < 1/2, else flagged. ``gen`` (the decision number) marks this
-    decision's entries in the draw map ``cand[4:7]``. Returns what :func:`choose` returns,
-    with the draw as the score."""
-    cslot, cq, cn = cand[0], cand[1], cand[2]
-    tslot, tgen, tdraw = cand[4], cand[5], cand[6]
+# ------------------------------------------------------------ the choice --
+# Each kind's choice returns (tile, key, slot, Q, N, score, flag?, index): ``key`` only for the
+# state-action agent (window agents give the slot), ``score`` what the rule compared (Q, the UCB score,
+# the Thompson draw), ``index`` the chosen candidate's cache index (-1 for the state-action agent).
+
+@njit(cache=True, inline="always")
+def greedy_beats(a, nv, best_a, best_n):
+    """The greedy order: larger |Q| first, then larger N (earlier in scan order on a full tie)."""
+    return a > best_a or (a == best_a and nv > best_n)
+
+
+@njit(cache=True, inline="always")
+def _draw_entry(tslot, tgen, slot, gen):
+    """Position of ``slot``'s entry of decision ``gen`` in the draw map (or of the free entry for it)."""
     mask = tslot.shape[0] - 1
-    a0 = pol[P_A0]
-    b0 = pol[P_B0]
-    best = -1.0
-    best_i = -1
-    best_p = 0.0
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if view[p] != COVERED or flg[p] != 0:
-            continue
-        for i in range(p * 8, p * 8 + 8):
-            nv = cn[i]
-            if nv < 0:
-                continue
-            slot = cslot[i]
-            h = np.int64((np.uint64(slot) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
-            while tgen[h] == gen and tslot[h] != slot:
-                h = (h + 1) & mask
-            if tgen[h] == gen:
-                draw = tdraw[h]
-            else:
-                mines = np.floor((cq[i] + 1.0) * 0.5 * nv + 0.5)
-                draw = beta(rng, a0 + mines, b0 + (nv - mines))
-                tgen[h] = gen
-                tslot[h] = slot
-                tdraw[h] = draw
-            certainty = abs(2.0 * draw - 1.0)
-            if certainty > best:
-                best, best_i, best_p = certainty, i, draw
-    return best_i // 8, -1, cslot[best_i], cq[best_i], cn[best_i], best_p, best_p >= 0.5, best_i
+    h = np.int64((np.uint64(slot) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
+    while tgen[h] == gen and tslot[h] != slot:
+        h = (h + 1) & mask
+    return h
+
+
+@njit(cache=True, inline="always")
+def thompson_draw(tslot, tgen, tdraw, slot, qv, nv, gen, a0, b0, rng):
+    """The draw of P(mine) at decision ``gen`` of the action in value-table slot ``slot`` (its Q and N:
+    ``qv``, ``nv``): a Beta(a0 + mines seen, b0 + safe seen) variate, drawn once per action and decision
+    (candidates of one action share the draw through the map ``tslot/tgen/tdraw``)."""
+    h = _draw_entry(tslot, tgen, slot, gen)
+    if tgen[h] == gen:
+        return tdraw[h]
+    mines = np.floor((qv + 1.0) * 0.5 * nv + 0.5)
+    draw = beta(rng, a0 + mines, b0 + (nv - mines))
+    tgen[h] = gen
+    tslot[h] = slot
+    tdraw[h] = draw
+    return draw
 
 
 @njit(cache=True, inline="always")
 def ucb_score(qv, nv, c, logt, unseen):
+    """The paper's code's UCB score: Q + sign(Q) c sqrt(ln t / N); ``unseen`` when N = 0."""
     if nv == 0:
         return unseen
     s = 0.0
@@ -197,98 +250,205 @@ def ucb_score(qv, nv, c, logt, unseen):
 
 
 @njit(cache=True, inline="always")
-def choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta, pol, rng):
-    """The agent's decision. Returns (tile, key, slot, Q, N, score, flag?, index).
+def _chosen(c, i, score, flag):
+    return i // 8, -1, c.cslot[i], c.cq[i], c.cn[i], score, flag, i
 
-    ``key`` is only meaningful for the state-action agent (window agents give
-    the slot); ``score`` is the UCB score (or Q for the others); ``index`` is the
-    chosen candidate's cache index (target tile * 8 + k), -1 for the SA agent."""
-    kind = np.int64(pol[P_KIND])
-    cslot, cq, cn = cand[0], cand[1], cand[2]
-    meta[DECISIONS] += 1
+
+@njit(cache=True, inline="always")
+def choose_greedy(b, c):
+    """Largest |Q|, then largest N, then first in scan order; click when Q < 0, else flag."""
+    tiles, view, flg = b.tiles, b.shown, b.flg
+    cq, cn = c.cq, c.cn
+    best_a = 0.0
+    best_n = 0
+    best_i = -1
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if not live(view, flg, p):
+            continue
+        for i in range(p * 8, p * 8 + 8):
+            a = abs(cq[i])
+            if greedy_beats(a, cn[i], best_a, best_n):
+                best_a, best_n, best_i = a, cn[i], i
+    return _chosen(c, best_i, cq[best_i], cq[best_i] >= 0.0)
+
+
+@njit(cache=True, inline="always")
+def choose_random(b, c, rng):
+    """epsilon-greedy's exploration: a uniformly random candidate; click or flag by the sign of its Q."""
+    tiles, view, flg = b.tiles, b.shown, b.flg
+    cq, cn = c.cq, c.cn
+    total = 0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if live(view, flg, p):
+            for i in range(p * 8, p * 8 + 8):
+                if cn[i] >= 0:
+                    total += 1
+    pick = below(rng, total)
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if live(view, flg, p):
+            for i in range(p * 8, p * 8 + 8):
+                if cn[i] >= 0:
+                    if pick == 0:
+                        return _chosen(c, i, cq[i], cq[i] >= 0.0)
+                    pick -= 1
+    return _chosen(c, -1, 0.0, False)
+
+
+@njit(cache=True, inline="always")
+def choose_ucb(b, c, cc, logt):
+    """Largest |UCB score| (unseen actions score -1e10), ties to the last in scan order."""
+    tiles, view, flg = b.tiles, b.shown, b.flg
+    cq, cn = c.cq, c.cn
+    best_a = 0.0
+    best_i = -1
+    best_s = 0.0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if not live(view, flg, p):
+            continue
+        for i in range(p * 8, p * 8 + 8):
+            nv = cn[i]
+            if nv < 0:
+                continue
+            sc = ucb_score(cq[i], nv, cc, logt, UNSEEN_UCB)
+            a = abs(sc)
+            if a >= best_a:
+                best_a, best_i, best_s = a, i, sc
+    return _chosen(c, best_i, best_s, best_s >= 0.0)
+
+
+@njit(cache=True)
+def choose_thompson(b, c, gen, a0, b0, rng):
+    """The most certain draw (largest |2p - 1|, first in scan order on ties); click below 1/2, else flag."""
+    tiles, view, flg = b.tiles, b.shown, b.flg
+    cslot, cq, cn, tslot, tgen, tdraw = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw
+    best = -1.0
+    best_i = -1
+    best_p = 0.0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if not live(view, flg, p):
+            continue
+        for i in range(p * 8, p * 8 + 8):
+            if cn[i] < 0:
+                continue
+            draw = thompson_draw(tslot, tgen, tdraw, cslot[i], cq[i], cn[i], gen, a0, b0, rng)
+            certainty = abs(2.0 * draw - 1.0)
+            if certainty > best:
+                best, best_i, best_p = certainty, i, draw
+    return _chosen(c, best_i, best_p, best_p >= 0.5)
+
+
+@njit(cache=True, inline="always")
+def choose_sa(b, c, t):
+    """State-action: one candidate per live tile keyed by (the whole view, the tile); greedy order."""
+    tiles, view, flg = b.tiles, b.shown, b.flg
+    keys, q, n = t.keys, t.q, t.n
+    code = c.ac[LAST]
+    nt = tiles.shape[0]
+    best_a = 0.0
+    best_n = 0
+    best_q = 0.0
     best_t = -1
     best_s = -1
     best_key = -1
-    best_q = 0.0
-    best_n = 0
-    best_abs = 0.0
-    best_score = 0.0
-    best_i = -1
-    if kind == SA:
-        code = gi[LAST]
-        nt = tiles.shape[0]
-        for j in range(nt):
-            p = tiles[j]
-            if view[p] != COVERED or flg[p] != 0:
-                continue
-            key = code * nt + j
-            s = find(keys, key)
-            qv = -1.0
-            nv = 0
-            if s >= 0:
-                qv = q[s]
-                nv = n[s]
-            a = abs(qv)
-            if a > best_abs or (a == best_abs and nv > best_n):
-                best_abs, best_n, best_q, best_t, best_s, best_key = a, nv, qv, p, s, key
-        return best_t, best_key, best_s, best_q, best_n, best_q, best_q >= 0.0, -1
-    explore = False
-    if kind == EGREEDY:
-        explore = uniform(rng) < pol[P_EPS]
-    if explore:
-        total = 0
-        for j in range(tiles.shape[0]):
-            p = tiles[j]
-            if view[p] == COVERED and flg[p] == 0:
-                for k in range(8):
-                    if cn[p * 8 + k] >= 0:
-                        total += 1
-        pick = below(rng, total)
-        for j in range(tiles.shape[0]):
-            p = tiles[j]
-            if view[p] == COVERED and flg[p] == 0:
-                for i in range(p * 8, p * 8 + 8):
-                    if cn[i] >= 0:
-                        if pick == 0:
-                            return p, -1, cslot[i], cq[i], cn[i], cq[i], cq[i] >= 0.0, i
-                        pick -= 1
-    if kind == THOMPSON:
-        return thompson_choice(tiles, view, flg, cand, meta[DECISIONS], pol, rng)
-    if kind != UCB:
-        for j in range(tiles.shape[0]):
-            p = tiles[j]
-            if view[p] != COVERED or flg[p] != 0:
-                continue
-            for i in range(p * 8, p * 8 + 8):
-                a = abs(cq[i])
-                if a > best_abs or (a == best_abs and cn[i] > best_n):
-                    best_abs, best_n, best_i = a, cn[i], i
-        return best_i // 8, -1, cslot[best_i], cq[best_i], cn[best_i], cq[best_i], cq[best_i] >= 0.0, best_i
-    cc = pol[P_C]
-    logt = math.log(meta[DECISIONS])
-    for j in range(tiles.shape[0]):
+    for j in range(nt):
         p = tiles[j]
-        if view[p] != COVERED or flg[p] != 0:
+        if not live(view, flg, p):
+            continue
+        key = code * nt + j
+        s = find(keys, key)
+        qv = -1.0
+        nv = 0
+        if s >= 0:
+            qv = q[s]
+            nv = n[s]
+        a = abs(qv)
+        if greedy_beats(a, nv, best_a, best_n):
+            best_a, best_n, best_q, best_t, best_s, best_key = a, nv, qv, p, s, key
+    return best_t, best_key, best_s, best_q, best_n, best_q, best_q >= 0.0, -1
+
+
+@njit(cache=True, inline="always")
+def choose(b, c, t, pol, rng):
+    """The agent's decision (counts it in the table's decision counter first)."""
+    kind = np.int64(pol[P_KIND])
+    meta, ac = t.meta, c.ac
+    meta[DECISIONS] += 1
+    ac[EXPLORED] = 0
+    if kind == SA:
+        return choose_sa(b, c, t)
+    if kind == EGREEDY and uniform(rng) < pol[P_EPS]:
+        ac[EXPLORED] = 1
+        return choose_random(b, c, rng)
+    if kind == THOMPSON:
+        return choose_thompson(b, c, meta[DECISIONS], pol[P_A0], pol[P_B0], rng)
+    if kind == UCB:
+        return choose_ucb(b, c, pol[P_C], math.log(meta[DECISIONS]))
+    return choose_greedy(b, c)
+
+
+@njit(cache=True)
+def candidate_scores(b, c, t, pol, idx, key, qs, ns, score, strength, second):
+    """What the last :func:`choose` compared, candidate by candidate (call it right after ``choose``,
+    before the move): for each candidate in scan order its cache index (the tile for the state-action
+    agent), key, Q, N, score, and the pair the rule maximised lexicographically (``strength``, then
+    ``second``). Returns (candidates, ties go to the last in scan order?)."""
+    tiles, view, flg = b.tiles, b.shown, b.flg
+    cslot, cq, cn, tslot, tgen, tdraw = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw
+    keys, q, n = t.keys, t.q, t.n
+    kind = np.int64(pol[P_KIND])
+    gen = t.meta[DECISIONS]
+    m = 0
+    nt = tiles.shape[0]
+    for j in range(nt):
+        p = tiles[j]
+        if not live(view, flg, p):
+            continue
+        if kind == SA:
+            k = c.ac[LAST] * nt + j
+            s = find(keys, k)
+            qv = -1.0 if s < 0 else q[s]
+            nv = 0 if s < 0 else n[s]
+            idx[m], key[m], qs[m], ns[m], score[m], strength[m], second[m] = p, k, qv, nv, qv, abs(qv), nv
+            m += 1
             continue
         for i in range(p * 8, p * 8 + 8):
             nv = cn[i]
             if nv < 0:
                 continue
             qv = cq[i]
-            sc = ucb_score(qv, nv, cc, logt, UNSEEN_UCB)
-            a = abs(sc)
-            if a >= best_abs:
-                best_abs, best_n, best_q, best_t, best_s, best_score, best_i = a, nv, qv, p, cslot[i], sc, i
-    return best_t, -1, best_s, best_q, best_n, best_score, best_score >= 0.0, best_i
+            sc = qv
+            st = abs(qv)
+            nd = float(nv)
+            if kind == UCB:
+                sc = ucb_score(qv, nv, pol[P_C], math.log(gen), UNSEEN_UCB)
+                st = abs(sc)
+                nd = 0.0
+            elif kind == THOMPSON:  # the draw choose() made for this candidate's action
+                h = _draw_entry(tslot, tgen, cslot[i], gen)
+                sc = tdraw[h] if tgen[h] == gen else np.nan
+                st = abs(2.0 * sc - 1.0)
+                nd = 0.0
+            idx[m], key[m], qs[m], ns[m], score[m], strength[m], second[m] = i, keys[cslot[i]], qv, nv, sc, st, nd
+            m += 1
+    return m, kind == UCB
 
+
+# ----------------------------------------------------- flags and learning --
 
 @njit(cache=True)
-def flag_to_remove(geo, tiles, view, flg, off8, off9, keys, q, n, meta, pol):
+def flag_to_remove(b, t, pol):
     """The flag the agent gives up when flags exceed mines: (tile, key)."""
     kind = np.int64(pol[P_KIND])
     sym = pol[P_SYM] != 0
+    tiles, view, flg, off8, off9 = b.tiles, b.shown, b.flg, b.off8, b.off9
+    keys, q, n = t.keys, t.q, t.n
     nt = tiles.shape[0]
-    logt = math.log(max(meta[DECISIONS], 1))
+    logt = math.log(max(t.meta[DECISIONS], 1))
     best = np.inf
     best_t = -1
     best_key = -1
@@ -304,10 +464,10 @@ def flag_to_remove(geo, tiles, view, flg, off8, off9, keys, q, n, meta, pol):
                 best, best_t, best_key = v, f, key
             continue
         for k in range(8):
-            c = f + off8[k]
-            if view[c] == OUT:
+            ctr = f + off8[k]
+            if view[ctr] == OUT:
                 continue
-            key = window_key(view, c, off9, 7 - k, sym)
+            key = window_key(view, ctr, off9, 7 - k, sym)
             s = find(keys, key)
             if kind == UCB:
                 v = -1.0 if s < 0 else ucb_score(q[s], n[s], pol[P_C], logt, -1.0)
@@ -319,108 +479,99 @@ def flag_to_remove(geo, tiles, view, flg, off8, off9, keys, q, n, meta, pol):
 
 
 @njit(cache=True, inline="always")
-def apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8, off9,
-          keys, q, n, meta, pol, cand, tile, key, slot, do_flag):
+def apply(b, c, t, pol, tile, key, slot, do_flag):
     """Carry out a decision: click (learned at once) or flag (remembered; may
     force the removal of a flag and a click). Returns the removed flag's tile or -1."""
-    R = geo[G_R]
-    C = geo[G_C]
-    K = geo[G_K]
-    n_safe = R * C - K
     learn = pol[P_LEARN] != 0
     visible = pol[P_VISIBLE] != 0
-    gi[DEC] += 1
+    ac, frec, mine = c.ac, c.frec, b.mine
+    ac[DEC] += 1
     if not do_flag:
-        gi[CLK] += 1
+        ac[CLK] += 1
         if learn:
             if slot < 0:
-                slot = find_or_insert(keys, q, n, meta, key)
-            learn_slot(q, n, meta, cand, slot, 1.0 if mine[tile] != 0 else -1.0, tiles, view, flg)
-        click(tile, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe)
+                slot = find_or_insert(t.keys, t.q, t.n, t.meta, key)
+            learn_slot(b, c, t, slot, 1.0 if mine[tile] != 0 else -1.0)
+        click(b, tile)
         return -1
     if key < 0:
-        key = keys[slot]
-    set_flag(tile, True, visible, view, flg, dirty, dlist, gi, off8)
-    gi[FLP] += 1
-    frec[2 * gi[NREC]] = key
-    frec[2 * gi[NREC] + 1] = tile
-    gi[NREC] += 1
-    if gi[NFL] <= K:
+        key = t.keys[slot]
+    set_flag(b, tile, True, visible)
+    ac[FLP] += 1
+    frec[2 * ac[NREC]] = key
+    frec[2 * ac[NREC] + 1] = tile
+    ac[NREC] += 1
+    if b.gs[NFL] <= b.geo[G_K]:
         return -1
-    f, fkey = flag_to_remove(geo, tiles, view, flg, off8, off9, keys, q, n, meta, pol)
-    set_flag(f, False, visible, view, flg, dirty, dlist, gi, off8)
-    gi[REM] += 1
-    gi[CLK] += 1
+    f, fkey = flag_to_remove(b, t, pol)
+    set_flag(b, f, False, visible)
+    ac[REM] += 1
+    ac[CLK] += 1
     if learn:
-        learn_slot(q, n, meta, cand, find_or_insert(keys, q, n, meta, fkey), 1.0 if mine[f] != 0 else -1.0,
-                   tiles, view, flg)
-    click(f, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe)
+        learn_slot(b, c, t, find_or_insert(t.keys, t.q, t.n, t.meta, fkey), 1.0 if mine[f] != 0 else -1.0)
+    click(b, f)
     return f
 
 
 @njit(cache=True, inline="always")
-def end_game(geo, tiles, mine, view, gi, last_live, cand, frec, off8, keys, q, n, meta, pol):
+def end_game(b, c, t, pol):
     """Delayed learning: flags by the truth of their tiles, then every candidate of
     the last decision's board by the truth of its target. Counts wrong flags."""
     learn = pol[P_LEARN] != 0
     kind = np.int64(pol[P_KIND])
+    tiles, mine = b.tiles, b.mine
+    ac, frec, cslot, last_live = c.ac, c.frec, c.cslot, c.last_live
+    keys, q, n, meta = t.keys, t.q, t.n, t.meta
     wrong = 0
-    for r in range(gi[NREC]):
-        t = frec[2 * r + 1]
-        if mine[t] == 0:
+    for r in range(ac[NREC]):
+        x = frec[2 * r + 1]
+        if mine[x] == 0:
             wrong += 1
         if learn:
-            update(q, n, meta, find_or_insert(keys, q, n, meta, frec[2 * r]), 1.0 if mine[t] != 0 else -1.0)
-    gi[WRONG] = wrong
+            update(q, n, meta, find_or_insert(keys, q, n, meta, frec[2 * r]), 1.0 if mine[x] != 0 else -1.0)
+    ac[WRONG] = wrong
     if not learn:
         return
-    cslot = cand[0]
     nt = tiles.shape[0]
     for j in range(nt):
-        t = tiles[j]
-        if last_live[t] == 0:
+        x = tiles[j]
+        if last_live[x] == 0:
             continue
-        reward = 1.0 if mine[t] != 0 else -1.0
+        reward = 1.0 if mine[x] != 0 else -1.0
         if kind == SA:
-            update(q, n, meta, find_or_insert(keys, q, n, meta, gi[LAST] * nt + j), reward)
+            update(q, n, meta, find_or_insert(keys, q, n, meta, ac[LAST] * nt + j), reward)
             continue
-        for i in range(t * 8, t * 8 + 8):
+        for i in range(x * 8, x * 8 + 8):
             if cslot[i] >= 0:
                 update(q, n, meta, cslot[i], reward)
 
 
 @njit(cache=True)
-def play_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, frec, last_live, cand,
-               off8, off9, keys, q, n, meta, pol, rng_boards, rng_agent, layouts, records, start, count):
+def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count):
     """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``.
 
     ``layouts`` is either empty (boards drawn from ``rng_boards``) or holds one
-    mine layout per game. Returns the (possibly regrown) table arrays."""
+    mine layout per game. Returns the (possibly regrown) table."""
     no_layout = np.zeros(0, dtype=np.uint8)
-    R = geo[G_R]
-    C = geo[G_C]
-    K = geo[G_K]
+    gs, ac = b.gs, c.ac
     for g in range(start, start + count):
         layout = layouts[g] if layouts.shape[0] > 0 else no_layout
-        new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8, rng_boards, layout)
-        keys, q, n = refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9,
-                             keys, q, n, meta, pol)
-        while gi[ST] == ONGOING:
-            t, key, slot, qv, nv, sc, fl, _ = choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta,
-                                                  pol, rng_agent)
-            apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8, off9,
-                  keys, q, n, meta, pol, cand, t, key, slot, fl)
-            if gi[ST] == ONGOING:
-                keys, q, n = refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9,
-                                     keys, q, n, meta, pol)
-        end_game(geo, tiles, mine, view, gi, last_live, cand, frec, off8, keys, q, n, meta, pol)
-        records[g, R_WON] = 1 if gi[ST] != LOST else 0
-        records[g, R_DEC] = gi[DEC]
-        records[g, R_CLK] = gi[CLK]
-        records[g, R_FLP] = gi[FLP]
-        records[g, R_WRONG] = gi[WRONG]
-        records[g, R_REV] = gi[REV]
-        records[g, R_REM] = gi[REM]
-        records[g, R_RECORDED] = meta[1]
-        records[g, R_PERFECT] = meta[2]
-    return keys, q, n
+        new_game(b, rng_boards, layout)
+        begin_game(c)
+        t = refresh(b, c, t, pol)
+        while gs[ST] == ONGOING:
+            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent)
+            apply(b, c, t, pol, x, key, slot, fl)
+            if gs[ST] == ONGOING:
+                t = refresh(b, c, t, pol)
+        end_game(b, c, t, pol)
+        records[g, R_WON] = 1 if gs[ST] != LOST else 0
+        records[g, R_DEC] = ac[DEC]
+        records[g, R_CLK] = ac[CLK]
+        records[g, R_FLP] = ac[FLP]
+        records[g, R_WRONG] = ac[WRONG]
+        records[g, R_REV] = gs[REV]
+        records[g, R_REM] = ac[REM]
+        records[g, R_RECORDED] = t.meta[RECORDED]
+        records[g, R_PERFECT] = t.meta[PERFECT]
+    return t

@@ -14,6 +14,8 @@ such keys are not "recorded": *actions recorded* counts keys with N > 0 and
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -22,6 +24,10 @@ EMPTY = -1
 USED, RECORDED, PERFECT, DECISIONS = 0, 1, 2, 3
 META_SIZE = 4
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+#: A value table as one bundle for the kernels: ``keys``, ``q``, ``n`` (parallel arrays, one slot per
+#: key) and ``meta`` (the counters ``USED``, ``RECORDED``, ``PERFECT``, ``DECISIONS``).
+Table = namedtuple("Table", ["keys", "q", "n", "meta"])
 
 
 @njit(cache=True, inline="always")
@@ -163,8 +169,14 @@ class ValueTable:
         t.keys, t.q, t.n, t.meta = self.keys.copy(), self.q.copy(), self.n.copy(), self.meta.copy()
         return t
 
-    def set_arrays(self, keys, q, n) -> None:
-        self.keys, self.q, self.n = keys, q, n
+    @property
+    def bundle(self) -> Table:
+        """The arrays as one :data:`Table` for the kernels."""
+        return Table(self.keys, self.q, self.n, self.meta)
+
+    def adopt(self, bundle: Table) -> None:
+        """Take back the arrays a kernel returned (they move when the table grows)."""
+        self.keys, self.q, self.n = bundle.keys, bundle.q, bundle.n
 
     @classmethod
     def from_recorded(cls, keys, q, n, decisions: int = 0) -> "ValueTable":

@@ -24,32 +24,38 @@ by one of three *opening rules*:
 
 Same seed, same boards: mines are drawn by :mod:`sweeper.rng` streams only.
 
-The state lives in flat arrays over the board padded with one ring of
-``OUT`` cells (so windows never need bounds checks); numba kernels here and in
-:mod:`sweeper.agents.rules` share them. :class:`Game` is the Python face for playing
-by hand, on the very same kernels.
+The state of a game lives in one :class:`Board` bundle of flat arrays over the
+board padded with one ring of ``OUT`` cells (:mod:`sweeper.game.grid`), so
+windows never need bounds checks. Besides the mines, numbers, view and flags it
+keeps a *change log*: every cell whose 3x3 neighbourhood changed since the log
+was last read (an agent reads it to recompute only the windows that changed,
+then clears it). Nothing here knows about agents. :class:`Game` is the Python
+face for playing by hand, on the very same kernels.
 """
 
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from .grid import COVERED, EXPLODED, FLAG, OUT, padded_offsets
-from ..rng import STREAM_BOARDS, make_state, uniform  # noqa: F401  (uniform re-exported for kernels)
-from ..rng import below
+from ..checks import whole
+from ..rng import STREAM_BOARDS, below, make_state
+from .grid import COVERED, EXPLODED, FLAG, OUT, padded_index, padded_offsets, padded_tiles, unpad
 
 OPENINGS = {"reference": 0, "safe": 1, "zero": 2}
 PRESETS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
 
 # game status
 ONGOING, WON, LOST = 0, 1, 2
-# indices of the per-game integer state ``gi``
-ST, REV, NFL, DEC, CLK, FLP, NREC, ND, LAST, REM, WRONG = range(11)
-GI_SIZE = 11
+STATUS = ("ongoing", "won", "lost")
+# indices of the game's counters ``Board.gs``: status, safe tiles revealed, flags on the board,
+# length of the change log
+ST, REV, NFL, ND = range(4)
+GS_SIZE = 4
 # indices of the setting array ``geo``
 G_R, G_C, G_K, G_W, G_P, G_OPEN, G_FIRST = range(7)
 
@@ -64,9 +70,7 @@ class Setting:
 
     def __post_init__(self):
         for name in ("rows", "cols", "mines"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise ValueError(f"{name} must be an integer, got {v!r}")
+            whole(getattr(self, name), name)
         if self.rows < 1 or self.cols < 1:
             raise ValueError(f"board size must be positive, got {self.rows}x{self.cols}")
         if self.mines < 0:
@@ -120,88 +124,83 @@ def check_opening(opening: str, setting: Setting, first=None) -> tuple[int, tupl
     return OPENINGS[opening], (r, c)
 
 
-class BoardArrays:
-    """The flat, padded arrays of one game in progress (allocated per setting)."""
+#: The arrays of one game in progress, as one bundle for the kernels.
+#: ``geo`` the setting (``G_*`` indices), ``tiles`` the padded index of every tile (row-major),
+#: ``off8``/``off9`` neighbour and window offsets, ``mine``, ``cnt`` (numbers), ``shown`` (the player's
+#: view, cell codes) and ``flg`` per padded cell,
+#: ``dirty``/``dlist`` the change log (a flag per cell and the list of flagged cells), ``stack`` and
+#: ``pool`` scratch space of the flood fill and the dealer, ``gs`` the game's counters (``ST``...).
+Board = namedtuple("Board", ["geo", "tiles", "off8", "off9", "mine", "cnt", "shown", "flg", "dirty", "dlist",
+                             "stack", "pool", "gs"])
 
-    def __init__(self, setting: Setting, opening: str = "reference", first=None):
-        code, (fr, fc) = check_opening(opening, setting, first)
-        R, C, K = setting.rows, setting.cols, setting.mines
-        W = C + 2
-        P = (R + 2) * W
-        self.setting, self.opening = setting, opening
-        self.geo = np.array([R, C, K, W, P, code, (fr + 1) * W + fc + 1], dtype=np.int64)
-        self.tiles = np.array([(r + 1) * W + c + 1 for r in range(R) for c in range(C)], dtype=np.int64)
-        self.off8, self.off9 = padded_offsets(C)
-        self.mine = np.zeros(P, dtype=np.uint8)
-        self.cnt = np.zeros(P, dtype=np.int8)
-        self.view = np.full(P, OUT, dtype=np.int8)
-        self.flg = np.zeros(P, dtype=np.uint8)
-        self.dirty = np.zeros(P, dtype=np.uint8)
-        self.dlist = np.zeros(P, dtype=np.int64)
-        self.last_live = np.zeros(P, dtype=np.uint8)
-        # per candidate, indexed target tile * 8 + k (k: the scan order of its window
-        # centres): value-table slot and a copy of its Q and N; off-board centres
-        # hold the sentinel Q = 0, N = -1, which never wins a choice
-        self.cslot = np.full(P * 8, -1, dtype=np.int64)
-        self.cq = np.full(P * 8, -1.0)
-        self.cn = np.zeros(P * 8, dtype=np.int64)
-        inboard = np.zeros(P, dtype=bool)
-        inboard[self.tiles] = True
-        off_board = ~inboard[self.tiles[:, None] + self.off8[None, :]]
-        idx = (self.tiles[:, None] * 8 + np.arange(8))[off_board]
-        self.cq[idx] = 0.0
-        self.cn[idx] = -1
-        # per centre: code of the 9 window cells when its keys were last computed (-1: never)
-        self.rawc = np.full(P, -1, dtype=np.int64)
-        # Thompson sampling's draws of one decision, by value-table slot: a small hash map
-        # (slot, the decision it was drawn at, the draw), one entry per distinct action
-        m = 1 << int(max(16, 2 * 8 * R * C) - 1).bit_length()
-        self.tslot = np.full(m, -1, dtype=np.int64)
-        self.tgen = np.zeros(m, dtype=np.int64)
-        self.tdraw = np.zeros(m)
-        self.frec = np.zeros(2 * R * C + 2, dtype=np.int64)
-        self.stack = np.zeros(P, dtype=np.int64)
-        self.pool = np.zeros(R * C, dtype=np.int64)
-        self.gi = np.zeros(GI_SIZE, dtype=np.int64)
 
-    @property
-    def cand(self) -> tuple:
-        """The per-candidate caches, as one tuple for the kernels."""
-        return self.cslot, self.cq, self.cn, self.rawc, self.tslot, self.tgen, self.tdraw
+def new_board(setting: Setting, opening: str = "reference", first=None) -> Board:
+    """Allocate the arrays of one game of ``setting`` under an opening rule (validated)."""
+    code, (fr, fc) = check_opening(opening, setting, first)
+    R, C, K = setting.rows, setting.cols, setting.mines
+    P = (R + 2) * (C + 2)
+    off8, off9 = padded_offsets(C)
+    return Board(geo=np.array([R, C, K, C + 2, P, code, padded_index(fr, fc, C)], dtype=np.int64),
+                 tiles=padded_tiles(R, C), off8=off8, off9=off9,
+                 mine=np.zeros(P, dtype=np.uint8), cnt=np.zeros(P, dtype=np.int8),
+                 shown=np.full(P, OUT, dtype=np.int8), flg=np.zeros(P, dtype=np.uint8),
+                 dirty=np.zeros(P, dtype=np.uint8), dlist=np.zeros(P, dtype=np.int64),
+                 stack=np.zeros(P, dtype=np.int64), pool=np.zeros(R * C, dtype=np.int64),
+                 gs=np.zeros(GS_SIZE, dtype=np.int64))
 
-    def unpad(self, flat) -> np.ndarray:
-        R, C = self.setting.rows, self.setting.cols
-        return np.asarray(flat).reshape(R + 2, C + 2)[1:-1, 1:-1].copy()
+
+def board_setting(board: Board) -> Setting:
+    return Setting(int(board.geo[G_R]), int(board.geo[G_C]), int(board.geo[G_K]))
+
+
+def view_of(board: Board) -> np.ndarray:
+    """The player's view as a ``rows x cols`` array of cell codes (a copy)."""
+    R, C = int(board.geo[G_R]), int(board.geo[G_C])
+    return unpad(board.shown, R, C).astype(np.int64)
+
+
+def mines_of(board: Board) -> np.ndarray:
+    """The mine layout as a ``rows x cols`` boolean array (a copy)."""
+    R, C = int(board.geo[G_R]), int(board.geo[G_C])
+    return unpad(board.mine, R, C).astype(bool)
+
+
+def clear_changes(board: Board) -> None:
+    """Empty the change log (when no agent reads it)."""
+    board.dirty[:] = 0
+    board.gs[ND] = 0
 
 
 # ---------------------------------------------------------------- kernels --
 
 @njit(cache=True, inline="always")
-def touch(x, view, dirty, dlist, gi, off8):
-    """Mark the window centres around tile ``x`` (and ``x``) as needing new keys."""
+def touch(view, dirty, dlist, gs, off8, x):
+    """Log tile ``x`` and its 8 neighbours (every window centre that sees ``x``) as changed
+    (the board's arrays are passed one by one: this runs for every revealed tile)."""
     if view[x] != OUT and dirty[x] == 0:
         dirty[x] = 1
-        dlist[gi[ND]] = x
-        gi[ND] += 1
+        dlist[gs[ND]] = x
+        gs[ND] += 1
     for k in range(8):
         y = x + off8[k]
         if view[y] != OUT and dirty[y] == 0:
             dirty[y] = 1
-            dlist[gi[ND]] = y
-            gi[ND] += 1
+            dlist[gs[ND]] = y
+            gs[ND] += 1
 
 
 @njit(cache=True, inline="always")
-def reveal(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8):
+def reveal(b, t):
     """Reveal safe covered tile ``t`` with flood fill of zeros.
 
     Flagged tiles (``view == FLAG``) are never opened by the fill; a tile the
     agent only marked (invisible-flag mode: ``flg`` set, view still covered) is
     opened and loses its mark."""
+    cnt, view, flg, gs, stack, off8, dirty, dlist = b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist
     sp = 0
     view[t] = cnt[t]
-    gi[REV] += 1
-    touch(t, view, dirty, dlist, gi, off8)
+    gs[REV] += 1
+    touch(view, dirty, dlist, gs, off8, t)
     stack[sp] = t
     sp += 1
     while sp > 0:
@@ -214,19 +213,21 @@ def reveal(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8):
             if view[y] == COVERED:
                 if flg[y] != 0:
                     flg[y] = 0
-                    gi[NFL] -= 1
+                    gs[NFL] -= 1
                 view[y] = cnt[y]
-                gi[REV] += 1
-                touch(y, view, dirty, dlist, gi, off8)
+                gs[REV] += 1
+                touch(view, dirty, dlist, gs, off8, y)
                 if cnt[y] == 0:
                     stack[sp] = y
                     sp += 1
 
 
 @njit(cache=True)
-def new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8, rng, layout):
+def new_game(b, rng, layout):
     """Reset the arrays and deal a new board (from ``rng``, or ``layout`` if it
-    has one entry per tile), then make the opening move."""
+    has one entry per tile), then make the opening move. Every tile starts in the change log."""
+    geo, tiles, mine, cnt, view, flg = b.geo, b.tiles, b.mine, b.cnt, b.shown, b.flg
+    gs, pool, off8, dirty, dlist = b.gs, b.pool, b.off8, b.dirty, b.dlist
     R = geo[G_R]
     C = geo[G_C]
     K = geo[G_K]
@@ -234,8 +235,8 @@ def new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, of
     opening = geo[G_OPEN]
     first = geo[G_FIRST]
     n = R * C
-    for i in range(gi.shape[0]):
-        gi[i] = 0
+    for i in range(gs.shape[0]):
+        gs[i] = 0
     for j in range(n):
         p = tiles[j]
         mine[p] = 0
@@ -244,7 +245,7 @@ def new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, of
         flg[p] = 0
         dirty[p] = 1
         dlist[j] = p
-    gi[ND] = n
+    gs[ND] = n
     if layout.shape[0] == n:
         for j in range(n):
             mine[tiles[j]] = layout[j]
@@ -279,7 +280,7 @@ def new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, of
             for r in range(R):
                 p = (r + 1) * W + c + 1
                 if mine[p] == 0 and cnt[p] == 0:
-                    reveal(p, mine, cnt, view, flg, dirty, dlist, gi, stack, off8)
+                    reveal(b, p)
                     done = True
                     break
             if done:
@@ -287,40 +288,40 @@ def new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, of
     else:
         if mine[first] != 0:
             view[first] = EXPLODED
-            gi[ST] = LOST
+            gs[ST] = LOST
         else:
-            reveal(first, mine, cnt, view, flg, dirty, dlist, gi, stack, off8)
-    if gi[ST] == ONGOING and gi[REV] == n - K:
-        gi[ST] = WON
+            reveal(b, first)
+    if gs[ST] == ONGOING and gs[REV] == n - K:
+        gs[ST] = WON
 
 
 @njit(cache=True, inline="always")
-def click(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n_safe):
+def click(b, t):
     """Click covered tile ``t``: lose on a mine, else reveal; sets the status."""
-    if mine[t] != 0:
-        view[t] = EXPLODED
-        gi[ST] = LOST
+    if b.mine[t] != 0:
+        b.shown[t] = EXPLODED
+        b.gs[ST] = LOST
         return
-    reveal(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8)
-    if gi[REV] == n_safe:
-        gi[ST] = WON
+    reveal(b, t)
+    if b.gs[REV] == b.geo[G_R] * b.geo[G_C] - b.geo[G_K]:
+        b.gs[ST] = WON
 
 
 @njit(cache=True, inline="always")
-def set_flag(t, on, visible, view, flg, dirty, dlist, gi, off8):
+def set_flag(b, t, on, visible):
     """Place (``on``) or remove a flag on covered tile ``t``. With ``visible``
     false the flag is only the agent's mark: the view keeps showing a covered tile."""
     if on:
-        flg[t] = 1
-        gi[NFL] += 1
+        b.flg[t] = 1
+        b.gs[NFL] += 1
         if visible:
-            view[t] = FLAG
+            b.shown[t] = FLAG
     else:
-        flg[t] = 0
-        gi[NFL] -= 1
+        b.flg[t] = 0
+        b.gs[NFL] -= 1
         if visible:
-            view[t] = COVERED
-    touch(t, view, dirty, dlist, gi, off8)
+            b.shown[t] = COVERED
+    touch(b.shown, b.dirty, b.dlist, b.gs, b.off8, t)
 
 
 # ------------------------------------------------------------- Python face --
@@ -338,33 +339,32 @@ class Game:
 
     def __init__(self, board="beginner", seed: int = 0, opening: str = "reference", first=None, mines=None):
         self.setting = Setting.parse(board)
-        self.arrays = a = BoardArrays(self.setting, opening, first)
+        self.board = b = new_board(self.setting, opening, first)
         layout = np.zeros(0, dtype=np.uint8)
         if mines is not None:
             layout = check_layout(mines, self.setting, opening, first)
-        rng = make_state(seed, STREAM_BOARDS)
-        new_game(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.pool,
-                 a.off8, rng, layout)
+        new_game(b, make_state(seed, STREAM_BOARDS), layout)
+        clear_changes(b)
 
     @property
     def view(self) -> np.ndarray:
-        return self.arrays.unpad(self.arrays.view).astype(np.int64)
+        return view_of(self.board)
 
     @property
     def mines(self) -> np.ndarray:
-        return self.arrays.unpad(self.arrays.mine).astype(bool)
+        return mines_of(self.board)
 
     @property
     def numbers(self) -> np.ndarray:
-        return self.arrays.unpad(self.arrays.cnt).astype(np.int64)
+        return unpad(self.board.cnt, self.setting.rows, self.setting.cols).astype(np.int64)
 
     @property
     def status(self) -> str:
-        return ("ongoing", "won", "lost")[int(self.arrays.gi[ST])]
+        return STATUS[int(self.board.gs[ST])]
 
     @property
     def flags(self) -> int:
-        return int(self.arrays.gi[NFL])
+        return int(self.board.gs[NFL])
 
     def _tile(self, row, col, action):
         if self.status != "ongoing":
@@ -374,8 +374,8 @@ class Game:
             raise ValueError(f"tile must be two integers, got {(row, col)!r}")
         if not (0 <= row < s.rows and 0 <= col < s.cols):
             raise ValueError(f"tile {(row, col)} is off the {s.rows}x{s.cols} board")
-        p = (row + 1) * (s.cols + 2) + col + 1
-        v = self.arrays.view[p]
+        p = padded_index(row, col, s.cols)
+        v = self.board.shown[p]
         if action == "click" and v != COVERED:
             raise ValueError(f"cannot click {(row, col)}: it is "
                              f"{'flagged' if v == FLAG else 'already revealed'}")
@@ -385,22 +385,17 @@ class Game:
 
     def click(self, row: int, col: int) -> str:
         """Click a covered, unflagged tile; returns the new status."""
-        a = self.arrays
         p = self._tile(row, col, "click")
-        click(p, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.off8,
-              self.setting.tiles - self.setting.mines)
-        a.gi[ND] = 0
-        a.dirty[:] = 0
+        click(self.board, p)
+        clear_changes(self.board)
         return self.status
 
     def toggle_flag(self, row: int, col: int) -> bool:
         """Flag or unflag a covered tile; returns whether it is flagged now."""
-        a = self.arrays
         p = self._tile(row, col, "flag")
-        on = a.view[p] != FLAG
-        set_flag(p, on, True, a.view, a.flg, a.dirty, a.dlist, a.gi, a.off8)
-        a.gi[ND] = 0
-        a.dirty[:] = 0
+        on = self.board.shown[p] != FLAG
+        set_flag(self.board, p, on, True)
+        clear_changes(self.board)
         return bool(on)
 
     def render(self) -> str:

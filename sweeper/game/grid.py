@@ -26,10 +26,13 @@ def padded_index(row: int, col: int, cols: int) -> int:
     return (row + 1) * (cols + 2) + col + 1
 
 
-def tile_of(p: int, cols: int) -> tuple[int, int]:
-    """``(row, col)`` of padded index ``p`` (the inverse of :func:`padded_index`)."""
-    w = cols + 2
-    return int(p // w - 1), int(p % w - 1)
+def tile_of(p, cols: int) -> tuple:
+    """``(row, col)`` of padded index ``p`` (the inverse of :func:`padded_index`): two ints, or two
+    arrays for an array of indices."""
+    r, c = np.divmod(p, cols + 2)
+    if np.ndim(p) == 0:
+        return int(r) - 1, int(c) - 1
+    return r - 1, c - 1
 
 
 def padded_tiles(rows: int, cols: int) -> np.ndarray:

@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import List
 
+from ..checks import whole
 from .grid import COVERED, FLAG, pad_view, padded_offsets
 
 #: Default most box values one group's enumeration may assign before it falls back.
@@ -373,9 +374,7 @@ def _fill_group(members, box, sols, cnt, others, w, prob):
 # ------------------------------------------------------------- Python face --
 
 def check_budget(budget) -> int:
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
-        raise ValueError(f"budget must be a positive integer, got {budget!r}")
-    return int(budget)
+    return whole(budget, "budget", 1)
 
 
 def mine_probabilities(view2d, mines, *, budget: int = NODE_BUDGET, return_fallbacks: bool = False):
@@ -389,8 +388,7 @@ def mine_probabilities(view2d, mines, *, budget: int = NODE_BUDGET, return_fallb
         raise ValueError(f"the view must be a non-empty 2-D integer array, got {view.dtype} of shape {view.shape}")
     if ((view < 0) | (view > FLAG)).any():
         raise ValueError(f"view cells must be 0-8 (numbers), {COVERED} (covered) or {FLAG} (flagged)")
-    if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)) or mines < 0:
-        raise ValueError(f"mines must be a non-negative integer, got {mines!r}")
+    mines = whole(mines, "mines", 0)
     budget = check_budget(budget)
     rows, cols = view.shape
     padded = pad_view(view)

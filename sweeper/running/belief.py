@@ -37,12 +37,12 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..game.grid import COVERED
 from ..agents.kinds import Agent, StateAction, make_agent
-from ..game.engine import G_C, G_K, LOST, ONGOING, ST, BoardArrays, Setting, new_game
-from ..agents.rules import apply, choose, end_game, refresh
+from ..agents.rules import apply, begin_game, choose, end_game, live, new_cache, refresh
+from ..game.engine import G_K, LOST, ONGOING, ST, Setting, new_board, new_game
+from ..game.grid import tile_of
+from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, check_budget
 from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
-from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse as analyse
 from .training import check_episodes
 
 #: Probabilities within EPS of 0 or 1 count as known.
@@ -67,53 +67,49 @@ def belief_bin(qv):
 
 
 @njit(cache=True)
-def _audit_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, frec, last_live, cand,
-                 off8, off9, keys, q, n, meta, pol, rng_b, rng_a, count, game0, budget, prob,
-                 di, df, games, cbins):
+def _audit_games(b, c, t, pol, rng_b, rng_a, count, game0, budget, prob, di, df, games, cbins):
     """Play ``count`` games; per decision rows into ``di`` (ints) / ``df`` (floats),
     per game (won, cause, by_removal, decisions) into ``games``, every candidate's
     (count, belief sum, exact sum, known-safe, known-mine) by belief bin into
-    ``cbins``. Returns (rows written, fallbacks, table arrays)."""
+    ``cbins``. Returns (rows written, fallbacks, the table)."""
     layout = np.zeros(0, np.uint8)
-    K = geo[G_K]
-    cslot, cq, cn = cand[0], cand[1], cand[2]
+    K = b.geo[G_K]
+    tiles, view, flg, mine, gs, cq, cn = b.tiles, b.shown, b.flg, b.mine, b.gs, c.cq, c.cn
     row = 0
     fallbacks = 0
     for g in range(count):
-        new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8, rng_b, layout)
-        keys, q, n = refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9,
-                             keys, q, n, meta, pol)
+        new_game(b, rng_b, layout)
+        begin_game(c)
+        t = refresh(b, c, t, pol)
         cause = WON
         removal = 0
         dec = 0
-        while gi[ST] == ONGOING:
-            f = analyse(view, tiles, off8, K, budget, prob)
+        while gs[ST] == ONGOING:
+            f = analyse(view, tiles, b.off8, K, budget, prob)
             if f == INCONSISTENT:
                 raise RuntimeError("the solver found a real board's view inconsistent")
             fallbacks += f
             lowest = 2.0
             for j in range(tiles.shape[0]):
                 p = tiles[j]
-                if view[p] == COVERED and flg[p] == 0:
+                if live(view, flg, p):
                     if prob[p] < lowest:
                         lowest = prob[p]
                     for i in range(p * 8, p * 8 + 8):
                         if cn[i] > 0:
-                            b = belief_bin(cq[i])
-                            cbins[b, 0] += 1.0
-                            cbins[b, 1] += (cq[i] + 1.0) * 0.5
-                            cbins[b, 2] += prob[p]
-                            cbins[b, 3] += prob[p] <= EPS
-                            cbins[b, 4] += prob[p] >= 1.0 - EPS
-            t, key, slot, qv, nv, sc, fl, _ = choose(geo, tiles, view, flg, cand, gi, off8, keys, q, n, meta,
-                                                  pol, rng_a)
-            exact = prob[t]
-            removed = apply(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, frec, off8, off9,
-                            keys, q, n, meta, pol, cand, t, key, slot, fl)
-            clicked = removed if fl else t
+                            k = belief_bin(cq[i])
+                            cbins[k, 0] += 1.0
+                            cbins[k, 1] += (cq[i] + 1.0) * 0.5
+                            cbins[k, 2] += prob[p]
+                            cbins[k, 3] += prob[p] <= EPS
+                            cbins[k, 4] += prob[p] >= 1.0 - EPS
+            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_a)
+            exact = prob[x]
+            removed = apply(b, c, t, pol, x, key, slot, fl)
+            clicked = removed if fl else x
             di[row, D_GAME] = game0 + g
             di[row, D_NUM] = dec
-            di[row, D_TILE] = t
+            di[row, D_TILE] = x
             di[row, D_FLAG] = fl
             di[row, D_N] = nv
             di[row, D_CLICKED] = clicked
@@ -124,7 +120,7 @@ def _audit_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool
             df[row, F_EXACT] = exact
             df[row, F_LOWEST] = lowest
             df[row, F_CLICKED_EXACT] = prob[clicked] if clicked >= 0 else np.nan
-            if gi[ST] == LOST:
+            if gs[ST] == LOST:
                 pc = prob[clicked]
                 if pc >= 1.0 - EPS:
                     cause = KNOWN_MINE
@@ -135,15 +131,14 @@ def _audit_games(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool
                 removal = 1 if fl else 0
             row += 1
             dec += 1
-            if gi[ST] == ONGOING:
-                keys, q, n = refresh(geo, tiles, view, flg, cand, dirty, dlist, gi, last_live, off8, off9,
-                                     keys, q, n, meta, pol)
-        end_game(geo, tiles, mine, view, gi, last_live, cand, frec, off8, keys, q, n, meta, pol)
-        games[game0 + g, 0] = gi[ST] != LOST
+            if gs[ST] == ONGOING:
+                t = refresh(b, c, t, pol)
+        end_game(b, c, t, pol)
+        games[game0 + g, 0] = gs[ST] != LOST
         games[game0 + g, 1] = cause
         games[game0 + g, 2] = removal
         games[game0 + g, 3] = dec
-    return row, fallbacks, keys, q, n
+    return row, fallbacks, t
 
 
 class Audit:
@@ -224,17 +219,17 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     setting = Setting.parse(board)
     episodes = check_episodes(episodes)
     seed = check_seed(seed)
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
-        raise ValueError(f"budget must be a positive integer, got {budget!r}")
+    budget = check_budget(budget)
     if chunk < 1:
         raise ValueError("chunk must be >= 1")
     ag = agent.copy()
     table = ag.table
     pol = ag.policy(learn)
-    a = BoardArrays(setting, opening, first)
+    board = new_board(setting, opening, first)
+    cache = new_cache(board)
     rng_b = make_state(seed, STREAM_BOARDS)
     rng_a = make_state(seed, STREAM_AGENT)
-    prob = np.zeros(a.view.shape[0])
+    prob = np.zeros(board.shown.shape[0])
     games = np.zeros((episodes, 4), np.int64)
     cbins = np.zeros((N_BINS, 5))
     parts_i, parts_f = [], []
@@ -245,24 +240,17 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
         cap = count * 2 * setting.tiles + 1
         di = np.zeros((cap, 9), np.int64)
         dfl = np.zeros((cap, 4))
-        rows, f, k, q, n = _audit_games(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi,
-                                        a.stack, a.pool, a.frec, a.last_live, a.cand, a.off8, a.off9, table.keys,
-                                        table.q, table.n, table.meta, pol, rng_b, rng_a, count, start, budget,
-                                        prob, di, dfl, games, cbins)
-        table.set_arrays(k, q, n)
+        rows, f, bundle = _audit_games(board, cache, table.bundle, pol, rng_b, rng_a, count, start, budget, prob, di,
+                                       dfl, games, cbins)
+        table.adopt(bundle)
         fallbacks += int(f)
         parts_i.append(di[:rows])
         parts_f.append(dfl[:rows])
     seconds = time.perf_counter() - t0
     di = np.concatenate(parts_i) if parts_i else np.zeros((0, 9), np.int64)
     dfl = np.concatenate(parts_f) if parts_f else np.zeros((0, 4))
-    w = int(a.geo[G_C]) + 2
-
-    def rc(p):
-        return p // w - 1, p % w - 1
-
-    r, c = rc(di[:, D_TILE])
-    cr, cc = rc(di[:, D_CLICKED])
+    r, c = tile_of(di[:, D_TILE], setting.cols)
+    cr, cc = tile_of(di[:, D_CLICKED], setting.cols)
     clicked = di[:, D_CLICKED] >= 0
     decisions = pd.DataFrame({
         "game": di[:, D_GAME], "decision": di[:, D_NUM], "row": r, "col": c,

@@ -39,14 +39,15 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..game.grid import COVERED, EXPLODED, FLAG, OUT, pad_view, padded_offsets
-from ..game.engine import (LOST, ND, NFL, ONGOING, REV, ST, WON, BoardArrays, Game, Setting, check_layout, new_game, set_flag)
+from ..checks import whole
+from ..game.grid import COVERED, EXPLODED, FLAG, OUT, pad_view, padded_index, padded_offsets, tile_of
+from ..game.engine import (LOST, ND, NFL, ONGOING, REV, ST, STATUS, WON, Board, Game, Setting, check_layout, clear_changes,
+                           new_board, new_game, set_flag)
 from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
 
 ENV_ID = "sweeper/Minesweeper-v0"
 #: Pixels per tile side in ``rgb_array`` renderings.
 TILE_PX = 16
-STATUS = {ONGOING: "ongoing", WON: "won", LOST: "lost"}
 
 __all__ = ["ENV_ID", "MinesweeperEnv", "Rewards", "BanditPolicy", "action_mask", "solver_action", "solver_policy",
            "bandit_policy", "random_policy", "run_episodes", "TILE_PX"]
@@ -296,11 +297,9 @@ class MinesweeperEnv(gymnasium.Env):
         self.rewards = Rewards.parse(rewards, s)
         if max_steps is None:
             max_steps = 4 * s.tiles
-        if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
-            raise ValueError(f"max_steps must be a positive integer or None, got {max_steps!r}")
-        self.max_steps = int(max_steps)
+        self.max_steps = whole(max_steps, "max_steps", 1)
         self.render_mode = render_mode
-        # the engine's Python face over BoardArrays: validated opening, click/set_flag kernels, text view
+        # the engine's Python face over its Board: validated opening, click/set_flag kernels, text view
         self._game = Game(s, seed=0, opening=opening, first=first)
         self.n_tiles = s.tiles
         self.observation_space = spaces.Box(low=0, high=EXPLODED, shape=(s.rows, s.cols), dtype=np.int8)
@@ -311,13 +310,13 @@ class MinesweeperEnv(gymnasium.Env):
 
     # -- state -----------------------------------------------------------------
     @property
-    def arrays(self) -> BoardArrays:
-        """The engine arrays of the game in progress (read them, don't write them)."""
-        return self._game.arrays
+    def board(self) -> Board:
+        """The engine's arrays of the game in progress (read them, don't write them)."""
+        return self._game.board
 
     @property
     def status(self) -> str:
-        return STATUS[int(self.arrays.gi[ST])]
+        return self._game.status
 
     @property
     def mines(self) -> np.ndarray:
@@ -325,15 +324,15 @@ class MinesweeperEnv(gymnasium.Env):
         return self._game.mines
 
     def _obs(self) -> np.ndarray:
-        return self.arrays.unpad(self.arrays.view).astype(np.int8)
+        return self._game.view.astype(np.int8)
 
     def _info(self, invalid: bool = False) -> dict:
-        gi = self.arrays.gi
-        done = gi[ST] != ONGOING
+        gs = self.board.gs
+        done = gs[ST] != ONGOING
         mask = np.zeros(self.action_space.n, np.int8) if done else action_mask(self._obs(), self.flags)
         s = self.setting
-        return {"status": STATUS[int(gi[ST])], "revealed": int(gi[REV]), "safe_tiles": s.tiles - s.mines,
-                "mines": s.mines, "flags": int(gi[NFL]), "steps": self._steps, "invalid": bool(invalid),
+        return {"status": STATUS[int(gs[ST])], "revealed": int(gs[REV]), "safe_tiles": s.tiles - s.mines,
+                "mines": s.mines, "flags": int(gs[NFL]), "steps": self._steps, "invalid": bool(invalid),
                 "action_mask": mask, "board_seed": self._board_seed}
 
     # -- API -------------------------------------------------------------------
@@ -350,7 +349,7 @@ class MinesweeperEnv(gymnasium.Env):
             raise ValueError(f"unknown reset options {sorted(unknown)}; known: board_seed, mines")
         if "board_seed" in options and "mines" in options:
             raise ValueError("give either options['board_seed'] or options['mines'], not both")
-        s, a = self.setting, self.arrays
+        s, b = self.setting, self.board
         layout = np.zeros(0, dtype=np.uint8)
         if "mines" in options:
             layout = check_layout(options["mines"], s, self.opening, self.first)
@@ -361,10 +360,8 @@ class MinesweeperEnv(gymnasium.Env):
             # 63 random bits: a valid make_state seed that also fits int64 (vector envs stack infos)
             self._board_seed = int(self.np_random.integers(0, 2 ** 63))
         rng = make_state(0 if self._board_seed is None else self._board_seed, STREAM_BOARDS)
-        new_game(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.pool, a.off8,
-                 rng, layout)
-        a.gi[ND] = 0  # the dirty list only matters to the agents' kernels (as Game does after a move)
-        a.dirty[:] = 0
+        new_game(b, rng, layout)
+        clear_changes(b)  # the change log only matters to the agents' kernels (as Game does after a move)
         self._steps = 0
         self._started = True
         return self._obs(), self._info()
@@ -377,14 +374,14 @@ class MinesweeperEnv(gymnasium.Env):
         if not self.action_space.contains(action):
             raise ValueError(f"action must be an integer in [0, {self.action_space.n}), got {action!r}")
         action = int(action)
-        a, n, rw = self.arrays, self.n_tiles, self.rewards
-        if a.gi[ST] != ONGOING or self._steps >= self.max_steps:  # stepping a finished episode
-            over = bool(a.gi[ST] != ONGOING)
+        gs, n, rw = self.board.gs, self.n_tiles, self.rewards
+        if gs[ST] != ONGOING or self._steps >= self.max_steps:  # stepping a finished episode
+            over = bool(gs[ST] != ONGOING)
             return self._obs(), 0.0, over, not over, self._info(True)
         self._steps += 1
         toggle, t = action >= n, action % n
         r, c = divmod(t, self.setting.cols)
-        v = int(a.view[(r + 1) * (self.setting.cols + 2) + c + 1])
+        v = int(self.board.shown[padded_index(r, c, self.setting.cols)])
         reward = rw.step
         invalid = (v not in (COVERED, FLAG)) if toggle else (v != COVERED)
         if invalid:
@@ -392,14 +389,14 @@ class MinesweeperEnv(gymnasium.Env):
         elif toggle:
             self._game.toggle_flag(r, c)
         else:
-            before = int(a.gi[REV])
+            before = int(gs[REV])
             self._game.click(r, c)
-            reward += rw.reveal * (int(a.gi[REV]) - before)
-            if a.gi[ST] == WON:
+            reward += rw.reveal * (int(gs[REV]) - before)
+            if gs[ST] == WON:
                 reward += rw.win
-            elif a.gi[ST] == LOST:
+            elif gs[ST] == LOST:
                 reward += rw.loss
-        terminated = bool(a.gi[ST] != ONGOING)
+        terminated = bool(gs[ST] != ONGOING)
         truncated = bool(not terminated and self._steps >= self.max_steps)
         return self._obs(), float(reward), terminated, truncated, self._info(invalid)
 
@@ -411,9 +408,9 @@ class MinesweeperEnv(gymnasium.Env):
             return None
         if self.render_mode == "ansi":
             s = self.setting
-            gi = self.arrays.gi
-            return (self._game.render() + f"\n{self.status}: {int(gi[REV])}/{s.tiles - s.mines} safe tiles "
-                    f"revealed, {int(gi[NFL])} flags, {s.mines} mines\n")
+            gs = self.board.gs
+            return (self._game.render() + f"\n{self.status}: {int(gs[REV])}/{s.tiles - s.mines} safe tiles "
+                    f"revealed, {int(gs[NFL])} flags, {s.mines} mines\n")
         return render_rgb(self._obs())
 
     def __repr__(self) -> str:
@@ -531,53 +528,49 @@ class BanditPolicy:
         self.pol = self.agent.policy(learn=False)
         self.pol[P_VISIBLE] = self.flags
         self.rng = make_state(check_seed(seed), STREAM_AGENT)
-        self.a = BoardArrays(self.setting)
+        from ..agents.rules import new_cache
+
+        self.board = new_board(self.setting)
+        self.cache = new_cache(self.board)
         self.reset()
 
     def reset(self) -> None:
         """Forget the current game (call at the start of every episode)."""
-        a = self.a
-        a.flg[:] = 0
-        a.view[a.tiles] = COVERED
+        b = self.board
+        b.flg[:] = 0
+        b.shown[b.tiles] = COVERED
         self._pending = None  # (tile, the observation expected right before clicking it)
 
     # helpers -------------------------------------------------------------------
     def _index(self, p) -> int:
-        w = self.setting.cols + 2
-        return int((p // w - 1) * self.setting.cols + p % w - 1)
-
-    def _table(self):
-        t = self.agent.table
-        return t.keys, t.q, t.n, t.meta
+        r, c = tile_of(p, self.setting.cols)
+        return r * self.setting.cols + c
 
     def _load(self, view):
         """Put the observation into the arrays, all centres due for a key check."""
-        a = self.a
+        b = self.board
         flat = view.ravel()
-        old = a.view[a.tiles]
+        old = b.shown[b.tiles]
         revealed = old <= 8
         if (flat[revealed] != old[revealed]).any():  # a revealed tile changed: a new game
             self.reset()
-        a.view[a.tiles] = flat
+        b.shown[b.tiles] = flat
         if self.flags:
-            a.flg[a.tiles] = flat == FLAG
+            b.flg[b.tiles] = flat == FLAG
         else:
-            a.flg[a.tiles] &= (flat == COVERED).astype(np.uint8)  # marks on revealed tiles are gone
-        a.gi[NFL] = int(a.flg[a.tiles].sum())
-        a.dirty[a.tiles] = 1
-        n = a.tiles.shape[0]
-        a.dlist[:n] = a.tiles
-        a.gi[ND] = n
+            b.flg[b.tiles] &= (flat == COVERED).astype(np.uint8)  # marks on revealed tiles are gone
+        b.gs[NFL] = int(b.flg[b.tiles].sum())
+        b.dirty[b.tiles] = 1
+        n = b.tiles.shape[0]
+        b.dlist[:n] = b.tiles
+        b.gs[ND] = n
 
     def _decide(self):
         from ..agents.rules import choose, refresh
 
-        a = self.a
-        k, q, n = refresh(a.geo, a.tiles, a.view, a.flg, a.cand, a.dirty, a.dlist, a.gi, a.last_live, a.off8,
-                          a.off9, *self._table(), self.pol)
-        self.agent.table.set_arrays(k, q, n)
-        t, *_, flag, _ = choose(a.geo, a.tiles, a.view, a.flg, a.cand, a.gi, a.off8, *self._table(), self.pol,
-                                self.rng)
+        table = self.agent.table
+        table.adopt(refresh(self.board, self.cache, table.bundle, self.pol))
+        t, *_, flag, _ = choose(self.board, self.cache, table.bundle, self.pol, self.rng)
         if t < 0:
             raise ValueError("no covered, unflagged tile to decide on")
         return int(t), bool(flag)
@@ -585,8 +578,7 @@ class BanditPolicy:
     def _to_remove(self) -> int:
         from ..agents.rules import flag_to_remove
 
-        a = self.a
-        f, _ = flag_to_remove(a.geo, a.tiles, a.view, a.flg, a.off8, a.off9, *self._table(), self.pol)
+        f, _ = flag_to_remove(self.board, self.agent.table.bundle, self.pol)
         return int(f)
 
     # the policy ------------------------------------------------------------------
@@ -594,7 +586,7 @@ class BanditPolicy:
         view = _as_view(obs, self.setting)
         if not self.flags and (view == FLAG).any():
             raise ValueError("a flags=False environment shows no flags")
-        a, n, K = self.a, self.setting.tiles, self.setting.mines
+        b, n, K = self.board, self.setting.tiles, self.setting.mines
         if self._pending is not None:
             t, expected = self._pending
             self._pending = None
@@ -602,7 +594,7 @@ class BanditPolicy:
                 return self._index(t)
         self._load(view)
         if self.flags:
-            if a.gi[NFL] > K:  # flags exceed mines: remove one (then click it)
+            if b.gs[NFL] > K:  # flags exceed mines: remove one (then click it)
                 f = self._to_remove()
                 expected = view.copy()
                 expected.flat[self._index(f)] = COVERED
@@ -614,10 +606,10 @@ class BanditPolicy:
             t, flag = self._decide()
             if not flag:
                 return self._index(t)
-            set_flag(t, True, False, a.view, a.flg, a.dirty, a.dlist, a.gi, a.off8)
-            if a.gi[NFL] > K:
+            set_flag(b, t, True, False)
+            if b.gs[NFL] > K:
                 f = self._to_remove()
-                set_flag(f, False, False, a.view, a.flg, a.dirty, a.dlist, a.gi, a.off8)
+                set_flag(b, f, False, False)
                 return self._index(f)
 
 
@@ -638,8 +630,7 @@ def run_episodes(env, policy, episodes: int, seed: int | None = None) -> list[di
     episode: ``return`` (sum of rewards), ``won``, ``status``, ``steps``,
     ``revealed`` (safe tiles) and ``invalid`` (invalid actions taken);
     ``pandas.DataFrame(result)`` makes it a table."""
-    if isinstance(episodes, bool) or not isinstance(episodes, (int, np.integer)) or episodes < 0:
-        raise ValueError(f"episodes must be a non-negative integer, got {episodes!r}")
+    episodes = whole(episodes, "episodes", 0)
     out = []
     for e in range(int(episodes)):
         obs, info = env.reset(seed=seed if e == 0 else None)

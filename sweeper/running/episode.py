@@ -21,13 +21,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..game.grid import COVERED
-from ..agents.windows import DIRECTIONS, decode_key
 from ..agents.kinds import Agent, StateAction
-from ..game.engine import DEC, G_R, LAST, LOST, ONGOING, ST, WON, BoardArrays, Setting, check_layout, new_game
-from ..agents.rules import P_C, SA, UCB, UNSEEN_UCB, choose, apply, end_game, refresh, ucb_score
+from ..agents.rules import (DEC, EXPLORED, P_KIND, SA, apply, begin_game, candidate_scores, choose, end_game,
+                            new_cache, refresh)
+from ..agents.values import Table
+from ..agents.windows import DIRECTIONS, decode_key
+from ..game.engine import ONGOING, ST, STATUS, Setting, check_layout, mines_of, new_board, new_game, view_of
+from ..game.grid import tile_of, unpad
 from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
-from ..agents.values import DECISIONS, find
+
+CANDIDATE_COLUMNS = ["row", "col", "centre_row", "centre_col", "direction", "key", "q", "n", "score", "rank",
+                     "chosen"]
 
 
 @dataclass
@@ -41,7 +45,7 @@ class Decision:
     key: int
     q: float
     n: int
-    score: float           # UCB score, or Q for the greedy agents
+    score: float           # what the rule compared: Q (greedy), the UCB score, the Thompson draw
     action: str            # "click" or "flag"
     mine: bool             # the truth of the target tile
     removed: tuple | None  # flag removed (and clicked) because flags exceeded mines
@@ -49,6 +53,8 @@ class Decision:
     view: np.ndarray       # the view the agent decided on
     runners_up: pd.DataFrame
     exact: np.ndarray | None = None  # exact P(mine) of every covered tile of ``view`` (with ``exact=True``)
+    explored: bool = False  # epsilon-greedy only: the choice was the random exploration, not the ranking
+    candidates: pd.DataFrame | None = None  # every candidate with what the rule compared (see Episode.candidates)
 
     @property
     def belief(self) -> float:
@@ -75,41 +81,41 @@ class Episode:
         self.seed = check_seed(seed)
         self.k_runners = int(runners_up)
         self.exact = bool(exact)
-        self.a = BoardArrays(self.setting, opening, first)
+        self.board = b = new_board(self.setting, opening, first)
+        self.cache = new_cache(b)
         self.pol = self.agent.policy(learn)
         self.rng_agent = make_state(self.seed, STREAM_AGENT)
         layout = np.zeros(0, np.uint8) if mines is None else check_layout(mines, self.setting, opening, first)
-        a = self.a
-        new_game(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.pool, a.off8,
-                 make_state(self.seed, STREAM_BOARDS), layout)
+        new_game(b, make_state(self.seed, STREAM_BOARDS), layout)
+        begin_game(self.cache)
         self.opened = self.view
         self.history: list[Decision] = []
         self._refresh()
         self._finished = False
-        if a.gi[ST] != ONGOING:
+        if b.gs[ST] != ONGOING:
             self._finish()
 
     # -- state ---------------------------------------------------------------
     @property
     def view(self) -> np.ndarray:
-        return self.a.unpad(self.a.view).astype(np.int64)
+        return view_of(self.board)
 
     @property
     def mines(self) -> np.ndarray:
-        return self.a.unpad(self.a.mine).astype(bool)
+        return mines_of(self.board)
 
     @property
     def flags(self) -> np.ndarray:
         """Tiles the agent has flagged (or, with invisible flags, set aside)."""
-        return self.a.unpad(self.a.flg).astype(bool)
+        return unpad(self.board.flg, self.setting.rows, self.setting.cols).astype(bool)
 
     @property
     def status(self) -> str:
-        return {ONGOING: "ongoing", WON: "won", LOST: "lost"}[int(self.a.gi[ST])]
+        return STATUS[int(self.board.gs[ST])]
 
     @property
     def done(self) -> bool:
-        return self.a.gi[ST] != ONGOING
+        return self.board.gs[ST] != ONGOING
 
     def probabilities(self) -> np.ndarray:
         """The exact probability that each covered tile of the current view is a mine
@@ -118,63 +124,64 @@ class Episode:
         return mine_probabilities(self.view, self.setting.mines)
 
     def _rc(self, p) -> tuple:
-        w = self.setting.cols + 2
-        return int(p // w - 1), int(p % w - 1)
+        return tile_of(p, self.setting.cols)
 
     # -- kernels ---------------------------------------------------------------
-    def _table(self):
-        t = self.agent.table
-        return t.keys, t.q, t.n, t.meta
-
     def _refresh(self):
-        a = self.a
-        k, q, n = refresh(a.geo, a.tiles, a.view, a.flg, a.cand, a.dirty, a.dlist, a.gi, a.last_live, a.off8,
-                          a.off9, *self._table(), self.pol)
-        self.agent.table.set_arrays(k, q, n)
+        self.agent.table.adopt(refresh(self.board, self.cache, self.agent.table.bundle, self.pol))
 
     def _finish(self):
-        a = self.a
-        end_game(a.geo, a.tiles, a.mine, a.view, a.gi, a.last_live, a.cand, a.frec, a.off8, *self._table(), self.pol)
+        end_game(self.board, self.cache, self.agent.table.bundle, self.pol)
         self._finished = True
 
-    # -- what the agent sees ---------------------------------------------------
-    def candidates(self) -> pd.DataFrame:
-        """Every candidate action of the current decision, in scan order, with
-        its key, Q, N, score (what the agent compares) and rank (1 = preferred)."""
-        a = self.a
-        keys, q, n, meta = self._table()
-        kind = int(self.pol[0])
-        rows = []
-        live = [(j, p) for j, p in enumerate(a.tiles) if a.view[p] == COVERED and a.flg[p] == 0]
-        if kind == SA:
-            nt = len(a.tiles)
-            for j, p in live:
-                key = int(a.gi[LAST]) * nt + j
-                s = find(keys, key)
-                qv, nv = (-1.0, 0) if s < 0 else (float(q[s]), int(n[s]))
-                rows.append((*self._rc(p), None, None, None, key, qv, nv, qv))
+    # -- what the agent weighs -------------------------------------------------
+    def _scored(self, cache, table: Table, chosen: int) -> pd.DataFrame:
+        """The candidates as the rule compared them at the decision ``choose`` just made on
+        (``cache``, ``table``), ranked by the rule's own order; ``chosen`` is the chosen index."""
+        cap = self.board.shown.shape[0] * 8
+        idx = np.empty(cap, np.int64)
+        key = np.empty(cap, np.int64)
+        ns = np.empty(cap, np.int64)
+        qs, score, strength, second = (np.empty(cap) for _ in range(4))
+        m, ties_last = candidate_scores(self.board, cache, table, self.pol, idx, key, qs, ns, score, strength,
+                                        second)
+        idx, key, qs, ns, score, strength, second = (x[:m] for x in (idx, key, qs, ns, score, strength, second))
+        sa = int(self.pol[P_KIND]) == SA
+        tiles = idx if sa else idx // 8
+        rc = np.array([self._rc(p) for p in tiles], dtype=np.int64).reshape(-1, 2)
+        if sa:
+            centres = np.full((m, 2), -1, np.int64)
+            direction = [None] * m
         else:
-            logt = np.log(meta[DECISIONS] + 1)  # the next decision's t
-            for _, p in live:
-                for k in range(8):
-                    i = p * 8 + k
-                    if a.cn[i] < 0:
-                        continue
-                    qv, nv = float(a.cq[i]), int(a.cn[i])
-                    score = ucb_score(qv, nv, self.pol[P_C], logt, UNSEEN_UCB) if kind == UCB else qv
-                    c = p + a.off8[k]
-                    rows.append((*self._rc(p), *self._rc(c), DIRECTIONS[7 - k], int(keys[a.cslot[i]]), qv, nv, score))
-        df = pd.DataFrame(rows, columns=["row", "col", "centre_row", "centre_col", "direction", "key", "q", "n",
-                                         "score"])
-        strength = df["score"].abs()
-        order = np.arange(len(df))
-        if kind == UCB:  # largest |score|, ties to the last
-            rank_key = np.lexsort((-order, -strength.to_numpy()))
-        else:  # largest |Q|, then largest N, then first
-            rank_key = np.lexsort((order, -df["n"].to_numpy(), -strength.to_numpy()))
-        df["rank"] = 0
-        df.loc[df.index[rank_key], "rank"] = np.arange(1, len(df) + 1)
-        return df
+            k = idx % 8
+            centres = np.array([self._rc(p) for p in tiles + self.board.off8[k]], dtype=np.int64).reshape(-1, 2)
+            direction = [DIRECTIONS[7 - x] for x in k]
+        order = np.arange(m)
+        # the rule keeps the lexicographic maximum of (strength, second), the first or the last on a tie
+        rank_key = np.lexsort((-order if ties_last else order, -second, -strength))
+        rank = np.empty(m, np.int64)
+        rank[rank_key] = np.arange(1, m + 1)
+        df = pd.DataFrame({"row": rc[:, 0], "col": rc[:, 1], "centre_row": centres[:, 0],
+                           "centre_col": centres[:, 1], "direction": direction, "key": key, "q": qs, "n": ns,
+                           "score": score, "rank": rank, "chosen": (tiles if sa else idx) == chosen})
+        if sa:
+            df[["centre_row", "centre_col"]] = df[["centre_row", "centre_col"]].astype("Int64").mask(df["centre_row"] < 0)
+        return df[CANDIDATE_COLUMNS]
+
+    def candidates(self) -> pd.DataFrame:
+        """Every candidate action of the next decision, in scan order: its window and target, key, Q, N,
+        ``score`` (what the rule compares: Q for the greedy agents, the UCB score, the Thompson draw),
+        ``rank`` in the rule's own order (1 = preferred) and ``chosen``. Computed by the agent's own kernels
+        on a copy of its random stream, so the ranking and the choice are exactly the ones the next
+        :meth:`step` makes (for an epsilon-greedy exploration, ``chosen`` marks the random pick)."""
+        if self.done:
+            raise ValueError(f"the episode is over ({self.status})")
+        c = self.cache
+        cache = c._replace(tslot=c.tslot.copy(), tgen=c.tgen.copy(), tdraw=c.tdraw.copy(), ac=c.ac.copy())
+        t = self.agent.table.bundle
+        table = t._replace(meta=t.meta.copy())
+        choice = choose(self.board, cache, table, self.pol, self.rng_agent.copy())
+        return self._scored(cache, table, choice[0] if choice[7] < 0 else choice[7])
 
     def window(self, decision: Decision) -> tuple[np.ndarray, int]:
         """The chosen action's pattern as the agent stores it (canonical 3x3 + target cell)."""
@@ -185,30 +192,25 @@ class Episode:
         """Make one decision; returns what happened."""
         if self.done:
             raise ValueError(f"the episode is over ({self.status})")
-        a = self.a
+        b, c = self.board, self.cache
         before = self.view
         exact = self.probabilities() if self.exact else None
-        cands = self.candidates()
-        keys, q, n, meta = self._table()
-        t, key, slot, qv, nv, score, flag, idx = choose(a.geo, a.tiles, a.view, a.flg, a.cand, a.gi, a.off8, keys, q,
-                                                        n, meta, self.pol, self.rng_agent)
+        table = self.agent.table.bundle
+        t, key, slot, qv, nv, score, flag, idx = choose(b, c, table, self.pol, self.rng_agent)
+        cands = self._scored(c, table, t if idx < 0 else idx)
         if key < 0:
-            key = int(keys[slot])
-        removed = apply(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.frec,
-                        a.off8, a.off9, keys, q, n, meta, self.pol, a.cand, t, key, slot, flag)
+            key = int(table.keys[slot])
+        removed = apply(b, c, table, self.pol, t, key, slot, flag)
         centre = direction = None
         if idx >= 0:
-            centre, direction = self._rc(t + a.off8[idx % 8]), DIRECTIONS[7 - idx % 8]
-        tile = self._rc(t)
-        chosen = (cands["row"] == tile[0]) & (cands["col"] == tile[1])
-        if centre is not None:
-            chosen &= (cands["centre_row"] == centre[0]) & (cands["centre_col"] == centre[1])
-        runners = cands[~chosen].sort_values("rank").head(self.k_runners).reset_index(drop=True)
-        d = Decision(number=int(a.gi[DEC]), tile=tile, centre=centre, direction=direction, key=int(key),
+            centre, direction = self._rc(t + b.off8[idx % 8]), DIRECTIONS[7 - idx % 8]
+        runners = cands[~cands["chosen"]].sort_values("rank").head(self.k_runners).reset_index(drop=True)
+        d = Decision(number=int(c.ac[DEC]), tile=self._rc(t), centre=centre, direction=direction, key=int(key),
                      q=float(qv), n=int(nv), score=float(score), action="flag" if flag else "click",
-                     mine=bool(a.mine[t]), removed=None if removed < 0 else self._rc(removed),
-                     status="", view=before, runners_up=runners, exact=exact)
-        if a.gi[ST] == ONGOING:
+                     mine=bool(b.mine[t]), removed=None if removed < 0 else self._rc(removed),
+                     status="", view=before, runners_up=runners[CANDIDATE_COLUMNS[:-1]], exact=exact,
+                     explored=bool(c.ac[EXPLORED]), candidates=cands)
+        if b.gs[ST] == ONGOING:
             self._refresh()
         else:
             self._finish()

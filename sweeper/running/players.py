@@ -28,7 +28,7 @@ import time
 import numpy as np
 from numba import njit
 
-from ..game.engine import G_K, ONGOING, REV, ST, WON, BoardArrays, Setting, click, new_game
+from ..game.engine import G_K, ONGOING, REV, ST, WON, Setting, click, new_board, new_game
 from ..game.grid import COVERED
 from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, check_budget
 from ..rng import STREAM_AGENT, STREAM_BOARDS, below, check_seed, make_state
@@ -83,17 +83,17 @@ def random_tile(view, tiles, rng):
 
 
 @njit(cache=True)
-def _play(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8, rng_b, rng_a, randomly, budget,
-          won, dec, rev, gue):
+def _play(b, rng_b, rng_a, randomly, budget, won, dec, rev, gue):
     """Play ``won.shape[0]`` games; fills the per-game arrays, returns the fallback count."""
+    tiles, view, off8 = b.tiles, b.shown, b.off8
     n = tiles.shape[0]
-    K = geo[G_K]
+    K = b.geo[G_K]
     prob = np.empty(view.shape[0])
     layout = np.zeros(0, np.uint8)
     fallbacks = 0
     for e in range(won.shape[0]):
-        new_game(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8, rng_b, layout)
-        while gi[ST] == ONGOING:
+        new_game(b, rng_b, layout)
+        while b.gs[ST] == ONGOING:
             f = analyse(view, tiles, off8, K, budget, prob)
             if f == INCONSISTENT:
                 raise RuntimeError("the solver found a real board's view inconsistent")
@@ -102,21 +102,21 @@ def _play(geo, tiles, mine, cnt, view, flg, dirty, dlist, gi, stack, pool, off8,
                 t = random_tile(view, tiles, rng_a)
                 gue[e] += prob[t] > 0.0
                 dec[e] += 1
-                click(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n - K)
+                click(b, t)
                 continue
             safe = 0
             for j in range(n):
                 t = tiles[j]
-                if gi[ST] == ONGOING and view[t] == COVERED and prob[t] == 0.0:
+                if b.gs[ST] == ONGOING and view[t] == COVERED and prob[t] == 0.0:
                     safe += 1
-                    click(t, mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n - K)
+                    click(b, t)
             dec[e] += safe
             if safe == 0:
                 dec[e] += 1
                 gue[e] += 1
-                click(lowest_tile(view, tiles, prob, off8), mine, cnt, view, flg, dirty, dlist, gi, stack, off8, n - K)
-        won[e] = gi[ST] == WON
-        rev[e] = gi[REV]
+                click(b, lowest_tile(view, tiles, prob, off8))
+        won[e] = b.gs[ST] == WON
+        rev[e] = b.gs[REV]
     return fallbacks
 
 
@@ -129,14 +129,13 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget) -> dict:
     episodes = check_episodes(episodes)
     seed = check_seed(seed)
     budget = check_budget(budget)
-    a = BoardArrays(setting, opening, first)
+    board = new_board(setting, opening, first)
     won = np.zeros(episodes, np.bool_)
     dec = np.zeros(episodes, np.int64)
     rev = np.zeros(episodes, np.int64)
     gue = np.zeros(episodes, np.int64)
     t0 = time.perf_counter()
-    fallbacks = _play(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack, a.pool, a.off8,
-                      make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT), randomly, budget,
+    fallbacks = _play(board, make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT), randomly, budget,
                       won, dec, rev, gue)
     seconds = time.perf_counter() - t0
     return {"won": won, "decisions": dec, "revealed": rev / (setting.tiles - setting.mines), "guesses": gue,

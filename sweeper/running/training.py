@@ -20,8 +20,10 @@ import numpy as np
 import pandas as pd
 
 from ..agents.kinds import Agent, StateAction, make_agent
-from ..game.engine import BoardArrays, Setting, check_layout
-from ..agents.rules import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE, play_games)
+from ..checks import whole
+from ..agents.rules import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
+                            new_cache, play_games)
+from ..game.engine import Setting, check_layout, new_board
 from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
 
 
@@ -79,9 +81,7 @@ def _settings(boards) -> list[Setting]:
 
 
 def check_episodes(episodes) -> int:
-    if isinstance(episodes, bool) or not isinstance(episodes, (int, np.integer)) or episodes < 0:
-        raise ValueError(f"episodes must be a non-negative integer, got {episodes!r}")
-    return int(episodes)
+    return whole(episodes, "episodes", 0)
 
 
 def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = True, opening: str = "reference",
@@ -124,15 +124,13 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
     try:
         done = 0
         for s in settings:
-            a = BoardArrays(s, opening, first)
+            board = new_board(s, opening, first)
+            cache = new_cache(board)
             lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
             for start in range(0, episodes, chunk):
                 count = min(chunk, episodes - start)
                 view = records[done:done + episodes]
-                k, q, n = play_games(a.geo, a.tiles, a.mine, a.cnt, a.view, a.flg, a.dirty, a.dlist, a.gi, a.stack,
-                                     a.pool, a.frec, a.last_live, a.cand, a.off8, a.off9, table.keys, table.q,
-                                     table.n, table.meta, pol, rng_b, rng_a, lay, view, start, count)
-                table.set_arrays(k, q, n)
+                table.adopt(play_games(board, cache, table.bundle, pol, rng_b, rng_a, lay, view, start, count))
                 if bar is not None:
                     bar.update(count)
             done += episodes

@@ -7,13 +7,16 @@ reproduction (:mod:`sweeper.experiments.reproduce`):
 * normally the committed paper-scale results in ``results/``
   (``python -m sweeper reproduce`` / ``make reproduce`` recomputes them);
 * with the environment variable ``SWEEPER_SCALE=quick`` (the notebook tests),
-  a quick-scale reproduction computed on first use into ``.cache/quick-results``.
+  a quick-scale reproduction in ``.cache/quick-results`` (``make quick-results``,
+  which ``make test`` runs first).
+
+Nothing here computes a result: a missing one is an error that names the
+command computing it.
 """
 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +24,7 @@ import pandas as pd
 
 from ..experiments import specs as ex
 from ..agents.kinds import load_agent
-from ..experiments.reproduce import PAPER_BOLD, PAPER_CSV, REPO, reproduce, store_for, train_label, transfer_best
+from ..experiments.reproduce import PAPER_BOLD, PAPER_CSV, REPO, store_for, train_label, transfer_best
 
 SCALE_ENV = "SWEEPER_SCALE"
 
@@ -37,15 +40,20 @@ def results_dir() -> Path:
     return REPO / "results" if scale() == "paper" else REPO / ".cache" / "quick-results"
 
 
-@lru_cache(maxsize=None)
+def reproduce_command(ids=(), seeds=None) -> str:
+    """The command that computes the given experiments (all of the paper's by default) at the current scale."""
+    sc = scale()
+    where = "" if sc == "paper" else f" --scale {sc} --results {results_dir().relative_to(REPO)}"
+    extra = f" --seeds {','.join(map(str, seeds))}" if seeds else ""
+    return f"python -m sweeper reproduce {' '.join(ids)}{' ' if ids else ''}{where.strip()}{extra}".replace("  ", " ")
+
+
 def _ready(sc: str) -> Path:
     root = results_dir()
     name = "comparison.csv" if sc == "paper" else f"comparison-{sc}.csv"
     if not (root / name).exists():
-        if sc == "paper":
-            raise ValueError(f"no paper-scale results in {root}: run `make reproduce` "
-                             "(or set SWEEPER_SCALE=quick for a quick run)")
-        reproduce(scale=sc, workers=min(2, os.cpu_count() or 1), results=root, progress=False, log=lambda *_: None)
+        make = "make reproduce" if sc == "paper" else "make quick-results"
+        raise ValueError(f"no {sc}-scale results in {root}: run `{make}` (or `{reproduce_command()}`)")
     return root / name
 
 
@@ -323,12 +331,8 @@ def _ensure_tasks(tasks, what: str, seeds="band"):
     st = store()
     missing = [t for t in dict.fromkeys(tasks) if st.status(t) != "ok"]
     if missing:
-        if scale() == "paper":
-            extra = f" --seeds {','.join(map(str, band_seeds()))}" if seeds == "band" else ""
-            raise ValueError(f"{len(missing)} runs of {what} are missing: run "
-                             f"`python -m sweeper reproduce {what}{extra}`")
-        from ..experiments.runner import run_tasks
-        run_tasks(missing, st, workers=min(2, os.cpu_count() or 1), progress=False, log=lambda *_: None)
+        raise ValueError(f"{len(missing)} runs of {what} are missing: run "
+                         f"`{reproduce_command([what], band_seeds() if seeds == 'band' else None)}`")
     return st
 
 
