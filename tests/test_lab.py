@@ -104,6 +104,8 @@ def test_make_lab_serves_the_book(tmp_path):
         assert {"05_bandits_flags.ipynb", "10_patterns.ipynb", "reference_rules.md"} <= names
         code, page = _call(f"{base}/lab/tree/book/05_bandits_flags.ipynb?{auth}", timeout=15)
         assert code == 200 and "jupyter" in page.lower()
+        with urllib.request.urlopen(f"{base}/?{auth}", timeout=15) as r:  # opens on the book's folder
+            assert r.url.split("?")[0].endswith("/lab/tree/book")
         _, kernel = _call(f"{base}/api/kernels?{auth}", method="POST", timeout=30)
         out = _execute(f"ws://127.0.0.1:{port}/api/kernels/{kernel['id']}/channels?{auth}",
                        "import ipywidgets, sweeper; print(sweeper.Episode.__name__, ipywidgets.__version__)")
