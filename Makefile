@@ -4,13 +4,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-fast book bench clean reproduce quick-results
+.PHONY: venv test test-fast book bench clean reproduce quick-results lab lock
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt
+# requirements.txt: the direct dependencies; constraints.txt: every installed version, locked (see `lock`)
+$(STAMP): requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -r requirements.txt
 	touch $(STAMP)
 
 # pytest for the package + nbval for every notebook of the book (on the quick-scale results)
@@ -34,11 +35,27 @@ book: $(STAMP)
 	$(VENV)/bin/jupyter-book build . --all --warningiserror --keep-going
 	@echo "book: open _build/html/index.html"
 
+# the book's notebooks in JupyterLab, live: the widgets (GameStepper, PatternExplorer, progress bars) run
+# on a kernel there (--allow-root only when run as root). LAB_ARGS adds options, e.g.
+# make lab LAB_ARGS="--no-browser --port 8890"
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab --notebook-dir=. --LabApp.default_url=/lab/tree/book \
+	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
+# regenerate constraints.txt from the current .venv (a known-good environment: run `make test` and
+# `make book` first); keeps its header, drops the editable project, refuses a jupyter-book 2
+lock: $(STAMP)
+	sed -n '/^#/p' constraints.txt > constraints.txt.tmp
+	$(PY) -m pip freeze --exclude-editable --disable-pip-version-check | grep -v -i '^bandit-sweeper' >> constraints.txt.tmp
+	grep -q '^jupyter-book==1\.' constraints.txt.tmp || { echo "lock: jupyter-book must stay below 2"; rm constraints.txt.tmp; exit 1; }
+	mv constraints.txt.tmp constraints.txt
+	touch $(STAMP)
+
 bench: $(STAMP)
 	$(PY) -m sweeper bench
 
 clean:
-	rm -rf _build .pytest_cache
+	rm -rf _build .pytest_cache constraints.txt.tmp
 
 # every table and figure of the paper at paper scale (resumable), then results/summary.csv;
 # then the seed bands (seeds 1-5 of the learning curves, heatmap cells and Thompson runs) and the

@@ -1,7 +1,8 @@
 """Slow, readable, pure-Python reference of the paper's agent (the ``reference`` rule set).
 
 Used only by tests, to check the fast implementation. It follows
-/work/shared/notes/reference-behaviour.md rule by rule and is written independently of ``sweeper``.
+the book page "The reference rules" (``book/reference_rules.md``) rule by rule and is written
+independently of ``sweeper``.
 
 Cell states of a player view: 0-8 = revealed number, COVERED, FLAG, OUT (out of board).
 """

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from sweeper.experiments import specs as ex
-from sweeper.experiments.reproduce import COLUMNS, PAPER_CSV, reproduce, store_for
+from sweeper.experiments.paper import paper_results
+from sweeper.experiments.reproduce import COLUMNS, reproduce, store_for
 from sweeper.experiments.runner import Output, Store, Task, run_tasks, task_kind
 
 
@@ -81,7 +82,7 @@ def test_quick_reproduction_of_every_spec(tmp_path):
     counts = reproduce(scale="quick", workers=2, results=tmp_path, progress=False)
     assert counts["computed"] == counts["tasks"] == len(ex.all_tasks(scale="quick"))
     summary = pd.read_csv(tmp_path / "summary-quick.csv")
-    assert list(summary.columns) == list(pd.read_csv(PAPER_CSV).columns) == COLUMNS
+    assert list(summary.columns) == list(paper_results().columns) == COLUMNS
     assert set(summary["experiment"]) >= {"initial", "ablation", "dimensions", "density", "sa_vs_mab", "transfer",
                                           "action_counts", "timing"}
     rates = summary[summary["metric"].str.startswith("win_rate")]["value"]

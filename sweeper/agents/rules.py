@@ -2,7 +2,9 @@
 
 These kernels are the one implementation of the agents' rules; training,
 evaluation, the step-through API, the audit, the Gymnasium policy and the
-widgets all call them. The rules (the ``reference`` rule set):
+widgets all call them. The rules are those of the ``reference`` rule set,
+stated in full in the book page "The reference rules"
+(``book/reference_rules.md``); in short:
 
 * Candidates of a decision, in *scan order*: tiles row-major; for each covered,
   unflagged tile its in-board neighbour centres in the order (-1,-1), (-1,0),

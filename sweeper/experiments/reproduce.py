@@ -5,7 +5,8 @@ runs the specs of :mod:`sweeper.experiments` through :mod:`sweeper.experiments.r
 (finished runs are kept and skipped) and then writes
 
 * ``<results>/summary[-quick].csv``: one row per number we report, with exactly
-  the columns of the paper's ``paper-results.csv`` (source = ours);
+  the columns of the paper's ``paper-results.csv`` (source = ours; see
+  :mod:`sweeper.experiments.paper`);
 * ``<results>/comparison[-quick].csv``: each number beside the paper's, with
   its Wilson 95% interval, whether the paper's value lies in it, and the
   Mann-Whitney "significantly best" marks of the transfer tables.
@@ -19,23 +20,13 @@ import numpy as np
 import pandas as pd
 
 from ..experiments import specs as ex
+from .paper import PAPER_ALIAS, PAPER_BOLD, paper_results
 from .runner import Store, run_tasks
 from .stats import best_of, wilson
 
 REPO = Path(__file__).resolve().parents[2]
-PAPER_CSV = REPO.parent / "shared" / "paper" / "paper-results.csv"
 COLUMNS = ["experiment", "agent", "train_setting", "train_episodes", "eval_setting", "eval_episodes", "metric",
            "value", "source"]
-#: Cells the paper prints in bold ("significantly best") in its transfer tables.
-PAPER_BOLD = {("greedy", "8x8x10", "training"), ("greedy", "8x8x15", "8x8x10"), ("greedy", "8x8x13", "16x16x40"),
-              ("greedy", "8x8x15", "16x16x40"), ("greedy", "8x8x15", "16x30x99"),
-              ("ucb(c=0.1)", "8x8x10", "training"), ("ucb(c=0.1)", "8x8x15", "8x8x10"),
-              ("ucb(c=0.1)", "8x8x15", "16x16x40"), ("ucb(c=0.1)", "8x8x15", "16x30x99")}
-
-
-#: Our rows compared with a paper row of another name: the paper's SA-vs-MAB bandit numbers match our
-#: bandit agent without symmetries (see the book's state-action chapter).
-PAPER_ALIAS = {"mab-greedy+nosym": "mab-greedy"}
 
 
 def store_for(results=REPO / "results", scale="paper") -> Store:
@@ -191,9 +182,9 @@ def _note(r) -> str:
     return ""
 
 
-def comparison_table(summary: pd.DataFrame, paper_csv=PAPER_CSV) -> pd.DataFrame:
-    """Our numbers beside the paper's (where the paper has one), with intervals."""
-    paper = pd.read_csv(paper_csv)
+def comparison_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Our numbers beside the paper's (where the paper has one, see :mod:`sweeper.experiments.paper`), with intervals."""
+    paper = paper_results()
     key = ["experiment", "agent", "train_setting", "train_episodes", "eval_setting", "metric"]
     ours = summary.copy()
     ours["metric_join"] = ours["metric"].replace({"win_rate_frozen": "win_rate"})

@@ -10,7 +10,8 @@ opened by it). The game is won when every safe tile is revealed. A flag marks a
 covered tile; it can be removed again. The opening move is made by the game,
 by one of three *opening rules*:
 
-``reference`` (default; what the paper's published code does)
+``reference`` (default; what the paper's published code does; the book page
+"The reference rules", ``book/reference_rules.md``, states this rule set in full)
     Mines are drawn uniformly among all tiles. The game then opens the first
     tile that is safe and has no neighbouring mine, scanning column by column
     from the top-left (down column 0, then column 1, ...). If no such tile

@@ -11,7 +11,8 @@ reproduction (:mod:`sweeper.experiments.reproduce`):
   which ``make test`` runs first).
 
 Nothing here computes a result: a missing one is an error that names the
-command computing it.
+command computing it. The paper's own numbers and the published solver figures
+come from :mod:`sweeper.experiments.paper` (package data, with their citations).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import pandas as pd
 
 from ..experiments import specs as ex
 from ..agents.kinds import load_agent
-from ..experiments.reproduce import PAPER_BOLD, PAPER_CSV, REPO, store_for, train_label, transfer_best
+from ..experiments.paper import PAPER_BOLD, paper_results, published_solver_rate  # noqa: F401  (paper_results re-exported)
+from ..experiments.reproduce import REPO, store_for, train_label, transfer_best
 
 SCALE_ENV = "SWEEPER_SCALE"
 
@@ -73,10 +75,6 @@ def scale_note() -> str:
     where = "committed in `results/`" if scale() == "paper" else "computed for this test run"
     return (f"Results on this page: **{sc.name} scale** ({sc.train:,} training games per agent, {sc.test:,} test "
             f"games per level, seed 1), {where}; rerun with `python -m sweeper reproduce --scale {sc.name}`.")
-
-
-def paper_results() -> pd.DataFrame:
-    return pd.read_csv(PAPER_CSV)
 
 
 def _scale():
@@ -273,12 +271,8 @@ def run_times() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-
-#: Published win rates of a solver to stand beside ours (safe first click in a corner, and zero opening):
-#: the safe figures are the heuristic solver the paper cites (Jinzheng 2017), the zero ones were
-#: given with our project brief.
-PUBLISHED_SOLVER = {("8x8x10", "safe"): 0.816, ("8x8x10", "zero"): 0.901, ("16x16x40", "safe"): 0.781,
-                    ("16x16x40", "zero"): 0.889, ("16x30x99", "safe"): 0.396, ("16x30x99", "zero"): 0.528}
+#: The first-click tile of our ``safe`` and ``zero`` openings in the stored runs (the engine's default corner).
+FIRST_CLICK = (0, 0)
 
 
 def _ensure(spec_id: str):
@@ -310,7 +304,7 @@ def how_good() -> pd.DataFrame:
     df["win_rate"] = df["wins"] / df["games"]
     ci = [wilson(w, n) for w, n in zip(df["wins"], df["games"])]
     df["ci_low"], df["ci_high"] = [c[0] for c in ci], [c[1] for c in ci]
-    df["published"] = [PUBLISHED_SOLVER.get((b, o)) if pl == "solver" else None
+    df["published"] = [published_solver_rate(b, o, FIRST_CLICK) if pl == "solver" else None
                        for pl, b, o in zip(df["player"], df["board"], df["opening"])]
     return df
 

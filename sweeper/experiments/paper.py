@@ -1,0 +1,95 @@
+"""The paper's published numbers, and the published solver figures we compare with.
+
+This module is the one place for every constant taken from the paper or from other
+publications; the reproduction, the book's data and its chapters read them from here.
+The numbers live as package data in ``sweeper/experiments/data/`` (installed with the
+package), whose ``README.md`` gives the full citations and the meaning of each column:
+
+* ``paper-results.csv`` -- every number of Lordeiro, Haddad and Cardoso, *Multi-Armed
+  Bandits for Minesweeper* (:data:`CITATION`), one row each;
+* ``published-solver.csv`` -- the win rates of Tu et al.'s PSEQ solver
+  (:data:`SOLVER_CITATION`) under the two first-click rules, with the first-click tile
+  of each figure.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from importlib.resources import files
+
+import pandas as pd
+
+CITATION = ("Igor Q. Lordeiro, Diego B. Haddad and Douglas O. Cardoso, \"Multi-Armed Bandits for Minesweeper: "
+            "Profiting from Exploration-Exploitation Synergy\", CEFET-RJ (manuscript in IEEE journal format; "
+            "its source names no venue or year)")
+SOLVER_CITATION = ("Jinzheng Tu, Tianhong Li, Shiteng Chen, Chong Zu and Zhaoquan Gu, \"Exploring Efficient "
+                   "Strategies for Minesweeper\", AAAI Workshops 2017; win rates from the README of "
+                   "github.com/b1f6c1c4/MineSweeperProb (commit 048ee3e)")
+
+#: Cells the paper prints in bold ("significantly best") in its transfer tables: (agent, trained on, tested on).
+PAPER_BOLD = {("greedy", "8x8x10", "training"), ("greedy", "8x8x15", "8x8x10"), ("greedy", "8x8x13", "16x16x40"),
+              ("greedy", "8x8x15", "16x16x40"), ("greedy", "8x8x15", "16x30x99"),
+              ("ucb(c=0.1)", "8x8x10", "training"), ("ucb(c=0.1)", "8x8x15", "8x8x10"),
+              ("ucb(c=0.1)", "8x8x15", "16x16x40"), ("ucb(c=0.1)", "8x8x15", "16x30x99")}
+
+#: Our rows compared with a paper row of another name: the paper's SA-vs-MAB bandit numbers match our
+#: bandit agent without symmetries (see the book's state-action chapter).
+PAPER_ALIAS = {"mab-greedy+nosym": "mab-greedy"}
+
+#: The solver's first-click rules in this package's opening names.
+SOLVER_RULES = {"SFAR": "safe", "SNR": "zero"}
+
+
+def _read(name: str) -> pd.DataFrame:
+    text = files(__package__).joinpath("data", name).read_text(encoding="utf-8")
+    return pd.read_csv(io.StringIO(text))
+
+
+@lru_cache(maxsize=None)
+def _paper() -> pd.DataFrame:
+    return _read("paper-results.csv")
+
+
+@lru_cache(maxsize=None)
+def _solver() -> pd.DataFrame:
+    d = _read("published-solver.csv")
+    d["opening"] = d["rule"].map(SOLVER_RULES)
+    cell = d["first_click"].str.strip("[]").str.split(",", expand=True).astype(int)
+    d["first"] = list(zip(cell[0] - 1, cell[1] - 1))  # 0-based (row, column), as the engine takes it
+    return d
+
+
+def paper_results() -> pd.DataFrame:
+    """Every number the paper reports, one row each (columns described in ``data/README.md``)."""
+    return _paper().copy()
+
+
+def paper_value(experiment: str, agent: str, train_setting: str, eval_setting: str = "training",
+                metric: str = "win_rate") -> float:
+    """One published number of the paper, e.g. ``paper_value("initial", "greedy", "8x8x10")``."""
+    p = _paper()
+    hit = p[(p["experiment"] == experiment) & (p["agent"] == agent) & (p["train_setting"] == train_setting)
+            & (p["eval_setting"] == eval_setting) & (p["metric"] == metric)]
+    if len(hit) != 1:
+        raise ValueError(f"the paper has {len(hit)} rows for {experiment}/{agent}/{train_setting}/"
+                         f"{eval_setting}/{metric}; expected exactly one")
+    return float(hit["value"].iloc[0])
+
+
+def headline() -> float:
+    """The paper's headline number: greedy, 8x8x10, cumulative training win rate after 10^6 games."""
+    return paper_value("initial", "greedy", "8x8x10")
+
+
+def published_solver() -> pd.DataFrame:
+    """Tu et al.'s published win rates: strategy, rule, board, first click (as published and 0-based), win rate."""
+    return _solver().copy()
+
+
+def published_solver_rate(board: str, opening: str, first=(0, 0), strategy: str = "PSEQ"):
+    """The published win rate under exactly our conditions (board, opening rule, first-click tile), or None."""
+    d = _solver()
+    hit = d[(d["board"] == board) & (d["opening"] == opening) & (d["strategy"] == strategy)
+            & d["first"].map(lambda f: f == tuple(first))]
+    return float(hit["win_rate"].iloc[0]) if len(hit) else None
