@@ -70,7 +70,8 @@ def test_verdicts_follow_the_stated_rule():
     assert list(t["verdict"]) == ["reproduced", "differs", "not comparable", "differs", "reproduced"]
     assert t["paper's source"].iloc[0] == "Table III (tab:exp_1)"
     assert t["paper's source"].iloc[2] == "Section VI, Conclusion"
-    assert "ucb:0.1+noflags" in t["what"].iloc[4]
+    assert t["agent"].iloc[4] == "ucb:0.1+noflags"
+    assert t["tested on"].iloc[0] == "(training)" and t["games"].iloc[0] == "1,000,000"
     # with no seed tolerance the paper's 0.7025 falls outside [0.699, 0.701]
     assert glance.verdicts(_rows(), seed_sd=0.0)["verdict"].iloc[0] == "differs"
     counts = glance.verdict_counts(t)

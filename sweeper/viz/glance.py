@@ -112,6 +112,10 @@ CHAPTER = {"initial": "06_first_experiments", "action_counts": "06_first_experim
            "ablation": "06_first_experiments", "sa_vs_mab": "08_state_action", "transfer": "09_transfer",
            "timing": "11_speed"}
 
+#: The chapters' titles, for links.
+CHAPTER_TITLES = {"06_first_experiments": "First experiments", "08_state_action": "State-action versus bandit",
+                  "09_transfer": "Transfer learning", "11_speed": "Speed"}
+
 #: Where each paper number is printed (the paper_source column of comparison.csv -> PDF name).
 _SOURCE = {"Table exp_1": "tab:exp_1", "Table action_cnt": "tab:action_cnt", "Table SAvsMAB": "tab:SAvsMAB",
            "Table tl_ucb": "tab:tl_ucb", "Conclusion": "sec:end"}
@@ -154,11 +158,13 @@ def agent_name(a: str) -> str:
     return out
 
 
-def _what(r) -> str:
-    test = "" if r["eval_setting"] == "training" or pd.isna(r["eval_setting"]) else f", tested on {r['eval_setting']}"
-    games = "" if pd.isna(r["train_episodes"]) else f", {int(r['train_episodes']):,} games"
-    setting = "" if pd.isna(r["train_setting"]) else f"trained on {r['train_setting']}"
-    return f"{setting}{games}{test}"
+def _where(r) -> dict:
+    """The agent and what it was trained and tested on, as separate short columns."""
+    test = r["eval_setting"]
+    return {"agent": agent_name(r["agent"]),
+            "trained on": "" if pd.isna(r["train_setting"]) else r["train_setting"],
+            "games": "" if pd.isna(r["train_episodes"]) else f"{int(r['train_episodes']):,}",
+            "tested on": "(training)" if pd.isna(test) or test == "training" else test}
 
 
 def _fmt(v, digits=4):
@@ -196,7 +202,7 @@ def verdicts(comparison: pd.DataFrame, seed_sd: float) -> pd.DataFrame:
         src = str(r["paper_source"])
         label = next((lab for key, lab in _SOURCE.items() if src.startswith(key)), None)
         where = (paper_section(label, title=True) if label in PAPER_SECTIONS else paper_ref(label)) if label else src
-        rows.append({"what": f"{agent_name(r['agent'])}, {_what(r)}", "quantity": _metric_name(m),
+        rows.append({**_where(r), "quantity": _metric_name(m),
                      "paper": _fmt(r["paper"]), "ours [95% interval]": _fmt(r["ours"]) + interval,
                      "ours − paper": (f"{(r['ours'] - r['paper']) * 100:+.2f} pts" if m == "win_rate"
                                       else f"{(r['ours'] / r['paper'] - 1):+.1%}"),
@@ -209,7 +215,7 @@ def verdicts(comparison: pd.DataFrame, seed_sd: float) -> pd.DataFrame:
                 raise ValueError(f"comparison table has no {claim['experiment']} row for {a}")
             r = sel.iloc[0]
             v = "reproduced" if r["ci_low"] - tol < claim["bound"] else "differs"
-            rows.append({"what": f"{agent_name(a)}, {_what(r)}", "quantity": _metric_name(claim["metric"]),
+            rows.append({**_where(r), "quantity": _metric_name(claim["metric"]),
                          "paper": claim["paper_text"],
                          "ours [95% interval]": f"{r['ours']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
                          "ours − paper": f"{(r['ours'] - claim['bound']) * 100:+.2f} pts above the bound"
@@ -228,6 +234,5 @@ def verdict_counts(table: pd.DataFrame) -> pd.Series:
 def linked(table: pd.DataFrame) -> pd.DataFrame:
     """The verdict table with each chapter as an HTML link (for the book page)."""
     t = table.copy()
-    t["chapter"] = [f'<a href="{ch}.html">{ch.split("_", 1)[1].replace("_", " ")}</a>' if ch else ""
-                    for ch in t["chapter"]]
+    t["chapter"] = [f'<a href="{ch}.html">{CHAPTER_TITLES.get(ch, ch)}</a>' if ch else "" for ch in t["chapter"]]
     return t
