@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train an agent")
     t.add_argument("--agent", default="greedy", help="greedy | egreedy:EPS | ucb:C | thompson[:A0,B0] | sa")
     t.add_argument("--no-symmetry", action="store_true", help="each target direction is its own action")
-    t.add_argument("--no-flags", action="store_true", help="invisible flags (the fig:exp_4 ablation)")
+    t.add_argument("--no-flags", action="store_true", help="invisible flags (the ablation of the paper's Fig. 10, fig:exp_4)")
     t.add_argument("--save", default=None, help="write the trained agent to this .npz file")
     _add_common(t)
     e = sub.add_parser("eval", help="evaluate a saved agent, or the solver / random players")

@@ -1,15 +1,15 @@
-"""The bandit agents of the paper (section 3.2) and the state-action agent.
+"""The bandit agents of the paper (Sections IV-A, IV-B) and the state-action agent.
 
 One small class per agent over a shared base. An agent is its parameters plus
 its :class:`~sweeper.agents.values.ValueTable`; all play happens in the kernels of
 :mod:`sweeper.agents.rules`. Shared options:
 
 ``symmetric`` (default True)
-    Identify windows related by the symmetries of section 3.3 (paper model).
+    Identify windows related by the symmetries of Section IV-C (paper model).
     False: each of the 8 target directions is its own action, no mirroring.
 ``flags`` (default True)
     True: the agent places real flags, which its windows see (paper model).
-    False, the *invisible flags* ablation (``fig:exp_4``): the agent decides
+    False, the *invisible flags* ablation (Fig. 10, ``fig:exp_4``): the agent decides
     exactly the same way (a believed mine, Q >= 0, is set aside; the flag limit,
     forced removal and delayed learning all apply), but the mark is private: the
     board does not show it, so every window still sees a covered tile there. It

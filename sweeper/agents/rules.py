@@ -1,4 +1,4 @@
-"""The bandit agents' play and learning, as numba kernels (paper section 3.2).
+"""The bandit agents' play and learning, as numba kernels (paper Sections IV-A and IV-B).
 
 These kernels are the one implementation of the agents' rules; training,
 evaluation, the step-through API, the audit, the Gymnasium policy and the

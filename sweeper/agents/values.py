@@ -5,7 +5,7 @@ An open-addressing hash table in three parallel NumPy arrays (``keys``, ``q``,
 and update it directly. It doubles whenever it becomes half full (the kernels
 check before every decision), so it never overflows and never drops a key.
 
-Conventions (paper section 3.2): an unseen action has Q = -1 and N = 0. An
+Conventions (paper Section IV-B): an unseen action has Q = -1 and N = 0. An
 update with reward R is ``N += 1; Q += (R - Q) / N``. A key may sit in the
 table with N = 0 (the kernels reserve a slot when they first meet a window);
 such keys are not "recorded": *actions recorded* counts keys with N > 0 and

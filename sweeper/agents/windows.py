@@ -1,4 +1,4 @@
-"""The paper's action model (section 3.1) and its symmetries (section 3.3).
+"""The paper's action model (Section IV-A) and its symmetries (Section IV-C).
 
 An *action* is a 3x3 window of the player's view plus a *target*: one of the
 window's 8 border cells, which must be a covered, unflagged tile. Every window

@@ -1,4 +1,4 @@
-"""One spec per table and figure of the paper (section 4), and the task that runs them.
+"""One spec per table and figure of the paper (Section V), and the task that runs them.
 
 Every experiment is a set of independent *bandit tasks*: train one agent on one
 or more board settings with one seed, record its learning curve and value
@@ -260,38 +260,38 @@ def _heat(boards):
 
 
 SPECS = {s.id: s for s in [
-    Spec("fig:exp_1", "Training win rate of a variety of agents (8x8x10)",
+    Spec("fig:exp_1", "Fig. 7: Training win rate of a variety of agents (8x8x10)",
          "Win rate evolution during training of greedy, e-greedy and UCB agents over 10^6 episodes.",
          lambda sc, seeds: [base_task(a, sc, s) for a in EXP1_AGENTS for s in seeds]),
-    Spec("fig:exp_2", "Actions recorded and perfect actions, greedy vs UCB(0.1)",
+    Spec("fig:exp_2", "Fig. 8: Actions recorded and perfect actions, greedy vs UCB(0.1)",
          "Actions learned over episodes; 'perfect' actions have Q = -1 or 1.",
          lambda sc, seeds: [base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]),
-    Spec("fig:exp_5", "ECDF of learned action values, greedy and UCB(0.1)",
+    Spec("fig:exp_5", "Fig. 9: ECDF of learned action values, greedy and UCB(0.1)",
          "Empirical CDF of Q over the recorded actions of both agents after training.",
          lambda sc, seeds: [base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]),
-    Spec("tab:action_cnt", "Mean action counts of perfect, non-perfect and all actions",
+    Spec("tab:action_cnt", "Table I: Mean action counts of perfect, non-perfect and all actions",
          "Averages of N(a) over the recorded actions of the greedy and UCB(0.1) agents.",
          lambda sc, seeds: [base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]),
-    Spec("fig:exp_4", "Ablations: no flags, no symmetries, both",
+    Spec("fig:exp_4", "Fig. 10: Ablations: no flags, no symmetries, both",
          "Greedy and UCB(0.1) trained without flags, without symmetries, or without both.",
          lambda sc, seeds: [base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
          + [bandit(a, "8x8x10", sc.train, s, block=sc.block, symmetric=sym, flags=fl)
             for a in ("greedy", "ucb:0.1") for sym, fl in ((True, False), (False, True), (False, False))
             for s in seeds]),
-    Spec("fig:exp_6", "Greedy win rate over board width x height (density 0.15625)",
+    Spec("fig:exp_6", "Fig. 11: Greedy win rate over board width x height (density 0.15625)",
          "Heatmap of training win rate, widths and heights 3..10, mines = round(0.15625 w h).",
          _heat(exp6_boards)),
-    Spec("fig:exp_7", "Greedy win rate over height x mine density (width 10)",
+    Spec("fig:exp_7", "Fig. 12: Greedy win rate over height x mine density (width 10)",
          "Heatmap of training win rate, heights 3..10, densities 0.14..0.20, width 10.",
          _heat(exp7_boards)),
-    Spec("tab:SAvsMAB", "State-action vs bandit greedy agents on 4x4 boards",
+    Spec("tab:SAvsMAB", "Table II: State-action vs bandit greedy agents on 4x4 boards",
          "Win rate and actions / state-action pairs recorded after 10^5 and 10^6 games, 4x4 with 3, 4, 5 mines.",
          lambda sc, seeds: [bandit(a, f"4x4x{k}", sc.train, s, block=sc.block, symmetric=sym)
                             for k in (3, 4, 5) for a, sym in SA_VS_MAB_AGENTS for s in seeds]),
-    Spec("tab:exp_1", "Transfer learning, greedy agents",
+    Spec("tab:exp_1", "Table III: Transfer learning, greedy agents",
          "Greedy agents trained on 8x8 boards with 10..17 mines, tested on beginner, intermediate and expert.",
          lambda sc, seeds: [transfer_task("greedy", b, sc, s) for b in TRANSFER_TRAINING["greedy"] for s in seeds]),
-    Spec("tab:tl_ucb", "Transfer learning, UCB(0.1) agents",
+    Spec("tab:tl_ucb", "Table IV: Transfer learning, UCB(0.1) agents",
          "UCB(0.1) agents trained on 8x8x10 and 8x8x15, tested on the three levels.",
          lambda sc, seeds: [transfer_task("ucb:0.1", b, sc, s) for b in TRANSFER_TRAINING["ucb:0.1"]
                             for s in seeds]),

@@ -19,9 +19,9 @@ def _episodes_axis():
 
 
 def fig_exp_1(df: pd.DataFrame) -> alt.Chart:
-    """Cumulative training win rate of every agent (paper fig:exp_1)."""
+    """Cumulative training win rate of every agent (the paper's Fig. 7, fig:exp_1)."""
     sel = alt.selection_point(fields=["agent"], bind="legend")
-    return alt.Chart(df, title="fig:exp_1 - training win rate, 8x8x10").mark_line().encode(
+    return alt.Chart(df, title="Fig. 7 (fig:exp_1) - training win rate, 8x8x10").mark_line().encode(
         _episodes_axis(),
         alt.Y("cum_win_rate:Q", title="cumulative win rate", scale=alt.Scale(domain=[0, 1])),
         alt.Color("agent:N", sort=AGENT_ORDER, title="agent", legend=alt.Legend(orient="bottom", columns=4)),
@@ -32,8 +32,8 @@ def fig_exp_1(df: pd.DataFrame) -> alt.Chart:
 
 
 def fig_exp_2(df: pd.DataFrame) -> alt.Chart:
-    """Actions recorded and perfect actions over episodes (paper fig:exp_2)."""
-    return alt.Chart(df, title="fig:exp_2 - actions recorded, greedy vs UCB(0.1)").mark_line().encode(
+    """Actions recorded and perfect actions over episodes (the paper's Fig. 8, fig:exp_2)."""
+    return alt.Chart(df, title="Fig. 8 (fig:exp_2) - actions recorded, greedy vs UCB(0.1)").mark_line().encode(
         _episodes_axis(),
         alt.Y("count:Q", title="actions", axis=alt.Axis(format="~s")),
         alt.Color("agent:N", legend=alt.Legend(orient="bottom")),
@@ -43,17 +43,17 @@ def fig_exp_2(df: pd.DataFrame) -> alt.Chart:
 
 
 def fig_exp_5(df: pd.DataFrame) -> alt.Chart:
-    """ECDF of the learned action values, one panel per agent (paper fig:exp_5)."""
+    """ECDF of the learned action values, one panel per agent (the paper's Fig. 9, fig:exp_5)."""
     return alt.Chart(df).mark_line(interpolate="step-after").encode(
         alt.X("q:Q", title="Q(a)", scale=alt.Scale(domain=[-1, 1])),
         alt.Y("ecdf:Q", title="fraction of recorded actions"),
         tooltip=[alt.Tooltip("q:Q", format=".3f"), alt.Tooltip("ecdf:Q", format=".3f")],
     ).properties(width=WIDTH, height=150).facet(row=alt.Row("agent:N", title=None)).properties(
-        title="fig:exp_5 - ECDF of Q, greedy (top) and UCB(0.1)")
+        title="Fig. 9 (fig:exp_5) - ECDF of Q, greedy (top) and UCB(0.1)")
 
 
 def fig_exp_4(df: pd.DataFrame) -> alt.Chart:
-    """Training curves of the ablations, one panel per agent (paper fig:exp_4)."""
+    """Training curves of the ablations, one panel per agent (the paper's Fig. 10, fig:exp_4)."""
     return alt.Chart(df).mark_line().encode(
         _episodes_axis(),
         alt.Y("cum_win_rate:Q", title="cumulative win rate", scale=alt.Scale(domain=[0, 1])),
@@ -61,7 +61,7 @@ def fig_exp_4(df: pd.DataFrame) -> alt.Chart:
                   legend=alt.Legend(orient="bottom", columns=2)),
         tooltip=["agent", "variant", "episode", alt.Tooltip("cum_win_rate:Q", format=".4f")],
     ).properties(width=200, height=200).facet(column=alt.Column("agent:N", title=None)).properties(
-        title="fig:exp_4 - without flags, without symmetries, without both")
+        title="Fig. 10 (fig:exp_4) - without flags, without symmetries, without both")
 
 
 def _heatmap(df, x, y, x_title, y_title, title, x_sort=None) -> alt.LayerChart:
@@ -81,15 +81,15 @@ def _heatmap(df, x, y, x_title, y_title, title, x_sort=None) -> alt.LayerChart:
 
 
 def fig_exp_6(df: pd.DataFrame) -> alt.LayerChart:
-    """Win rate per board height x width at density 0.15625 (paper fig:exp_6)."""
+    """Win rate per board height x width at density 0.15625 (the paper's Fig. 11, fig:exp_6)."""
     return _heatmap(df, "cols", "rows", "width (columns)", "height (rows)",
-                    "fig:exp_6 - greedy training win rate, mines = round(0.15625 w h)")
+                    "Fig. 11 (fig:exp_6) - greedy training win rate, mines = round(0.15625 w h)")
 
 
 def fig_exp_7(df: pd.DataFrame) -> alt.LayerChart:
-    """Win rate per board height x mine density at width 10 (paper fig:exp_7)."""
+    """Win rate per board height x mine density at width 10 (the paper's Fig. 12, fig:exp_7)."""
     return _heatmap(df, "target_density", "rows", "mine density", "height (rows)",
-                    "fig:exp_7 - greedy training win rate, width 10")
+                    "Fig. 12 (fig:exp_7) - greedy training win rate, width 10")
 
 
 # -- seed bands (beyond the paper) -----------------------------------------------------------------
@@ -99,7 +99,7 @@ def _band_note(df) -> str:
     return f"line: mean of {k} seeds; band: lowest to highest seed"
 
 
-def fig_exp_1_band(df: pd.DataFrame, agents=None, title="fig:exp_1 - training win rate, 8x8x10") -> alt.Chart:
+def fig_exp_1_band(df: pd.DataFrame, agents=None, title="Fig. 7 (fig:exp_1) - training win rate, 8x8x10") -> alt.Chart:
     """fig:exp_1 as bands over seeds (:func:`sweeper.viz.figures.fig_exp_1_band`): the mean cumulative
     win rate of each agent and the range of its runs. Click a legend entry to highlight an agent."""
     if agents is not None:
@@ -145,7 +145,7 @@ def fig_exp_2_band(df: pd.DataFrame) -> alt.Chart:
                  alt.Tooltip("low:Q", format=","), alt.Tooltip("high:Q", format=","), "seeds"])
     return alt.layer(band, line).properties(
         width=WIDTH, height=HEIGHT,
-        title=alt.Title("fig:exp_2 - actions recorded, greedy vs UCB(0.1)", subtitle=_band_note(df)))
+        title=alt.Title("Fig. 8 (fig:exp_2) - actions recorded, greedy vs UCB(0.1)", subtitle=_band_note(df)))
 
 
 def heat_band(df: pd.DataFrame, x: str, x_title: str, title: str) -> alt.HConcatChart:

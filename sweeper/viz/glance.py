@@ -1,0 +1,238 @@
+"""The paper's numbering, comparison sentences generated from the numbers, and the
+"results at a glance" verdicts.
+
+* :func:`paper_ref` / :func:`paper_section` name the paper's figures, tables and
+  sections as its PDF prints them (``Fig. 7 (fig:exp_1)``, ``Section V-A``). The
+  paper is typeset with IEEEtran: sections in Roman numerals, subsections as
+  letters (cited ``V-A``), figures in Arabic and tables in Roman numerals, each
+  numbered in the order its environment appears in the LaTeX source (the two
+  ``subfloat`` panels of ``fig:exp_5`` do not step the figure counter).
+* :func:`compare` turns two estimates with 95% intervals into a sentence that
+  calls a difference real only when the intervals are disjoint.
+* :func:`verdicts` puts every number the paper publishes beside ours with a
+  verdict by the rule of :data:`VERDICT_RULE`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+#: Sections of the paper: LaTeX label -> (PDF number, title).
+PAPER_SECTIONS = {
+    "sec:intro": ("I", "Introduction"),
+    "sec:walk": ("II", "A Brief Game Walk-Through"),
+    "sec:related": ("III", "Related Work"),
+    "sec:method": ("IV", "Our Methodology"),
+    "subsec:model": ("IV-A", "Initial Problem Modeling"),
+    "subsec:msvsmab": ("IV-B", "Distinctions From Standard MAB"),
+    "subsec:sim": ("IV-C", "Symmetries"),
+    "subsec:TLpot": ("IV-D", "Transfer Learning and Training Optimization"),
+    "sec:exp": ("V", "Experimental Evaluation"),
+    "subsec:inires": ("V-A", "Initial Impressions"),
+    "subsec:tinkering": ("V-B", "Tinkering With Game Mechanics"),
+    "subsec:TLres": ("V-C", "Transfer Learning Results"),
+    "sec:end": ("VI", "Conclusion"),
+}
+
+#: Figures and tables of the paper: LaTeX label -> name in the PDF.
+PAPER_FLOATS = {
+    "fig:game_example": "Fig. 1", "fig:conf_example": "Fig. 2", "fig:flag_example": "Fig. 3",
+    "fig:sim_example_3": "Fig. 4", "fig:sim_example_1": "Fig. 5", "fig:sim_example_2": "Fig. 6",
+    "fig:exp_1": "Fig. 7", "fig:exp_2": "Fig. 8", "fig:exp_5": "Fig. 9", "fig:exp_4": "Fig. 10",
+    "fig:exp_6": "Fig. 11", "fig:exp_7": "Fig. 12",
+    "tab:action_cnt": "Table I", "tab:SAvsMAB": "Table II", "tab:exp_1": "Table III", "tab:tl_ucb": "Table IV",
+}
+
+
+def paper_ref(label: str) -> str:
+    """``"Fig. 7 (fig:exp_1)"``: a figure or table of the paper as its PDF names it, with its LaTeX label."""
+    if label not in PAPER_FLOATS:
+        raise ValueError(f"unknown figure or table label {label!r}; known: {', '.join(PAPER_FLOATS)}")
+    return f"{PAPER_FLOATS[label]} ({label})"
+
+
+def paper_section(label: str, title: bool = False) -> str:
+    """``"Section V-A"`` (with ``title=True``: ``"Section V-A, Initial Impressions"``)."""
+    if label not in PAPER_SECTIONS:
+        raise ValueError(f"unknown section label {label!r}; known: {', '.join(PAPER_SECTIONS)}")
+    number, name = PAPER_SECTIONS[label]
+    return f"Section {number}" + (f", {name}" if title else "")
+
+
+# ------------------------------------------------------------ comparisons --
+
+def _check_interval(name, est, lo, hi):
+    vals = (est, lo, hi)
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in vals):
+        raise ValueError(f"{name}: estimate and interval must be numbers, got {vals}")
+    if not lo - 1e-9 <= est <= hi + 1e-9:
+        raise ValueError(f"{name}: interval [{lo}, {hi}] does not contain its estimate {est}")
+
+
+def order(a: tuple, b: tuple) -> int:
+    """+1 if estimate ``a = (est, low, high)`` is above ``b`` with disjoint 95% intervals,
+    -1 if below, 0 if the intervals overlap (the data cannot order them)."""
+    _check_interval("a", *a)
+    _check_interval("b", *b)
+    if a[1] > b[2]:
+        return 1
+    if a[2] < b[1]:
+        return -1
+    return 0
+
+
+def compare(name_a: str, a: tuple, name_b: str, b: tuple, digits: int = 4) -> str:
+    """A sentence comparing two estimates ``(est, low, high)``, generated from them: "above" or
+    "below" only when the 95% intervals are disjoint, else "cannot be told apart"."""
+    o = order(a, b)
+    f = f"{{:.{digits}f}}"
+    sa = f"{name_a} ({f.format(a[0])} [{f.format(a[1])}, {f.format(a[2])}])"
+    sb = f"{name_b} ({f.format(b[0])} [{f.format(b[1])}, {f.format(b[2])}])"
+    if o == 0:
+        return f"{sa} and {sb} cannot be told apart: their intervals overlap"
+    gap = abs(a[0] - b[0]) * 100
+    return f"{sa} is {'above' if o > 0 else 'below'} {sb} by {gap:.2f} points, with disjoint intervals"
+
+
+def gap_words(ours: tuple, published: float) -> str:
+    """How a published value sits against our estimate ``(est, low, high)``, in words and points."""
+    _check_interval("ours", *ours)
+    if ours[1] <= published <= ours[2]:
+        return f"inside our interval ({(ours[0] - published) * 100:+.1f} points)"
+    side = "below" if ours[0] < published else "above"
+    return f"{abs(ours[0] - published) * 100:.1f} points {side} the published value, outside our interval"
+
+
+# --------------------------------------------------------------- verdicts --
+
+#: Which chapter explains each experiment of results/comparison.csv.
+CHAPTER = {"initial": "06_first_experiments", "action_counts": "06_first_experiments",
+           "ablation": "06_first_experiments", "sa_vs_mab": "08_state_action", "transfer": "09_transfer",
+           "timing": "11_speed"}
+
+#: The chapters' titles, for links.
+CHAPTER_TITLES = {"06_first_experiments": "First experiments", "08_state_action": "State-action versus bandit",
+                  "09_transfer": "Transfer learning", "11_speed": "Speed"}
+
+#: Where each paper number is printed (the paper_source column of comparison.csv -> PDF name).
+_SOURCE = {"Table exp_1": "tab:exp_1", "Table action_cnt": "tab:action_cnt", "Table SAvsMAB": "tab:SAvsMAB",
+           "Table tl_ucb": "tab:tl_ucb", "Conclusion": "sec:end"}
+
+#: Relative tolerance for numbers the paper gives without any spread (counts of actions).
+COUNT_TOLERANCE = 0.01
+
+VERDICT_RULE = (
+    "**reproduced**: a win rate whose paper value lies in our 95% Wilson interval widened on each side by "
+    "twice the largest standard deviation between training runs (seeds) measured for the "
+    "{fig} agents, here {tol:.2f} points (the paper's value is one run, and so is ours); a count within "
+    "{rel:.0%} of ours (the paper gives no spread for counts). **differs**: outside those bounds. "
+    "**not comparable**: a wall time (other machine, other language) or a count of state-action pairs (the "
+    "paper does not say what its state-action key contains). Test win rates are those of agents that keep "
+    "learning during the tests, as the paper's code does.")
+
+#: A number the paper states in its text rather than in a table: the no-flags ablation.
+TEXT_CLAIMS = [
+    dict(experiment="ablation", metric="win_rate", agents=("greedy+noflags", "ucb(c=0.1)+noflags"),
+         paper_text="< 0.12", bound=0.12, where="subsec:inires", figure="fig:exp_4"),
+]
+
+
+def _metric_name(m: str) -> str:
+    return {"win_rate": "win rate", "actions_recorded": "actions recorded",
+            "state_actions_recorded": "state-action pairs recorded", "mean_count_perfect": "mean N, perfect actions",
+            "mean_count_nonperfect": "mean N, other actions", "mean_count_all": "mean N, all actions",
+            "wall_hours": "training time (hours)"}.get(m, m.replace("_", " "))
+
+
+def agent_name(a: str) -> str:
+    """One spelling per agent, as the book's tables write it (``ucb(c=0.1)`` -> ``ucb:0.1``)."""
+    if not isinstance(a, str) or not a:
+        raise ValueError(f"agent must be a non-empty string, got {a!r}")
+    out = a
+    for long, short in (("egreedy(e=", "egreedy:"), ("ucb(c=", "ucb:")):
+        if out.startswith(long):
+            close = out.index(")")
+            out = short + out[len(long):close] + out[close + 1:]
+    return out
+
+
+def _where(r) -> dict:
+    """The agent and what it was trained and tested on, as separate short columns."""
+    test = r["eval_setting"]
+    return {"agent": agent_name(r["agent"]),
+            "trained on": "" if pd.isna(r["train_setting"]) else r["train_setting"],
+            "games": "" if pd.isna(r["train_episodes"]) else f"{int(r['train_episodes']):,}",
+            "tested on": "(training)" if pd.isna(test) or test == "training" else test}
+
+
+def _fmt(v, digits=4):
+    if isinstance(v, str):
+        return v
+    if pd.isna(v):
+        return "—"
+    if float(v).is_integer() and abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:,.2f}" if abs(v) >= 10 else f"{v:.{digits}f}"
+
+
+def verdicts(comparison: pd.DataFrame, seed_sd: float) -> pd.DataFrame:
+    """One row per number the paper publishes (tables and the no-flags bound of its text), beside ours,
+    with a verdict by :data:`VERDICT_RULE`. ``comparison`` is results/comparison.csv; ``seed_sd`` the largest
+    standard deviation of the final training win rate between seeds (see :func:`figures.final_by_seed`)."""
+    need = {"experiment", "agent", "metric", "ours", "ci_low", "ci_high", "paper", "train_setting",
+            "train_episodes", "eval_setting", "paper_source"}
+    if not need <= set(comparison.columns):
+        raise ValueError(f"comparison table lacks columns {sorted(need - set(comparison.columns))}")
+    if not (isinstance(seed_sd, (int, float)) and seed_sd >= 0 and math.isfinite(seed_sd)):
+        raise ValueError(f"seed_sd must be a finite number >= 0, got {seed_sd!r}")
+    tol = 2 * seed_sd
+    c = comparison[comparison["paper"].notna() & (comparison["metric"] != "win_rate_frozen")]
+    rows = []
+    for _, r in c.iterrows():
+        m = r["metric"]
+        if m in ("wall_hours", "state_actions_recorded"):
+            v = "not comparable"
+        elif m == "win_rate":
+            v = "reproduced" if r["ci_low"] - tol <= r["paper"] <= r["ci_high"] + tol else "differs"
+        else:
+            v = "reproduced" if abs(r["ours"] - r["paper"]) <= COUNT_TOLERANCE * abs(r["paper"]) else "differs"
+        interval = "" if pd.isna(r["ci_low"]) else f" [{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
+        src = str(r["paper_source"])
+        label = next((lab for key, lab in _SOURCE.items() if src.startswith(key)), None)
+        where = (paper_section(label, title=True) if label in PAPER_SECTIONS else paper_ref(label)) if label else src
+        rows.append({**_where(r), "quantity": _metric_name(m),
+                     "paper": _fmt(r["paper"]), "ours [95% interval]": _fmt(r["ours"]) + interval,
+                     "ours − paper": (f"{(r['ours'] - r['paper']) * 100:+.2f} pts" if m == "win_rate"
+                                      else f"{(r['ours'] / r['paper'] - 1):+.1%}"),
+                     "verdict": v, "paper's source": where, "chapter": CHAPTER.get(r["experiment"], "")})
+    for claim in TEXT_CLAIMS:
+        for a in claim["agents"]:
+            sel = comparison[(comparison["experiment"] == claim["experiment"]) & (comparison["agent"] == a)
+                             & (comparison["metric"] == claim["metric"])]
+            if sel.empty:
+                raise ValueError(f"comparison table has no {claim['experiment']} row for {a}")
+            r = sel.iloc[0]
+            v = "reproduced" if r["ci_low"] - tol < claim["bound"] else "differs"
+            rows.append({**_where(r), "quantity": _metric_name(claim["metric"]),
+                         "paper": claim["paper_text"],
+                         "ours [95% interval]": f"{r['ours']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
+                         "ours − paper": f"{(r['ours'] - claim['bound']) * 100:+.2f} pts above the bound"
+                         if r["ours"] > claim["bound"] else "below the bound",
+                         "verdict": v,
+                         "paper's source": f"{paper_section(claim['where'])} text, {paper_ref(claim['figure'])}",
+                         "chapter": CHAPTER[claim["experiment"]]})
+    return pd.DataFrame(rows)
+
+
+def verdict_counts(table: pd.DataFrame) -> pd.Series:
+    """How many paper numbers are reproduced, differ, or are not comparable."""
+    return table["verdict"].value_counts().reindex(["reproduced", "differs", "not comparable"], fill_value=0)
+
+
+def linked(table: pd.DataFrame) -> pd.DataFrame:
+    """The verdict table with each chapter as an HTML link (for the book page)."""
+    t = table.copy()
+    t["chapter"] = [f'<a href="{ch}.html">{CHAPTER_TITLES.get(ch, ch)}</a>' if ch else "" for ch in t["chapter"]]
+    return t

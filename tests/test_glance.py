@@ -1,0 +1,86 @@
+import math
+
+import pandas as pd
+import pytest
+
+from sweeper.viz import glance
+
+
+def test_paper_numbering_follows_the_pdf():
+    assert glance.paper_ref("fig:exp_1") == "Fig. 7 (fig:exp_1)"
+    assert glance.paper_ref("fig:exp_4") == "Fig. 10 (fig:exp_4)"
+    assert glance.paper_ref("tab:SAvsMAB") == "Table II (tab:SAvsMAB)"
+    assert glance.paper_section("subsec:inires") == "Section V-A"
+    assert glance.paper_section("subsec:msvsmab", title=True) == "Section IV-B, Distinctions From Standard MAB"
+    figs = [v for v in glance.PAPER_FLOATS.values() if v.startswith("Fig.")]
+    assert sorted(int(v.split()[1]) for v in figs) == list(range(1, 13))
+    with pytest.raises(ValueError, match="unknown figure"):
+        glance.paper_ref("fig:nope")
+    with pytest.raises(ValueError, match="unknown section"):
+        glance.paper_section("3.2")
+
+
+def test_compare_calls_a_difference_real_only_with_disjoint_intervals():
+    assert glance.order((0.5, 0.49, 0.51), (0.4, 0.39, 0.41)) == 1
+    assert glance.order((0.4, 0.39, 0.41), (0.5, 0.49, 0.51)) == -1
+    assert glance.order((0.5, 0.45, 0.55), (0.52, 0.50, 0.54)) == 0
+    s = glance.compare("A", (0.5, 0.49, 0.51), "B", (0.4, 0.39, 0.41))
+    assert "A (0.5000 [0.4900, 0.5100]) is above B" in s and "10.00 points" in s
+    assert "cannot be told apart" in glance.compare("A", (0.5, 0.45, 0.55), "B", (0.52, 0.5, 0.54))
+    with pytest.raises(ValueError, match="does not contain"):
+        glance.order((0.6, 0.4, 0.5), (0.5, 0.4, 0.6))
+    with pytest.raises(ValueError, match="must be numbers"):
+        glance.order((math.nan, 0.4, 0.5), (0.5, 0.4, 0.6))
+
+
+def test_gap_words():
+    assert glance.gap_words((0.46, 0.45, 0.47), 0.528).startswith("6.8 points below")
+    assert glance.gap_words((0.81, 0.80, 0.82), 0.816).startswith("inside our interval")
+
+
+def test_agent_names_have_one_spelling():
+    assert glance.agent_name("ucb(c=0.1)") == "ucb:0.1"
+    assert glance.agent_name("ucb(c=0.1)+noflags") == "ucb:0.1+noflags"
+    assert glance.agent_name("egreedy(e=0.01)") == "egreedy:0.01"
+    assert glance.agent_name("greedy+nosym") == "greedy+nosym"
+    with pytest.raises(ValueError):
+        glance.agent_name("")
+
+
+def _rows():
+    base = dict(train_setting="8x8x10", train_episodes=1_000_000, eval_setting="training", paper_source="Table exp_1")
+    return pd.DataFrame([
+        dict(base, experiment="initial", agent="greedy", metric="win_rate", ours=0.70, ci_low=0.699, ci_high=0.701,
+             paper=0.7025),
+        dict(base, experiment="initial", agent="greedy", metric="win_rate_frozen", ours=0.70, ci_low=0.699,
+             ci_high=0.701, paper=0.7025),
+        dict(base, experiment="action_counts", agent="greedy", metric="mean_count_all", ours=300.0, ci_low=None,
+             ci_high=None, paper=306.0, paper_source="Table action_cnt"),
+        dict(base, experiment="timing", agent="greedy", metric="wall_hours", ours=0.03, ci_low=None, ci_high=None,
+             paper=14.0, paper_source="Conclusion (i7)"),
+        dict(base, experiment="ablation", agent="greedy+noflags", metric="win_rate", ours=0.40, ci_low=0.39,
+             ci_high=0.41, paper=None),
+        dict(base, experiment="ablation", agent="ucb(c=0.1)+noflags", metric="win_rate", ours=0.10, ci_low=0.09,
+             ci_high=0.11, paper=None),
+    ])
+
+
+def test_verdicts_follow_the_stated_rule():
+    t = glance.verdicts(_rows(), seed_sd=0.001)
+    assert list(t["verdict"]) == ["reproduced", "differs", "not comparable", "differs", "reproduced"]
+    assert t["paper's source"].iloc[0] == "Table III (tab:exp_1)"
+    assert t["paper's source"].iloc[2] == "Section VI, Conclusion"
+    assert t["agent"].iloc[4] == "ucb:0.1+noflags"
+    assert t["tested on"].iloc[0] == "(training)" and t["games"].iloc[0] == "1,000,000"
+    # with no seed tolerance the paper's 0.7025 falls outside [0.699, 0.701]
+    assert glance.verdicts(_rows(), seed_sd=0.0)["verdict"].iloc[0] == "differs"
+    counts = glance.verdict_counts(t)
+    assert counts.to_dict() == {"reproduced": 2, "differs": 2, "not comparable": 1}
+    assert '<a href="06_first_experiments.html">' in glance.linked(t)["chapter"].iloc[0]
+
+
+def test_verdicts_reject_bad_input():
+    with pytest.raises(ValueError, match="lacks columns"):
+        glance.verdicts(pd.DataFrame({"x": [1]}), 0.001)
+    with pytest.raises(ValueError, match="seed_sd"):
+        glance.verdicts(_rows(), -1.0)
