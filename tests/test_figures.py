@@ -23,3 +23,37 @@ def test_band_seeds_follow_the_scale(monkeypatch):
     monkeypatch.setenv(figures.SCALE_ENV, "huge")
     with pytest.raises(ValueError, match="SWEEPER_SCALE"):
         figures.band_seeds()
+
+
+def test_calibration_summary_on_hand_made_bins():
+    cal = pd.DataFrame({
+        "agent": ["g"] * 3, "board": ["8x8x10"] * 3, "which": ["all"] * 3, "bin": [0, 5, 21],
+        "bin_label": ["Q = -1", "0.20-0.25", "Q = +1"], "count": [10, 4, 6],
+        "belief": [0.0, 0.225, 1.0], "exact": [0.1, 0.225, 0.5],
+        "known_safe": [8, 1, 0], "known_mine": [1, 1, 3]})
+    row = figures.calibration_summary(cal).loc[("g", "8x8x10", "all")]
+    assert row["count"] == 20
+    assert row["calibration error"] == pytest.approx((10 * 0.1 + 0 + 6 * 0.5) / 20)
+    assert row["surely safe (Q = -1) on a known mine"] == pytest.approx(1 / 10)
+    assert row["unsure belief, target already known"] == pytest.approx(2 / 4)
+
+
+def test_how_good_table_orders_players_and_formats_intervals():
+    d = pd.DataFrame({"player": ["solver", "random"], "board": ["8x8x10", "8x8x10"], "opening": ["safe", "safe"],
+                      "win_rate": [0.8113, 0.0], "ci_low": [0.8036, 0.0], "ci_high": [0.8188, 0.0004],
+                      "games_per_second": [21000.4, 30000.6]})
+    t = figures.how_good_table(d)
+    assert list(t.index) == list(figures.PLAYERS)
+    assert t.loc["solver", ("8x8x10", "safe")] == "0.811 [0.804, 0.819]"
+    assert t.loc["random", ("8x8x10", "safe")] == "0.000 [0.000, 0.000]"
+    assert figures.how_good_speeds(d).loc["random", ("8x8x10", "safe")] == 30001
+
+
+def test_band_facts_finds_the_close_pairs_and_the_widest_cell():
+    final = pd.DataFrame({"mean": [0.70, 0.64, 0.639], "sd": [0.001, 0.001, 0.002]}, index=["greedy", "a", "b"])
+    h6 = pd.DataFrame({"train_setting": ["4x4x3", "5x5x4"], "low": [0.5, 0.6], "high": [0.51, 0.63]})
+    h7 = pd.DataFrame({"train_setting": ["5x5x4", "5x5x4"], "low": [0.6, 0.6], "high": [0.63, 0.63]})
+    f = figures.band_facts(final, h6, h7)
+    assert f["sd"] == 0.002 and f["close"] == [("a", "b")]
+    assert f["gap_max"] == pytest.approx(0.06) and f["spread_max_board"] == "5x5x4"
+    assert f["spread_median"] == pytest.approx(0.03)

@@ -457,3 +457,93 @@ def belief() -> dict:
         decisions.append(out.tables["decisions"].assign(agent=a))
     return {"calibration": pd.concat(calib, ignore_index=True), "losses": pd.DataFrame(losses),
             "decisions": pd.concat(decisions, ignore_index=True), "facts": pd.DataFrame(facts)}
+
+
+# ------------------------------------------------- tables of "How good can it get?" --
+
+#: The three levels in reading order, the opening rules, and the players from floor to ceiling.
+LEVELS = ("8x8x10", "16x16x40", "16x30x99")
+OPENINGS = ("reference", "safe", "zero")
+PLAYERS = ("random", "ucb:0.1", "egreedy:0.01", "thompson", "greedy", "solver")
+
+
+def _by_level_and_opening(d: pd.DataFrame, values: str) -> pd.DataFrame:
+    columns = pd.MultiIndex.from_product([LEVELS, OPENINGS], names=["board", "opening"])
+    table = d.pivot_table(index="player", columns=["board", "opening"], values=values, aggfunc="first")
+    return table.reindex(index=list(PLAYERS), columns=columns)
+
+
+def how_good_table(d: pd.DataFrame) -> pd.DataFrame:
+    """Win rate [95% interval] of every player (rows, floor to ceiling) per level and opening
+    (columns), from :func:`how_good`."""
+    cells = [f"{w:.3f} [{lo:.3f}, {hi:.3f}]" for w, lo, hi in zip(d["win_rate"], d["ci_low"], d["ci_high"])]
+    return _by_level_and_opening(d.assign(cell=cells), "cell")
+
+
+def how_good_speeds(d: pd.DataFrame) -> pd.DataFrame:
+    """Games per second of every player per level and opening, from :func:`how_good`."""
+    return _by_level_and_opening(d, "games_per_second").round(0)
+
+
+def thompson_summary() -> pd.DataFrame:
+    """Final training win rate per seed of the Thompson spec's agents with its mean and t interval, and the
+    mean actions recorded and training games/s of their runs."""
+    final = final_by_seed("ext:thompson")
+    runs = seed_runs("ext:thompson")
+    extra = runs.groupby("agent").agg(**{"actions recorded": ("actions_recorded", "mean"),
+                                         "training games/s": ("games_per_second", "mean")})
+    return final.join(extra)
+
+
+def thompson_tests_table(tests: pd.DataFrame) -> pd.DataFrame:
+    """Mean (min, max over seeds) test win rate per agent, mode and level, from :func:`thompson_band`."""
+    t = tests.assign(test=pd.Categorical(tests["test"], list(LEVELS), ordered=True))
+    t = t.groupby(["agent", "test", "mode"], sort=False, observed=True)["win_rate"].agg(["mean", "min", "max"])
+    return t.unstack("test").reorder_levels([1, 0], axis=1).sort_index(axis=1, level=0, sort_remaining=False)
+
+
+def calibration_error(bins: pd.DataFrame) -> float:
+    """Count-weighted mean distance between the belief and the exact probability over calibration bins."""
+    return float((bins["count"] * (bins["belief"] - bins["exact"]).abs()).sum() / bins["count"].sum())
+
+
+def calibration_summary(cal: pd.DataFrame) -> pd.DataFrame:
+    """Per agent, level and kind of actions (``all`` candidates or ``chosen`` ones), from the calibration bins of
+    :func:`belief`: the count, the calibration error, the share of "surely safe" beliefs (Q = -1) on a provable
+    mine, and the share of unsure beliefs (strictly between 0 and 1) whose target the board already settles."""
+    rows = []
+    for (agent, board, which), t in cal.groupby(["agent", "board", "which"], sort=False):
+        sure_safe = t[t["bin"] == 0]
+        unsure = t[~t["bin_label"].str.startswith("Q")]
+        rows.append({"agent": agent, "board": board, "actions": which, "count": int(t["count"].sum()),
+                     "calibration error": calibration_error(t),
+                     "surely safe (Q = -1) on a known mine": sure_safe["known_mine"].sum()
+                     / max(sure_safe["count"].sum(), 1),
+                     "unsure belief, target already known": (unsure["known_safe"] + unsure["known_mine"]).sum()
+                     / max(unsure["count"].sum(), 1)})
+    return pd.DataFrame(rows).set_index(["agent", "board", "actions"])
+
+
+def loss_table(bel: dict) -> pd.DataFrame:
+    """Share of games lost by cause, per agent and level, beside the audit's win rate, games and fallbacks."""
+    losses = bel["losses"].assign(board=lambda t: pd.Categorical(t["board"], list(LEVELS), ordered=True))
+    table = losses.pivot_table(index=["agent", "board"], columns="cause", values="share_of_games", observed=True)
+    facts = bel["facts"].assign(board=lambda t: pd.Categorical(t["board"], list(LEVELS), ordered=True))
+    return table.join(facts.set_index(["agent", "board"])[["win_rate", "games", "fallbacks"]]).rename(
+        columns={"win_rate": "win rate"})
+
+
+def band_facts(final: pd.DataFrame, heat6: pd.DataFrame, heat7: pd.DataFrame) -> dict:
+    """What the seed bands say about ranking: the largest standard deviation over seeds among the agents of
+    ``final`` (:func:`final_by_seed`), the gaps between neighbours in their ranking and the pairs closer than four
+    standard deviations; and the spread (highest minus lowest seed) of the heatmap cells (:func:`fig_exp_6_band`,
+    :func:`fig_exp_7_band`; cells of one board counted once), its median, maximum and the board of the maximum."""
+    sd = float(final["sd"].max())
+    m = final["mean"].sort_values(ascending=False)
+    gaps = m.iloc[:-1].to_numpy() - m.iloc[1:].to_numpy()
+    close = [(a, b) for a, b, g in zip(m.index[:-1], m.index[1:], gaps) if g < 4 * sd]
+    cells = pd.concat([heat6, heat7.drop_duplicates("train_setting")], ignore_index=True)
+    spread = cells["high"] - cells["low"]
+    return {"sd": sd, "gap_min": float(gaps.min()), "gap_max": float(gaps.max()), "close": close,
+            "spread_median": float(spread.median()), "spread_max": float(spread.max()),
+            "spread_max_board": cells.loc[spread.idxmax(), "train_setting"]}

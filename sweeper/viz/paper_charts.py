@@ -211,3 +211,18 @@ def loss_causes(df: pd.DataFrame) -> alt.Chart:
     ).transform_calculate(cause_rank="indexof(['forced guess', 'missed a safe tile', 'clicked a known mine'], "
                                      "datum.cause)").properties(width=300, height=70).facet(
         row=alt.Row("board:N", sort=["8x8x10", "16x16x40", "16x30x99"], title=None))
+
+
+def how_good(d: pd.DataFrame, players=("random", "ucb:0.1", "egreedy:0.01", "thompson", "greedy", "solver"),
+             levels=("8x8x10", "16x16x40", "16x30x99"), openings=("reference", "safe", "zero")) -> alt.FacetChart:
+    """Win rate with its 95% interval of every player, one panel per level (rows) and opening (columns),
+    from :func:`sweeper.viz.figures.how_good`."""
+    base = alt.Chart(d).encode(
+        alt.X("player:N", sort=list(players), title=None),
+        alt.Y("win_rate:Q", title="win rate", scale=alt.Scale(domain=[0, 1])),
+        alt.Color("player:N", sort=list(players), legend=None))
+    bars = base.mark_bar().encode(tooltip=["player", "board", "opening", alt.Tooltip("win_rate:Q", format=".4f"),
+                                           "games", alt.Tooltip("games_per_second:Q", format=",.0f")])
+    err = base.mark_errorbar().encode(alt.Y("ci_low:Q", title="win rate"), alt.Y2("ci_high:Q"))
+    return alt.layer(bars, err, data=d).properties(width=150, height=160).facet(
+        row=alt.Row("board:N", sort=list(levels), title=None), column=alt.Column("opening:N", sort=list(openings)))
