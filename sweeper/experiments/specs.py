@@ -17,7 +17,6 @@ runs specs through :mod:`sweeper.experiments.runner`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,8 +117,7 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
     if rows:
         out.tables["tests"] = pd.concat(rows, ignore_index=True)
     if save_agent:
-        k, q, n = ag.table.recorded()
-        out.arrays["agent"] = {"keys": k, "q": q, "n": n, "metadata": np.array(json.dumps(ag.metadata()))}
+        out.arrays["agent"] = ag.file_arrays()
     return out
 
 

@@ -21,7 +21,8 @@ import pandas as pd
 
 from ..experiments import specs as ex
 from ..agents.kinds import load_agent
-from ..experiments.reproduce import PAPER_BOLD, PAPER_CSV, REPO, reproduce, store_for, train_label, transfer_best
+from ..experiments.reproduce import (PAPER_BOLD, PAPER_CSV, default_results, quick_reproduction, store_for,
+                                     train_label, transfer_best)
 
 SCALE_ENV = "SWEEPER_SCALE"
 
@@ -34,18 +35,21 @@ def scale() -> str:
 
 
 def results_dir() -> Path:
-    return REPO / "results" if scale() == "paper" else REPO / ".cache" / "quick-results"
+    return default_results(scale())
 
 
 @lru_cache(maxsize=None)
 def _ready(sc: str) -> Path:
+    """The comparison file of scale ``sc``; at quick scale after (re)computing, in
+    ``.cache/quick-results``, every task not made by exactly this source code."""
     root = results_dir()
     name = "comparison.csv" if sc == "paper" else f"comparison-{sc}.csv"
-    if not (root / name).exists():
-        if sc == "paper":
+    if sc == "paper":
+        if not (root / name).exists():
             raise ValueError(f"no paper-scale results in {root}: run `make reproduce` "
                              "(or set SWEEPER_SCALE=quick for a quick run)")
-        reproduce(scale=sc, workers=min(2, os.cpu_count() or 1), results=root, progress=False, log=lambda *_: None)
+    else:
+        quick_reproduction(workers=min(2, os.cpu_count() or 1))
     return root / name
 
 
@@ -56,7 +60,7 @@ def comparison() -> pd.DataFrame:
 
 def store():
     _ready(scale())
-    return store_for(results_dir(), scale())
+    return store_for(results_dir(), scale(), exact_source=scale() != "paper")
 
 
 def scale_note() -> str:
