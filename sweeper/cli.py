@@ -158,6 +158,10 @@ def main(argv=None) -> int:
 
 
 def _run(args) -> int:
+    if args.command in ("train", "eval") and args.save:  # before any import or work
+        check_save_path(args.save, args.force)
+    if args.command == "reproduce" and args.results:
+        check_results_dir(args.results)
     from .agents.kinds import load_agent, make_agent
     from .running.training import evaluate, train
 
@@ -175,15 +179,11 @@ def _run(args) -> int:
     common = dict(seed=args.seed, opening=args.opening, first=first, progress=not args.no_progress)
     if args.command == "train":
         agent = make_agent(args.agent, symmetric=not args.no_symmetry, flags=not args.no_flags)
-        if args.save:
-            check_save_path(args.save, args.force)
         run = train(agent, _boards(args.board), args.episodes, **common)
     elif args.agent:
         return _players(args, first)
     else:
         agent = load_agent(args.load)
-        if args.save:
-            check_save_path(args.save, args.force)
         run = evaluate(agent, _boards(args.board), args.episodes, freeze=args.freeze, **common)
     summary = run.summary()
     failure = None
@@ -219,7 +219,7 @@ def _reproduce(args) -> int:
         raise ValueError(f"--seeds must be comma-separated integers, got {args.seeds!r}") from None
     if args.workers < 1:
         raise ValueError("--workers must be >= 1")
-    results = check_results_dir(args.results) if args.results else default_results(args.scale)
+    results = Path(args.results) if args.results else default_results(args.scale)
     if args.list:
         store = store_for(results, args.scale)
         known = {**SPECS, **EXTRA_SPECS}
