@@ -182,8 +182,9 @@ RUNNER = textwrap.dedent("""
     import sys
     from sweeper.experiments import specs as ex
     from sweeper.experiments.runner import Store, run_tasks
-    tasks = [ex.bandit("greedy", "16x30x99", 10**7, seed=s, block=10**6) for s in (1, 2)]
-    run_tasks(tasks, Store(sys.argv[1]), workers=2, progress=False)
+    if __name__ == "__main__":
+        tasks = [ex.bandit("greedy", "16x30x99", 10**7, seed=s, block=10**6) for s in (1, 2)]
+        run_tasks(tasks, Store(sys.argv[1]), workers=2, progress=False)
 """)
 
 
@@ -197,6 +198,14 @@ def _children(pid):
         if int(fields[1]) == pid:
             out.append(int(stat.parent.name))
     return out
+
+
+def _cpu_seconds(pid):
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("inf")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _alive(pid):
@@ -218,12 +227,14 @@ def test_killing_the_runner_stops_its_workers(tmp_path, sig):
         deadline = time.time() + 120
         while len(_children(proc.pid)) < 3 and time.time() < deadline:  # 2 workers + resource tracker
             time.sleep(0.5)
-        time.sleep(3)  # the workers are computing
         kids = _children(proc.pid)
-        assert len(kids) >= 2
+        workers = [k for k in kids if "spawn_main" in Path(f"/proc/{k}/cmdline").read_text()]
+        assert len(workers) == 2
+        while min(_cpu_seconds(k) for k in workers) < 4 and time.time() < deadline:  # imported, now computing
+            time.sleep(0.5)
         proc.send_signal(sig)
         proc.wait(timeout=30)
-        deadline = time.time() + 15
+        deadline = time.time() + 30
         while any(_alive(k) for k in kids) and time.time() < deadline:
             time.sleep(0.2)
         assert not [k for k in kids if _alive(k)]
