@@ -411,10 +411,10 @@ def test_kernel_calls_are_sized_by_work(monkeypatch):
         return out
     train("greedy", "5x5x3", 10, progress=False)  # compiled before timing
     monkeypatch.setattr(training, "play_games", timed)
-    train("greedy", "40x40x300", 300, seed=1, progress=False)
+    train("greedy", "40x40x300", 100, seed=1, progress=False)
     big = list(calls)
     calls.clear()
-    train("greedy", "8x8x10", 100_000, seed=1, progress=False)
+    train("greedy", "8x8x10", 30_000, seed=1, progress=False)
     small = list(calls)
     assert big[0][0] == training.FIRST_CALL_WORK // 1600 and small[0][0] == training.FIRST_CALL_WORK // 64
     assert max(s for _, s in big + small) < 4 * training.CALL_SECONDS  # the bar moves every second or so

@@ -405,6 +405,11 @@ def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, pr
             _run_dask(todo, dask, finished)
         elif workers <= 1:
             for t in todo:
+                if store.status(t) == "ok":  # another runner on this store finished it meanwhile
+                    counts["cached"] += 1
+                    if bar is not None:
+                        bar.update(1)
+                    continue
                 finished(t, *execute(t))
         else:
             import multiprocessing as mp
