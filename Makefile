@@ -19,13 +19,9 @@ test: quick-results
 	SWEEPER_SCALE=quick $(PY) -m pytest -q -p no:cacheprovider tests book --nbval-lax
 
 # what the book shows at quick scale (the notebook tests read it; nothing in the book computes results):
-# every spec of the paper, the seed bands (seeds 1-2 at this scale) and the extras; resumable
-QUICK := .cache/quick-results
+# every spec of the paper, the seed bands and the extras, in .cache/quick-results; recomputed when the code changes
 quick-results: $(STAMP)
-	$(PY) -m sweeper reproduce --scale quick --results $(QUICK) --workers 2 --no-progress
-	$(PY) -m sweeper reproduce fig:exp_1 fig:exp_2 fig:exp_6 fig:exp_7 ext:thompson --scale quick --seeds 1,2 \
-		--results $(QUICK) --workers 2 --no-progress
-	$(PY) -m sweeper reproduce ext:how_good ext:belief --scale quick --results $(QUICK) --workers 2 --no-progress
+	$(PY) -m sweeper reproduce --book --scale quick --workers 2 --no-progress
 
 # the package tests only, skipping those marked slow
 test-fast: $(STAMP)
@@ -61,6 +57,4 @@ clean:
 # then the seed bands (seeds 1-5 of the learning curves, heatmap cells and Thompson runs) and the
 # experiments beyond the paper
 reproduce: $(STAMP)
-	$(PY) -m sweeper reproduce --scale paper --workers 2
-	$(PY) -m sweeper reproduce fig:exp_1 fig:exp_2 fig:exp_6 fig:exp_7 ext:thompson --seeds 1,2,3,4,5 --workers 2
-	$(PY) -m sweeper reproduce ext:how_good ext:belief --workers 2
+	$(PY) -m sweeper reproduce --book --scale paper --workers 2

@@ -5,9 +5,8 @@ from .agents.kinds import EpsilonGreedy, Greedy, StateAction, Thompson, UCBAgent
 from .game.engine import PRESETS, Game, Setting
 from .running.episode import Decision, Episode
 from .running.training import Run, evaluate, play, train
-
-__version__ = "0.1.0"
+from .version import BEHAVIOUR_VERSION, __version__
 
 __all__ = ["Game", "Setting", "PRESETS", "Greedy", "EpsilonGreedy", "UCBAgent", "Thompson", "StateAction", "make_agent",
            "load_agent", "train", "evaluate", "play", "Run", "key_of", "decode_key", "to_paper_tuple", "Episode",
-           "Decision"]
+           "Decision", "BEHAVIOUR_VERSION", "__version__"]

@@ -2,27 +2,92 @@
 
 With ``--json`` the last line printed is one JSON object (agent, board,
 episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
-games_per_second, ...). Errors in the arguments exit with status 2 and a
-one-line message; nothing is written unless the run finished.
+games_per_second, ...); numbers that do not exist (the win rate of 0 games)
+are ``null``. Errors in the arguments exit with status 2 and a one-line
+message, before any long work: ``--save`` and ``--results`` destinations are
+checked first (missing or unwritable directory, a directory where a file
+should go, an existing file without ``--force``). Nothing is written unless
+the run finished; if the agent cannot be written after all (a full disk), the
+summary is still printed and the agent is written to the temporary directory.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 
 
-def _parse_first(text):
+def _parse_first(text, opening="safe"):
     if text is None:
         return None
     try:
         r, c = (int(v) for v in text.split(","))
     except ValueError:
         raise ValueError(f"--first must look like ROW,COL, got {text!r}") from None
+    if opening == "reference":
+        raise ValueError("--first is for the safe and zero openings; the reference opening opens a tile "
+                         "of its own choosing")
     return r, c
+
+
+def _probe(directory: Path, what: str) -> None:
+    """Fail now, not after the run, if ``directory`` cannot take a new file."""
+    probe = directory / f".sweeper-probe-{os.getpid()}"
+    try:
+        probe.open("xb").close()
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"{what}: cannot write in {directory} ({exc.strerror or exc})") from None
+
+
+def check_save_path(path, force: bool = False) -> Path:
+    """Check a ``--save`` destination before any work: its directory exists and takes files; it is
+    not a directory; an existing file is replaced only with ``force``."""
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"--save {p} is a directory; give a file name, e.g. {p / 'agent.npz'}")
+    if p.exists() and not force:
+        raise ValueError(f"--save {p} exists; add --force to replace it")
+    parent = p.parent
+    if not parent.exists():
+        raise ValueError(f"--save {p}: directory {parent} does not exist")
+    if not parent.is_dir():
+        raise ValueError(f"--save {p}: {parent} is not a directory")
+    _probe(parent, f"--save {p}")
+    return p
+
+
+def check_results_dir(path) -> Path:
+    """Check a ``--results`` directory before any work: a directory (or a new one under a
+    writable directory) that takes files."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ValueError(f"--results {p} is not a directory")
+    existing = p
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"--results {p}: {existing} is not a directory")
+    _probe(existing, f"--results {p}")
+    return p
+
+
+def _jsonable(v):
+    """None for NaN and infinities, so the JSON line is valid JSON."""
+    if isinstance(v, (float, np.floating)):
+        return float(v) if math.isfinite(v) else None
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
+    return v
 
 
 def _add_common(p):
@@ -32,7 +97,8 @@ def _add_common(p):
     p.add_argument("--episodes", type=int, default=10_000, help="games per board setting")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--opening", default="reference", choices=["reference", "safe", "zero"])
-    p.add_argument("--first", default=None, help="first click ROW,COL for the safe/zero openings (default 0,0)")
+    p.add_argument("--first", default=None, help="first click ROW,COL for the safe/zero openings (default 0,0; "
+                                                  "an error with the reference opening)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON line at the end")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -44,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--agent", default="greedy", help="greedy | egreedy:EPS | ucb:C | thompson[:A0,B0] | sa")
     t.add_argument("--no-symmetry", action="store_true", help="each target direction is its own action")
     t.add_argument("--no-flags", action="store_true", help="invisible flags (the ablation of the paper's Fig. 10, fig:exp_4)")
-    t.add_argument("--save", default=None, help="write the trained agent to this .npz file")
+    t.add_argument("--save", default=None, help="write the trained agent to this .npz file (checked before training)")
+    t.add_argument("--force", action="store_true", help="let --save replace an existing file")
     _add_common(t)
     e = sub.add_parser("eval", help="evaluate a saved agent, or the solver / random players")
     who = e.add_mutually_exclusive_group(required=True)
@@ -53,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the exact-probability solver (ceiling) or a random clicker (floor)")
     e.add_argument("--freeze", action="store_true", help="no learning during the test games")
     e.add_argument("--save", default=None, help="write the agent after the test games (when learning)")
+    e.add_argument("--force", action="store_true", help="let --save replace an existing file")
     _add_common(e)
     a = sub.add_parser("audit", help="a saved agent's beliefs against the exact probabilities (frozen games): "
                                      "causes of lost games, calibration")
@@ -65,8 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--workers", type=int, default=1, help="local worker processes")
     r.add_argument("--dask", default=None, help="address of a Dask scheduler, e.g. tcp://host:8786")
     r.add_argument("--seeds", default="1", help="comma-separated seeds (one run per seed)")
-    r.add_argument("--results", default=None, help="results directory (default: the repository's results/)")
+    r.add_argument("--results", default=None, help="results directory (default: the repository's results/ at paper "
+                                                    "scale, the git-ignored .cache/quick-results/ at quick scale)")
     r.add_argument("--list", action="store_true", help="list the experiments and their tasks, run nothing")
+    r.add_argument("--book", action="store_true",
+                   help="everything the book reads: every spec, the seed bands and the extras shown beyond the paper")
     r.add_argument("--no-progress", action="store_true")
     b = sub.add_parser("bench", help="games/s of the standard workloads")
     b.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
@@ -89,6 +160,10 @@ def main(argv=None) -> int:
 
 
 def _run(args) -> int:
+    if args.command in ("train", "eval") and args.save:  # before any import or work
+        check_save_path(args.save, args.force)
+    if args.command == "reproduce" and args.results:
+        check_results_dir(args.results)
     from .agents.kinds import load_agent, make_agent
     from .running.training import evaluate, train
 
@@ -102,7 +177,7 @@ def _run(args) -> int:
         return _reproduce(args)
     if args.command == "audit":
         return _audit(args)
-    first = _parse_first(args.first)
+    first = _parse_first(args.first, args.opening)
     common = dict(seed=args.seed, opening=args.opening, first=first, progress=not args.no_progress)
     if args.command == "train":
         agent = make_agent(args.agent, symmetric=not args.no_symmetry, flags=not args.no_flags)
@@ -112,16 +187,25 @@ def _run(args) -> int:
     else:
         agent = load_agent(args.load)
         run = evaluate(agent, _boards(args.board), args.episodes, freeze=args.freeze, **common)
-    if args.save:
-        agent.save(args.save)
     summary = run.summary()
+    failure = None
     if args.save:
-        summary["saved"] = args.save
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        for k, v in summary.items():
-            print(f"{k:>18}: {v:.4f}" if isinstance(v, float) else f"{k:>18}: {v}")
+        try:
+            agent.save(args.save)
+            summary["saved"] = args.save
+        except OSError as exc:
+            rescue = Path(tempfile.gettempdir()) / f"sweeper-agent-{os.getpid()}.npz"
+            try:
+                agent.save(rescue)
+                summary["saved"] = str(rescue)
+                kept = f"; the agent was written to {rescue} instead"
+            except OSError:
+                kept = ""
+            failure = f"error: could not write the agent to {args.save} ({exc.strerror or exc}){kept}"
+    _print(summary, args.json)
+    if failure:
+        print(failure, file=sys.stderr)
+        return 1
     return 0
 
 
@@ -129,7 +213,7 @@ def _reproduce(args) -> int:
     import time
 
     from .experiments.specs import EXTRA_SPECS, SPECS, all_tasks
-    from .experiments.reproduce import REPO, reproduce, store_for
+    from .experiments.reproduce import book_reproduction, default_results, reproduce, store_for
 
     try:
         seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip())
@@ -137,7 +221,7 @@ def _reproduce(args) -> int:
         raise ValueError(f"--seeds must be comma-separated integers, got {args.seeds!r}") from None
     if args.workers < 1:
         raise ValueError("--workers must be >= 1")
-    results = args.results or REPO / "results"
+    results = Path(args.results) if args.results else default_results(args.scale)
     if args.list:
         store = store_for(results, args.scale)
         known = {**SPECS, **EXTRA_SPECS}
@@ -148,12 +232,26 @@ def _reproduce(args) -> int:
             done = sum(store.status(t) == "ok" for t in tasks)
             print(f"{sid:<15} {len(tasks):>4} tasks, {done:>4} done  {known[sid].title}")
         return 0
+    if args.book:
+        if args.ids or args.seeds != "1":
+            raise ValueError("--book runs a fixed set (every spec, the seed bands, the extras): give no ids or --seeds")
+        t0 = time.perf_counter()
+        runs = book_reproduction(args.scale, workers=args.workers, dask=args.dask, results=results,
+                                 progress=not args.no_progress, log=lambda *_: None)
+        print(f"everything the book reads at {args.scale} scale: {sum(c['tasks'] for c in runs)} tasks, "
+              f"{sum(c['computed'] for c in runs)} computed in {time.perf_counter() - t0:.1f} s, in {results}")
+        return 0
     all_tasks(args.ids, args.scale, seeds)  # validates the ids before any work
     t0 = time.perf_counter()
     counts = reproduce(args.ids or None, args.scale, seeds, workers=args.workers, dask=args.dask, results=results,
                        progress=not args.no_progress)
-    print(f"{counts['tasks']} tasks: {counts['cached']} already done, {counts['computed']} computed "
-          f"in {time.perf_counter() - t0:.1f} s; summary written to {results}")
+    done = (f"{counts['tasks']} tasks: {counts['cached']} already done, {counts['computed']} computed "
+            f"in {time.perf_counter() - t0:.1f} s")
+    if counts["summary"] is not None:
+        print(f"{done}; summary written to {counts['summary']}")
+    else:
+        print(f"{done}; summary not written yet: {counts['missing']} tasks of other experiments are not done "
+              f"(`python -m sweeper reproduce --scale {args.scale}` runs them all)")
     return 0
 
 
@@ -165,7 +263,8 @@ def _audit(args) -> int:
     boards = _boards(args.board)
     if len(boards) != 1:
         raise ValueError("audit takes one board setting")
-    a = audit(agent, boards[0], args.episodes, seed=args.seed, opening=args.opening, first=_parse_first(args.first))
+    a = audit(agent, boards[0], args.episodes, seed=args.seed, opening=args.opening,
+              first=_parse_first(args.first, args.opening))
     losses = a.losses().set_index("cause")
     summary = {"agent": agent.name, "board": boards[0], "opening": args.opening, "episodes": len(a.games),
                "seed": args.seed, "learning": False, "wins": int(a.games["won"].sum()), "win_rate": a.win_rate,
@@ -209,7 +308,7 @@ def _players(args, first) -> int:
 
 def _print(summary: dict, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(summary))
+        print(json.dumps({k: _jsonable(v) for k, v in summary.items()}, allow_nan=False))
     else:
         for k, v in summary.items():
             print(f"{k:>18}: {v:.4f}" if isinstance(v, float) else f"{k:>18}: {v}")

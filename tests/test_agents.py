@@ -46,7 +46,7 @@ def _rewrite(path, arrays):
     (lambda a: a.pop("q"), "missing 'q'"),
     (lambda a: a.update(metadata=np.array("{not json")), "not valid JSON"),
     (lambda a: a.update(metadata=np.array(json.dumps({"format": "other"}))), "not a bandit-sweeper"),
-    (lambda a: a.update(n=a["n"].astype(np.float32)), "wrong dtypes"),
+    (lambda a: a.update(n=a["n"].astype(np.float32)), "must be 1-D int64"),
     (lambda a: a.update(n=a["n"][:-1]), "one length"),
     (lambda a: a["n"].__setitem__(0, 0), "N >= 1"),
     (lambda a: a["q"].__setitem__(0, 1.5), "-1 <= Q <= 1"),

@@ -17,22 +17,19 @@ its :class:`~sweeper.agents.values.ValueTable`; all play happens in the kernels 
     "this tile is a mine" on to the neighbouring windows.
 
 Saved agents are plain data: an ``.npz`` with the recorded keys, Q and N and a
-JSON metadata string (no pickle); :func:`load_agent` validates everything.
+JSON metadata string (no pickle), defined in :mod:`sweeper.agents.files`;
+:func:`load_agent` validates everything before it builds the agent.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from .rules import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, SA, THOMPSON, UCB)
+from .files import FORMAT, FORMAT_VERSION, WINDOW, agent_arrays, read_agent_file, write_agent_file
 from .values import ValueTable
-
-FORMAT = "bandit-sweeper-agent"
-FORMAT_VERSION = 1
-WINDOW = 3
 
 
 class Agent:
@@ -98,15 +95,13 @@ class Agent:
                 "symmetric": self.symmetric, "flags": self.flags, "window": WINDOW,
                 "decisions": self.table.decisions, "actions_recorded": self.actions_recorded}
 
+    def file_arrays(self) -> dict:
+        """The arrays of the agent's file (:mod:`sweeper.agents.files`), e.g. to store with a task."""
+        return agent_arrays(*self.table.recorded(), self.metadata())
+
     def save(self, path) -> Path:
         """Write the agent as ``.npz`` (keys, q, n arrays + JSON metadata). Atomic."""
-        path = Path(path)
-        keys, q, n = self.table.recorded()
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, keys=keys, q=q, n=n, metadata=np.array(json.dumps(self.metadata())))
-        tmp.replace(path)
-        return path
+        return write_agent_file(path, *self.table.recorded(), self.metadata())
 
 
 class Greedy(Agent):
@@ -231,45 +226,12 @@ def make_agent(spec: str, symmetric: bool = True, flags: bool = True) -> Agent:
 
 
 def load_agent(path) -> Agent:
-    """Load and validate an agent saved by :meth:`Agent.save`."""
-    path = Path(path)
-    if not path.exists():
-        raise ValueError(f"no agent file at {path}")
+    """Load an agent saved by :meth:`Agent.save`, after checking every part of the file
+    (:func:`sweeper.agents.files.read_agent_file`); ``ValueError`` naming the file and field."""
+    meta, keys, q, n = read_agent_file(path)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except Exception as exc:  # zip/npy errors of every kind
-        raise ValueError(f"{path} is not a readable agent file ({exc})") from None
-    for k in ("keys", "q", "n", "metadata"):
-        if k not in arrays:
-            raise ValueError(f"{path} is not an agent file: missing {k!r}")
-    try:
-        meta = json.loads(str(arrays["metadata"]))
-    except (json.JSONDecodeError, TypeError):
-        raise ValueError(f"{path}: metadata is not valid JSON") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a {FORMAT} file")
-    if meta.get("version") != FORMAT_VERSION:
-        raise ValueError(f"{path}: format version {meta.get('version')} is not supported (need {FORMAT_VERSION})")
-    if meta.get("window") != WINDOW or meta.get("agent") not in AGENTS:
-        raise ValueError(f"{path}: unsupported window size or agent kind")
-    keys, q, n = arrays["keys"], arrays["q"], arrays["n"]
-    if keys.dtype != np.int64 or q.dtype != np.float64 or n.dtype != np.int64:
-        raise ValueError(f"{path}: arrays have wrong dtypes")
-    if not (keys.ndim == q.ndim == n.ndim == 1 and len(keys) == len(q) == len(n)):
-        raise ValueError(f"{path}: keys, q and n must be 1-D arrays of one length")
-    if len(keys) and (keys.min() < 0 or np.unique(keys).size != keys.size):
-        raise ValueError(f"{path}: keys must be distinct and non-negative")
-    if len(n) and (n.min() < 1 or not np.all(np.isfinite(q)) or np.abs(q).max() > 1.0):
-        raise ValueError(f"{path}: every recorded action needs N >= 1 and -1 <= Q <= 1")
-    mines = (q + 1.0) / 2.0 * n  # Q is a mean of +-1 rewards: (Q+1)/2*N counts the mines
-    if len(n) and np.abs(mines - np.round(mines)).max() > 1e-6 * max(1, int(n.max())):
-        raise ValueError(f"{path}: Q values are not means of +-1 rewards over N")
-    if int(meta.get("actions_recorded", -1)) != len(keys):
-        raise ValueError(f"{path}: metadata says {meta.get('actions_recorded')} actions, file has {len(keys)}")
-    try:
-        agent = _build(meta["agent"], meta.get("params", {}), bool(meta["symmetric"]), bool(meta["flags"]))
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"{path}: bad metadata ({exc})") from None
-    agent.table = ValueTable.from_recorded(keys, q, n, int(meta.get("decisions", 0)))
+        agent = _build(meta["agent"], meta["params"], meta["symmetric"], meta["flags"])
+    except ValueError as exc:
+        raise ValueError(f"{path}: metadata field 'params': {exc}") from None
+    agent.table = ValueTable.from_recorded(keys, q, n, meta["decisions"])
     return agent

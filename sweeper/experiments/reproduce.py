@@ -2,7 +2,7 @@
 
 ``python -m sweeper reproduce [ID ...] [--scale paper|quick] [--workers N] [--dask ADDRESS]``
 runs the specs of :mod:`sweeper.experiments` through :mod:`sweeper.experiments.runner`
-(finished runs are kept and skipped) and then writes
+(finished runs are kept and skipped) into ``<results>/runs/<scale>/`` and then writes
 
 * ``<results>/summary[-quick].csv``: one row per number we report, with exactly
   the columns of the paper's ``paper-results.csv`` (source = ours; see
@@ -10,6 +10,10 @@ runs the specs of :mod:`sweeper.experiments` through :mod:`sweeper.experiments.r
 * ``<results>/comparison[-quick].csv``: each number beside the paper's, with
   its Wilson 95% interval, whether the paper's value lies in it, and the
   Mann-Whitney "significantly best" marks of the transfer tables.
+
+``<results>`` is the repository's ``results/`` at paper scale (committed) and
+the git-ignored ``.cache/quick-results/`` at quick scale (the store the book's
+notebook tests and ``tests/test_behaviour.py`` share).
 """
 
 from __future__ import annotations
@@ -29,8 +33,17 @@ COLUMNS = ["experiment", "agent", "train_setting", "train_episodes", "eval_setti
            "value", "source"]
 
 
-def store_for(results=REPO / "results", scale="paper") -> Store:
-    return Store(Path(results) / "runs" / scale)
+QUICK_RESULTS = REPO / ".cache" / "quick-results"
+
+
+def default_results(scale="paper") -> Path:
+    """Where a scale's results go by default: ``results/`` (paper, committed) or ``.cache/quick-results``."""
+    return REPO / "results" if scale == "paper" else QUICK_RESULTS
+
+
+def store_for(results=None, scale="paper", exact_source: bool = False) -> Store:
+    root = default_results(scale) if results is None else Path(results)
+    return Store(root / "runs" / scale, exact_source=exact_source)
 
 
 def paper_agent(spec: str, symmetric=True, flags=True) -> str:
@@ -47,23 +60,51 @@ def train_label(boards) -> str:
     return f"{boards[0].rsplit('x', 1)[0]}x({ks[0]}..{ks[-1]})"
 
 
-def reproduce(ids=None, scale="paper", seeds=(1,), workers=1, dask=None, results=REPO / "results",
-              progress=True, log=print) -> dict:
-    """Run (or reuse) every task of the given specs, then write the summary files."""
+def reproduce(ids=None, scale="paper", seeds=(1,), workers=1, dask=None, results=None,
+              progress=True, log=print, exact_source: bool = False) -> dict:
+    """Run (or reuse) every task of the given specs, then write the summary files.
+
+    Returns the runner's counts plus ``summary``: the summary file written, or None
+    when tasks of other specs are not done yet (``missing`` of them)."""
+    results = default_results(scale) if results is None else Path(results)
     tasks = ex.all_tasks(ids, scale, seeds)
-    store = store_for(results, scale)
+    store = store_for(results, scale, exact_source)
     counts = run_tasks(tasks, store, workers=workers, dask=dask, progress=progress, log=log)
     missing = [t for t in ex.all_tasks(None, scale, seeds) if store.status(t) != "ok"]
+    counts.update(summary=None, missing=len(missing))
     if missing:
-        log(f"summary not written: {len(missing)} tasks of other experiments are not done yet "
-            f"(run `python -m sweeper reproduce --scale {scale}` for all)")
         return counts
     summary = summary_table(store, scale, seeds)
     suffix = "" if scale == "paper" else f"-{scale}"
-    Path(results).mkdir(parents=True, exist_ok=True)
-    summary[COLUMNS].to_csv(Path(results) / f"summary{suffix}.csv", index=False)
-    comparison_table(summary).to_csv(Path(results) / f"comparison{suffix}.csv", index=False)
+    results.mkdir(parents=True, exist_ok=True)
+    summary[COLUMNS].to_csv(results / f"summary{suffix}.csv", index=False)
+    comparison_table(summary).to_csv(results / f"comparison{suffix}.csv", index=False)
+    counts["summary"] = results / f"summary{suffix}.csv"
     return counts
+
+
+def book_reproduction(scale="paper", workers=1, dask=None, results=None, progress=True, log=print) -> list:
+    """Everything the book reads at ``scale``: every spec of the paper (seed 1), the seed bands
+    (:data:`~sweeper.experiments.specs.BAND_SEEDS` of :data:`~sweeper.experiments.specs.BAND_SPECS`) and the
+    experiments beyond the paper that it shows. Resumable; below paper scale every task not made by exactly the
+    current source code is recomputed (a quick store is a cache). Returns the three runs' counts."""
+    exact = scale != "paper"
+    common = dict(scale=scale, workers=workers, dask=dask, results=results, progress=progress, log=log,
+                  exact_source=exact)
+    return [reproduce(None, **common),
+            reproduce(list(ex.BAND_SPECS), seeds=ex.BAND_SEEDS[scale], **common),
+            reproduce(list(ex.BOOK_EXTRAS), **common)]
+
+
+def quick_reproduction(workers: int = 1, progress: bool = False) -> Path:
+    """The quick-scale reproduction in ``.cache/quick-results``, (re)computing every task not
+    made by exactly the current source code; returns the results directory. The book's
+    notebook tests and the behaviour test share it, so ``make test`` computes it once."""
+    counts = reproduce(scale="quick", workers=workers, results=QUICK_RESULTS, progress=progress,
+                       log=lambda *_: None, exact_source=True)
+    if counts["summary"] is None:
+        raise RuntimeError(f"the quick reproduction in {QUICK_RESULTS} is incomplete ({counts['missing']} tasks)")
+    return QUICK_RESULTS
 
 
 # ---------------------------------------------------------------- tabulation --

@@ -6,35 +6,61 @@ Finished tasks are stored under ``<root>/<kind>/<id>/``:
 
 * ``*.parquet``  tidy tables returned by the task,
 * ``*.npz``      plain arrays (e.g. a trained agent; never pickle),
-* ``meta.json``  the task, its outputs' SHA-256 checksums and provenance
-  (commit, seed, package versions, episodes, wall time).
+* ``meta.json``  the task, the behaviour version of the code that made it
+  (:data:`sweeper.version.BEHAVIOUR_VERSION`), its outputs' SHA-256 checksums,
+  the facts the summaries publish (``info``), provenance (commit, source
+  fingerprint, package versions, wall time) and a SHA-256 ``checksum`` of all
+  of the above, so an edited number is caught like an edited data file.
 
-Each task directory is written under a temporary name and renamed into place
-when complete, so a killed run loses at most the tasks in flight. A directory
-whose files are missing or whose checksums do not match is reported and
-recomputed, never used. Results are written by the calling process, so Dask
-workers need no shared file system.
+A stored result is used only if it is *ok*: its ``meta.json`` matches its
+checksum and describes this task, every data file matches its checksum, and
+it was made under the current behaviour version. Otherwise it is *corrupt* or
+*stale*: the runner reports and recomputes it, :meth:`Store.load` refuses it
+with a message saying why.
+
+Each task directory is written under a temporary name (``.tmp-*``) and renamed
+into place under a lock on the store, after checking that no other writer got
+there first; a finished (ok) result is never removed, so two runners (or a Dask
+run beside a local one) on one directory neither crash nor misread, and a
+killed run loses at most the tasks in flight. Temporary directories left by
+killed runs are removed when the next run starts. Results are written by the
+calling process, so Dask workers need no shared file system; local worker
+processes stop when the runner is interrupted, terminated or killed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import io
 import json
 import os
 import platform
+import secrets
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ..version import BEHAVIOUR_VERSION
+
+#: Layout of a task directory; part of every task id (the behaviour version is not: a result of
+#: another behaviour version keeps its id and directory, and is recomputed in place).
 RESULT_FORMAT = 1
+#: Temporary and set-aside directories older than this (seconds) are removed even if their writer's
+#: process id looks alive (it may have been reused).
+STALE_TMP_SECONDS = 3600
 TASKS: dict = {}
 
 
@@ -97,8 +123,24 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def meta_checksum(meta: dict) -> str:
+    """SHA-256 of ``meta.json``'s content without its ``checksum`` field (canonical JSON)."""
+    body = {k: v for k, v in meta.items() if k != "checksum"}
+    return _sha(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+
+
+@lru_cache(maxsize=None)
+def source_fingerprint() -> str:
+    """SHA-256 over the package's Python sources (paths and bytes): which code made a result."""
+    pkg = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for f in sorted(pkg.rglob("*.py")):
+        h.update(f.relative_to(pkg).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def provenance() -> dict:
-    """Commit, package versions and machine facts recorded with every result."""
+    """Commit, source fingerprint, package versions and machine facts recorded with every result."""
     root = Path(__file__).resolve().parents[2]
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
@@ -109,48 +151,121 @@ def provenance() -> dict:
         commit, dirty = "unknown", False
     import numba
     import sweeper
-    return {"commit": commit, "sweeper_modified": dirty, "sweeper": sweeper.__version__, "python": sys.version.split()[0],
+    return {"commit": commit, "sweeper_modified": dirty, "source": source_fingerprint(),
+            "sweeper": sweeper.__version__, "python": sys.version.split()[0],
             "numpy": np.__version__, "numba": numba.__version__, "pandas": pd.__version__,
             "machine": platform.machine(), "cpus": os.cpu_count()}
 
 
 class Store:
-    """Finished task results under one root directory."""
+    """Finished task results under one root directory.
 
-    def __init__(self, root):
+    With ``exact_source=True`` a result also counts as stale unless the very same
+    source code made it (:func:`source_fingerprint`): for caches such as the
+    quick-scale reproduction of the tests, which must show what the current code
+    computes."""
+
+    LOCK = ".store.lock"
+
+    def __init__(self, root, exact_source: bool = False):
         self.root = Path(root)
+        self.exact_source = exact_source
 
     def path(self, task: Task) -> Path:
         return self.root / task.kind / task.id
 
+    @contextlib.contextmanager
+    def _lock(self):
+        """An exclusive lock on the store (``flock`` on ``<root>/.store.lock``) where the OS has one."""
+        try:
+            import fcntl
+        except ImportError:  # no flock: the rename-then-verify loop of save() still holds
+            yield
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / self.LOCK, "a") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def _scratch(self, task: Task, what: str) -> Path:
+        """A fresh sibling name of the task directory, naming the writing process and host."""
+        tag = f".{what}-{task.id}-{os.getpid()}-{secrets.token_hex(4)}-{socket.gethostname()}"
+        return self.path(task).with_name(tag)
+
     def save(self, task: Task, out: Output, seconds: float, prov: dict) -> Path:
+        """Write a task's result. Safe for concurrent writers: the files are written under a
+        temporary name, then, under the store's lock, renamed into place unless an ok result is
+        already there (another writer's: it is kept and ours is dropped); a stale or corrupt one is
+        set aside first and then removed."""
         final = self.path(task)
-        tmp = final.with_name(f".tmp-{task.id}-{os.getpid()}")
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        tmp.mkdir(parents=True)
-        files = {}
-        for name, frame in out.tables.items():
-            buf = io.BytesIO()
-            frame.to_parquet(buf, index=False)
-            files[f"{name}.parquet"] = buf.getvalue()
-        for name, arrays in out.arrays.items():
-            buf = io.BytesIO()
-            np.savez_compressed(buf, **arrays)
-            files[f"{name}.npz"] = buf.getvalue()
-        for fname, data in files.items():
-            (tmp / fname).write_bytes(data)
-        meta = {"task": {"kind": task.kind, "params": task.params, "id": task.id}, "format": RESULT_FORMAT,
-                "files": {f: _sha(d) for f, d in files.items()}, "info": out.info, "seconds": seconds,
-                "provenance": prov, "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        (tmp / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
-        if final.exists():
-            shutil.rmtree(final)
-        os.replace(tmp, final)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._scratch(task, "tmp")
+        tmp.mkdir()
+        try:
+            files = {}
+            for name, frame in out.tables.items():
+                buf = io.BytesIO()
+                frame.to_parquet(buf, index=False)
+                files[f"{name}.parquet"] = buf.getvalue()
+            for name, arrays in out.arrays.items():
+                buf = io.BytesIO()
+                np.savez_compressed(buf, **arrays)
+                files[f"{name}.npz"] = buf.getvalue()
+            for fname, data in files.items():
+                (tmp / fname).write_bytes(data)
+            meta = {"task": {"kind": task.kind, "params": task.params, "id": task.id}, "format": RESULT_FORMAT,
+                    "behaviour": BEHAVIOUR_VERSION, "files": {f: _sha(d) for f, d in files.items()},
+                    "info": out.info, "seconds": seconds, "provenance": prov,
+                    "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            meta["checksum"] = meta_checksum(meta)
+            (tmp / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
+            aside = []
+            with self._lock():
+                for _ in range(10):
+                    if self.status(task) == "ok":  # another writer finished first
+                        break
+                    if final.exists():
+                        old = self._scratch(task, "old")
+                        with contextlib.suppress(FileNotFoundError):
+                            os.rename(final, old)
+                            aside.append(old)
+                    try:
+                        os.rename(tmp, final)
+                        break
+                    except OSError as exc:  # another writer's directory arrived in between
+                        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                            raise
+                else:
+                    raise OSError(f"could not store {task.label} in {final}: other writers keep replacing it")
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        for old in aside:
+            shutil.rmtree(old, ignore_errors=True)
         return final
 
+    def clean(self, max_age: float = STALE_TMP_SECONDS) -> int:
+        """Remove temporary (``.tmp-*``) and set-aside (``.old-*``) directories left by killed
+        writers: those of processes of this host that no longer run, and any older than
+        ``max_age`` seconds. Returns how many were removed."""
+        removed = 0
+        host = socket.gethostname()
+        for d in list(self.root.glob("*/.tmp-*")) + list(self.root.glob("*/.old-*")):
+            parts = d.name.split("-", 4)
+            try:
+                age = time.time() - d.stat().st_mtime
+            except FileNotFoundError:
+                continue
+            dead = len(parts) == 5 and parts[4] == host and parts[2].isdigit() and not _alive(int(parts[2]))
+            if dead or age > max_age:
+                shutil.rmtree(d, ignore_errors=True)
+                removed += 1
+        return removed
+
     def status(self, task: Task) -> str:
-        """``missing``, ``ok`` or ``corrupt: <reason>``."""
+        """``missing``, ``ok``, ``corrupt: <reason>`` or ``stale: <reason>``."""
         d = self.path(task)
         if not d.exists():
             return "missing"
@@ -158,13 +273,22 @@ class Store:
             meta = json.loads((d / "meta.json").read_text())
             if meta.get("format") != RESULT_FORMAT or meta["task"]["id"] != task.id:
                 return "corrupt: meta.json does not describe this task"
+            if "checksum" not in meta:
+                return "stale: meta.json has no checksum (written by an older runner)"
+            if meta["checksum"] != meta_checksum(meta):
+                return "corrupt: meta.json does not match its checksum (edited after it was written?)"
+            if meta.get("behaviour") != BEHAVIOUR_VERSION:
+                return (f"stale: made by behaviour version {meta.get('behaviour')}, "
+                        f"this code computes version {BEHAVIOUR_VERSION}")
             for fname, sha in meta["files"].items():
                 f = d / fname
                 if not f.exists():
                     return f"corrupt: {fname} is missing"
                 if _sha(f.read_bytes()) != sha:
                     return f"corrupt: {fname} does not match its checksum"
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            if self.exact_source and meta["provenance"].get("source") != source_fingerprint():
+                return "stale: made by other source code"
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             return f"corrupt: {exc.__class__.__name__}: {exc}"
         return "ok"
 
@@ -172,12 +296,15 @@ class Store:
         return json.loads((self.path(task) / "meta.json").read_text())
 
     def load(self, task: Task) -> Output:
-        """The stored output of a finished task (``ValueError`` if missing or corrupt)."""
+        """The stored output of a finished task (``ValueError`` if missing, corrupt or stale)."""
         st = self.status(task)
         if st != "ok":
-            raise ValueError(f"result of {task.label} ({task.id}) is {st}")
+            raise ValueError(f"result of {task.label} ({task.id}) in {self.root} is {st}; "
+                             "`python -m sweeper reproduce` recomputes it")
         d = self.path(task)
         meta = self.meta(task)
+        if meta_checksum(meta) != meta["checksum"]:  # changed since status() looked
+            raise ValueError(f"result of {task.label} ({task.id}) changed while it was read")
         out = Output(info=meta["info"])
         for fname in meta["files"]:
             name, ext = fname.rsplit(".", 1)
@@ -189,6 +316,57 @@ class Store:
         return out
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists but not ours
+        return True
+    return True
+
+
+def _watch_parent(parent: int, every: float = 1.0) -> None:
+    """Worker initializer: exit as soon as the runner that started this worker is gone
+    (e.g. ``kill -9``), instead of computing on for nobody."""
+    def watch():
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="sweeper-watch-parent").start()
+
+
+@contextlib.contextmanager
+def _sigterm_raises():
+    """SIGTERM raises SystemExit (as Ctrl-C raises KeyboardInterrupt), so the cleanup runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise SystemExit(128 + signum)
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a process pool now: drop the queued tasks and terminate the running workers."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.join(timeout=5)
+            if p.is_alive():
+                p.kill()
+
+
 def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, progress: bool = True,
               log=print) -> dict:
     """Compute every task whose result is missing or corrupt; return counts.
@@ -196,10 +374,12 @@ def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, pr
     ``workers`` local processes (1: in this process), or a Dask scheduler
     address (``tcp://host:8786``, or a ``distributed.Client``) with ``dask``."""
     unique = list(dict.fromkeys(tasks))
+    if store.root.exists():
+        store.clean()
     todo = []
     for t in unique:
         st = store.status(t)
-        if st.startswith("corrupt"):
+        if st not in ("ok", "missing"):
             log(f"recomputing {t.label}: stored result is {st}")
         if st != "ok":
             todo.append(t)
@@ -225,13 +405,25 @@ def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, pr
             _run_dask(todo, dask, finished)
         elif workers <= 1:
             for t in todo:
+                if store.status(t) == "ok":  # another runner on this store finished it meanwhile
+                    counts["cached"] += 1
+                    if bar is not None:
+                        bar.update(1)
+                    continue
                 finished(t, *execute(t))
         else:
             import multiprocessing as mp
-            with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-                futures = {pool.submit(execute, t): t for t in todo}
-                for fut in as_completed(futures):
-                    finished(futures[fut], *fut.result())
+            with _sigterm_raises():
+                pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                                           initializer=_watch_parent, initargs=(os.getpid(),))
+                try:
+                    futures = {pool.submit(execute, t): t for t in todo}
+                    for fut in as_completed(futures):
+                        finished(futures[fut], *fut.result())
+                except BaseException:
+                    _stop_pool(pool)
+                    raise
+                pool.shutdown(wait=True)
     finally:
         if bar is not None:
             bar.close()

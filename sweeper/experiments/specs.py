@@ -17,7 +17,6 @@ runs specs through :mod:`sweeper.experiments.runner`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,6 +47,12 @@ SCALES = {
     "paper": Scale("paper", 1_000_000, 10_000, 10_000, 200_000, 20_000),
     "quick": Scale("quick", 20_000, 1_000, 2_000, 2_000, 1_000),
 }
+
+#: Seeds of the seed bands: five independent runs at paper scale, two at quick scale (the tests).
+BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
+#: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
+BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson")
+BOOK_EXTRAS = ("ext:how_good", "ext:belief")
 
 
 # ------------------------------------------------------------------ the task --
@@ -118,8 +123,7 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
     if rows:
         out.tables["tests"] = pd.concat(rows, ignore_index=True)
     if save_agent:
-        k, q, n = ag.table.recorded()
-        out.arrays["agent"] = {"keys": k, "q": q, "n": n, "metadata": np.array(json.dumps(ag.metadata()))}
+        out.arrays["agent"] = ag.file_arrays()
     return out
 
 

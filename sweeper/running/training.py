@@ -13,6 +13,8 @@ agent frozen (``freeze=True``: nothing in the agent changes). Both return a
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -84,21 +86,60 @@ def check_episodes(episodes) -> int:
     return whole(episodes, "episodes", 0)
 
 
+#: Seconds a kernel call should take when ``play`` sizes them itself: how often the progress bar
+#: moves and Ctrl-C is acted on.
+CALL_SECONDS = 1.0
+#: Work (games x tiles) of a setting's first kernel call, before its speed is known.
+FIRST_CALL_WORK = 50_000
+
+
+def next_chunk(count: int, seconds: float, target: float = CALL_SECONDS) -> int:
+    """Games for the next kernel call, after ``count`` games took ``seconds``: about ``target``
+    seconds of work, growing at most fourfold per call (at least one game)."""
+    if seconds <= 0:
+        return 4 * count
+    return max(1, min(4 * count, int(count * target / seconds)))
+
+
+class _InterruptBetweenCalls:
+    """Ctrl-C during a kernel call is noted and acted on once the call has returned and its
+    table is stored, so an interrupted agent holds exactly the games it finished. Active
+    from construction to :meth:`restore` (main thread, default Ctrl-C handler only)."""
+
+    def __init__(self):
+        self.hit = False
+        self.previous = None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self.previous = signal.signal(signal.SIGINT, self._note)
+
+    def _note(self, signum, frame):
+        self.hit = True
+
+    def restore(self):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+
 def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = True, opening: str = "reference",
-         first=None, layouts=None, progress: bool = True, chunk: int = 20_000) -> Run:
+         first=None, layouts=None, progress: bool = True, chunk: int | None = None) -> Run:
     """Play ``episodes`` games on each setting of ``boards`` (in order) with ``agent``.
 
     The one entry point behind :func:`train` and :func:`evaluate`. Boards come
     from the seed's board stream (or from ``layouts``: a list of 2-D boolean
     mine arrays, one per game, for a single setting); exploration draws come
-    from its agent stream. The result does not depend on ``chunk`` (games per
-    kernel call, which only sets how often the progress bar moves)."""
+    from its agent stream. The result does not depend on ``chunk``, the games
+    per kernel call: by default (None) each call is sized by its work (games x
+    tiles) to take about :data:`CALL_SECONDS`, so the progress bar moves about
+    once a second on any board. Ctrl-C stops the run between two calls with
+    ``KeyboardInterrupt``; the agent keeps what it learned from the games played."""
     agent = make_agent(agent) if not isinstance(agent, Agent) else agent
     settings = _settings(boards)
     episodes = check_episodes(episodes)
     seed = check_seed(seed)
-    if chunk < 1:
-        raise ValueError("chunk must be >= 1")
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
+        raise ValueError(f"chunk must be None or an integer >= 1, got {chunk!r}")
     if isinstance(agent, StateAction):
         for s in settings:
             if s.tiles > StateAction.MAX_TILES:
@@ -121,20 +162,30 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
         from tqdm.auto import tqdm
         bar = tqdm(total=total, desc=f"{agent.name} {'+'.join(map(str, settings))}", unit="game", leave=False)
     t0 = time.perf_counter()
+    interrupt = _InterruptBetweenCalls()
     try:
         done = 0
         for s in settings:
             board = new_board(s, opening, first)
             cache = new_cache(board)
             lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
-            for start in range(0, episodes, chunk):
-                count = min(chunk, episodes - start)
+            size = chunk or max(1, FIRST_CALL_WORK // s.tiles)
+            start = 0
+            while start < episodes:
+                count = min(size, episodes - start)
+                t_call = time.perf_counter()
                 view = records[done:done + episodes]
                 table.adopt(play_games(board, cache, table.bundle, pol, rng_b, rng_a, lay, view, start, count))
                 if bar is not None:
                     bar.update(count)
+                if chunk is None:
+                    size = next_chunk(count, time.perf_counter() - t_call)
+                start += count
+                if interrupt.hit:
+                    raise KeyboardInterrupt(f"stopped after {done + start:,} of {total:,} games")
             done += episodes
     finally:
+        interrupt.restore()
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
@@ -162,10 +213,12 @@ def train(agent, boards="8x8x10", episodes: int = 1_000_000, seed: int = 0, **kw
     return play(agent, boards, episodes, seed, learn=True, **kw)
 
 
-def evaluate(agent: Agent, boards="8x8x10", episodes: int = 10_000, seed: int = 0, *, freeze: bool = False,
+def evaluate(agent, boards="8x8x10", episodes: int = 10_000, seed: int = 0, *, freeze: bool = False,
              **kw) -> Run:
-    """Test games. ``freeze=False`` keeps learning (the paper's code does);
+    """Test games of ``agent`` (an :class:`Agent` or a spec such as ``"ucb:0.1"``).
+    ``freeze=False`` keeps learning (the paper's code does);
     ``freeze=True`` plays a copy with learning off, leaving ``agent`` untouched."""
+    agent = make_agent(agent)
     if freeze:
         run = play(agent.copy(), boards, episodes, seed, learn=False, **kw)
         run.agent = agent

@@ -26,7 +26,8 @@ import pandas as pd
 from ..experiments import specs as ex
 from ..agents.kinds import load_agent
 from ..experiments.paper import PAPER_BOLD, paper_results, published_solver_rate  # noqa: F401  (paper_results re-exported)
-from ..experiments.reproduce import REPO, store_for, train_label, transfer_best
+from ..experiments.reproduce import REPO, default_results, store_for, train_label, transfer_best
+from ..experiments.specs import BAND_SEEDS
 
 SCALE_ENV = "SWEEPER_SCALE"
 
@@ -39,7 +40,7 @@ def scale() -> str:
 
 
 def results_dir() -> Path:
-    return REPO / "results" if scale() == "paper" else REPO / ".cache" / "quick-results"
+    return default_results(scale())
 
 
 def reproduce_command(ids=(), seeds=None) -> str:
@@ -51,6 +52,7 @@ def reproduce_command(ids=(), seeds=None) -> str:
 
 
 def _ready(sc: str) -> Path:
+    """The comparison file of scale ``sc`` (an error naming the command that makes it if it is missing)."""
     root = results_dir()
     name = "comparison.csv" if sc == "paper" else f"comparison-{sc}.csv"
     if not (root / name).exists():
@@ -66,7 +68,7 @@ def comparison() -> pd.DataFrame:
 
 def store():
     _ready(scale())
-    return store_for(results_dir(), scale())
+    return store_for(results_dir(), scale(), exact_source=scale() != "paper")
 
 
 def scale_note() -> str:
@@ -310,10 +312,6 @@ def how_good() -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ seed bands --
-
-#: Seeds of the seed bands: five independent runs at paper scale, two at quick scale (the tests).
-BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
-
 
 def band_seeds() -> tuple:
     return BAND_SEEDS[scale()]

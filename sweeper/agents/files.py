@@ -1,0 +1,202 @@
+"""The agent file: its one definition, used by :meth:`~sweeper.agents.kinds.Agent.save`,
+:func:`~sweeper.agents.kinds.load_agent` and the experiment tasks that store trained agents.
+
+An agent file is a NumPy ``.npz`` (a zip archive of ``.npy`` arrays, no pickle)
+with exactly four members:
+
+``keys`` (int64, 1-D), ``q`` (float64, 1-D), ``n`` (int64, 1-D)
+    The recorded actions (N > 0) of the value table, sorted by key.
+``metadata`` (a 0-d unicode string)
+    JSON with exactly these fields: ``format`` (``"bandit-sweeper-agent"``),
+    ``version`` (1), ``agent`` (``greedy``, ``egreedy``, ``ucb``, ``thompson``
+    or ``sa``), ``params`` (an object with exactly the agent's parameters:
+    ``epsilon``; ``c``; ``a0`` and ``b0``; none for greedy and sa), ``symmetric``
+    and ``flags`` (JSON booleans; ``sa`` is never symmetric), ``window`` (3),
+    ``decisions`` (an integer >= 0) and ``actions_recorded`` (the length of the
+    arrays).
+
+Reading trusts nothing in the file. The shape and type of every array are read
+from its ``.npy`` header inside the zip, and anything larger than
+:data:`MAX_ACTIONS` recorded actions (or :data:`MAX_METADATA_CHARS` characters
+of metadata), or whose declared size disagrees with its header, is refused
+*before* any array is decompressed; so a small file that declares a huge array
+costs no memory. Then every metadata field is type- and range-checked and the
+arrays must form a valid table (distinct keys >= 0, N >= 1, Q a mean of +-1
+rewards over N). Every error is a ``ValueError`` naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+FORMAT = "bandit-sweeper-agent"
+FORMAT_VERSION = 1
+WINDOW = 3
+#: The most recorded actions an agent file may hold: 2**24 (16.8 million), about 9 times the
+#: largest table of the paper-scale runs (1.9 million actions); its arrays then take 400 MB.
+MAX_ACTIONS = 1 << 24
+#: The longest metadata string accepted (characters).
+MAX_METADATA_CHARS = 100_000
+#: Each agent kind's parameters, in order.
+PARAMS = {"greedy": (), "egreedy": ("epsilon",), "ucb": ("c",), "thompson": ("a0", "b0"), "sa": ()}
+FIELDS = ("format", "version", "agent", "params", "symmetric", "flags", "window", "decisions", "actions_recorded")
+_ARRAYS = {"keys": np.dtype("<i8"), "q": np.dtype("<f8"), "n": np.dtype("<i8")}
+
+
+def agent_arrays(keys, q, n, metadata: dict) -> dict:
+    """The arrays of an agent file, in file order (``np.savez_compressed(file, **agent_arrays(...))``)."""
+    return {"keys": keys, "q": q, "n": n, "metadata": np.array(json.dumps(metadata))}
+
+
+def write_agent_file(path, keys, q, n, metadata: dict) -> Path:
+    """Write an agent file atomically (a temporary file renamed into place)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, **agent_arrays(keys, q, n, metadata))
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def _header(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path):
+    """Shape and dtype from a member's ``.npy`` header (only the header is decompressed)."""
+    name = info.filename[:-4]
+    try:
+        with zf.open(info) as fh:
+            version = np.lib.format.read_magic(fh)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh, max_header_size=10_000)
+            elif version == (2, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh, max_header_size=10_000)
+            else:
+                raise ValueError(f"unsupported .npy version {version}")
+            start = fh.tell()
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError) as exc:
+        raise ValueError(f"{path}: array {name!r} has no valid .npy header ({exc})") from None
+    if dtype.hasobject:
+        raise ValueError(f"{path}: array {name!r} holds Python objects; agent files hold numbers and text only")
+    if name == "metadata":
+        if shape != () or dtype.kind != "U" or dtype.itemsize > 4 * MAX_METADATA_CHARS:
+            raise ValueError(f"{path}: array 'metadata' must be one string of at most {MAX_METADATA_CHARS:,} "
+                             f"characters, got shape {shape} dtype {dtype}")
+    else:
+        if dtype != _ARRAYS[name] or len(shape) != 1:
+            raise ValueError(f"{path}: array {name!r} must be 1-D {_ARRAYS[name]}, got shape {shape} dtype {dtype}")
+        if shape[0] > MAX_ACTIONS:
+            raise ValueError(f"{path}: array {name!r} declares {shape[0]:,} entries, more than the limit of "
+                             f"{MAX_ACTIONS:,} recorded actions (sweeper.agents.files.MAX_ACTIONS)")
+    size = math.prod(shape) * dtype.itemsize
+    if info.file_size != start + size:
+        raise ValueError(f"{path}: array {name!r} declares {size:,} bytes of data but its zip entry holds "
+                         f"{info.file_size - start:,}")
+    return shape, dtype
+
+
+def _meta_error(path, field, what):
+    return ValueError(f"{path}: metadata field {field!r} {what}")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_metadata(meta, path, length: int) -> dict:
+    """Type- and range-check every metadata field (``length``: the arrays' length)."""
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: metadata is not a JSON object")
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a {FORMAT} file (metadata field 'format' is {meta.get('format')!r})")
+    missing = [f for f in FIELDS if f not in meta]
+    if missing:
+        raise _meta_error(path, missing[0], "is missing")
+    unknown = sorted(set(meta) - set(FIELDS))
+    if unknown:
+        raise _meta_error(path, unknown[0], "is not part of the format")
+    if not _is_int(meta["version"]) or meta["version"] != FORMAT_VERSION:
+        raise _meta_error(path, "version", f"is {meta['version']!r}; this code reads version {FORMAT_VERSION}")
+    if meta["agent"] not in PARAMS:
+        raise _meta_error(path, "agent", f"must be one of {list(PARAMS)}, got {meta['agent']!r}")
+    if not _is_int(meta["window"]) or meta["window"] != WINDOW:
+        raise _meta_error(path, "window", f"must be {WINDOW}, got {meta['window']!r}")
+    for f in ("symmetric", "flags"):
+        if not isinstance(meta[f], bool):
+            raise _meta_error(path, f, f"must be true or false, got {meta[f]!r}")
+    if meta["agent"] == "sa" and meta["symmetric"]:
+        raise _meta_error(path, "symmetric", "must be false for the state-action agent")
+    for f in ("decisions", "actions_recorded"):
+        if not _is_int(meta[f]) or meta[f] < 0:
+            raise _meta_error(path, f, f"must be an integer >= 0, got {meta[f]!r}")
+    if meta["actions_recorded"] != length:
+        raise _meta_error(path, "actions_recorded", f"says {meta['actions_recorded']} actions, the file has {length}")
+    params = meta["params"]
+    want = PARAMS[meta["agent"]]
+    if not isinstance(params, dict):
+        raise _meta_error(path, "params", f"must be an object, got {params!r}")
+    if set(params) != set(want):
+        raise _meta_error(path, "params", f"of a {meta['agent']} agent must have exactly {list(want)}, "
+                                          f"got {sorted(params)}")
+    for k, v in params.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise _meta_error(path, f"params.{k}", f"must be a finite number, got {v!r}")
+    return meta
+
+
+def check_table(keys, q, n, path) -> None:
+    """The arrays must be a valid table: distinct keys >= 0, N >= 1, Q a mean of +-1 rewards over N."""
+    if not len(keys) == len(q) == len(n):
+        raise ValueError(f"{path}: keys, q and n must have one length")
+    if len(keys) and (keys.min() < 0 or np.unique(keys).size != keys.size):
+        raise ValueError(f"{path}: keys must be distinct and non-negative")
+    if len(n) and (n.min() < 1 or not np.all(np.isfinite(q)) or np.abs(q).max() > 1.0):
+        raise ValueError(f"{path}: every recorded action needs N >= 1 and -1 <= Q <= 1")
+    mines = (q + 1.0) / 2.0 * n  # Q is a mean of +-1 rewards: (Q+1)/2*N counts the mines
+    if len(n) and np.abs(mines - np.round(mines)).max() > 1e-6 * max(1, int(n.max())):
+        raise ValueError(f"{path}: Q values are not means of +-1 rewards over N")
+
+
+def read_agent_file(path):
+    """``(metadata, keys, q, n)`` of an agent file, every part checked (see the module docstring)."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"no agent file at {path}")
+    if not path.is_file():
+        raise ValueError(f"{path} is not a file")
+    try:
+        zf = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise ValueError(f"{path} is not a readable agent file ({exc})") from None
+    with zf:
+        infos = zf.infolist()
+        names = [i.filename for i in infos]
+        for k in (*_ARRAYS, "metadata"):
+            if f"{k}.npy" not in names:
+                raise ValueError(f"{path} is not an agent file: missing {k!r}")
+        if len(names) != 4 or len(set(names)) != 4:
+            extra = sorted(set(names) - {f"{k}.npy" for k in (*_ARRAYS, "metadata")}) or "a repeated member"
+            raise ValueError(f"{path} is not an agent file: unexpected members {extra}")
+        shapes = {i.filename[:-4]: _header(zf, i, path) for i in infos}  # every header before any data
+        if not shapes["keys"][0] == shapes["q"][0] == shapes["n"][0]:
+            raise ValueError(f"{path}: keys, q and n must have one length")
+        arrays = {}
+        for i in infos:
+            try:
+                with zf.open(i) as fh:
+                    arrays[i.filename[:-4]] = np.lib.format.read_array(fh, allow_pickle=False)
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+                raise ValueError(f"{path}: array {i.filename[:-4]!r} is damaged ({exc})") from None
+    try:
+        meta = json.loads(str(arrays["metadata"]))
+    except (json.JSONDecodeError, TypeError):
+        raise ValueError(f"{path}: metadata is not valid JSON") from None
+    keys, q, n = arrays["keys"], arrays["q"], arrays["n"]
+    check_metadata(meta, path, len(keys))
+    check_table(keys, q, n, path)
+    return meta, keys, q, n

@@ -1,0 +1,20 @@
+"""Versions of the package and of its behaviour.
+
+``BEHAVIOUR_VERSION`` names what the code computes, not how it is written: it
+is recorded in every stored result (``meta.json``, see
+:mod:`sweeper.experiments.runner`), and a result made under another behaviour
+version is recomputed by the runner and refused by the readers, never reused.
+
+Bump it in the same commit as any change that alters a stored result (a game
+rule, an agent's decision or update, the random streams, a task's tables).
+``tests/test_behaviour.py`` pins the checksums of every data file of a
+quick-scale reproduction (``tests/data/quick-checksums.json``), so such a
+change fails the tests until the version is bumped and the checksums are
+regenerated (``python -m tests.test_behaviour``); a docstring or a refactor
+leaves the checksums, and the version, alone.
+"""
+
+__version__ = "0.1.0"
+
+#: The version of the results this code computes (see the module docstring).
+BEHAVIOUR_VERSION = 1

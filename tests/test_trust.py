@@ -1,0 +1,446 @@
+"""Issue 13, "results you can trust": each case of the issue as a regression test.
+
+Stores: edited numbers, results of another behaviour version, concurrent writers, stale
+temporary directories, killed runners. Agent files: huge declared arrays, bad metadata. CLI:
+destinations checked before the run, valid JSON, --first with the reference opening, messages
+of a partial reproduction. Long runs: Ctrl-C between kernel calls, calls sized by work.
+"""
+
+import io
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sweeper.agents.kinds as kinds
+import sweeper.experiments.runner as runner
+from sweeper import evaluate, load_agent, make_agent, train
+from sweeper.agents.files import MAX_ACTIONS
+from sweeper.cli import main
+from sweeper.experiments.reproduce import QUICK_RESULTS, REPO, default_results
+from sweeper.experiments.runner import Output, Store, Task, run_tasks, task_kind
+from sweeper.running import training
+from sweeper.version import BEHAVIOUR_VERSION
+
+
+@task_kind("test-trust")
+def _rate(x: int, label: str = "rate") -> Output:
+    return Output(tables={"t": pd.DataFrame({"x": [x]})}, info={"win_rate": x / 10, "wins": x})
+
+
+def tasks(n=3):
+    return [Task.make("test-trust", x=i) for i in range(n)]
+
+
+# ------------------------------------------------------------ 1. an edited meta.json --
+
+def test_an_edited_number_in_meta_json_is_refused_and_recomputed(tmp_path):
+    store = Store(tmp_path)
+    run_tasks(tasks(), store, progress=False)
+    meta = store.path(tasks()[2]) / "meta.json"
+    meta.write_text(meta.read_text().replace('"win_rate": 0.2', '"win_rate": 0.9999'))
+    assert store.status(tasks()[2]).startswith("corrupt: meta.json does not match its checksum")
+    with pytest.raises(ValueError, match="does not match its checksum"):
+        store.load(tasks()[2])
+    logged = []
+    assert run_tasks(tasks(), store, progress=False, log=logged.append)["computed"] == 1
+    assert "meta.json does not match its checksum" in logged[0]
+    assert store.load(tasks()[2]).info["win_rate"] == 0.2
+
+
+# ------------------------------------------------------------ 2. behaviour version --
+
+def test_results_record_the_behaviour_version(tmp_path):
+    store = Store(tmp_path)
+    run_tasks(tasks(1), store, progress=False)
+    meta = store.meta(tasks()[0])
+    assert meta["behaviour"] == BEHAVIOUR_VERSION and meta["provenance"]["source"] == runner.source_fingerprint()
+
+
+def test_results_of_another_behaviour_version_are_recomputed_or_refused(tmp_path, monkeypatch):
+    store = Store(tmp_path)
+    run_tasks(tasks(), store, progress=False)
+    monkeypatch.setattr(runner, "BEHAVIOUR_VERSION", BEHAVIOUR_VERSION + 1)
+    assert store.status(tasks()[0]) == (f"stale: made by behaviour version {BEHAVIOUR_VERSION}, "
+                                        f"this code computes version {BEHAVIOUR_VERSION + 1}")
+    with pytest.raises(ValueError, match="stale: made by behaviour version"):
+        store.load(tasks()[0])
+    assert run_tasks(tasks(), store, progress=False, log=lambda *_: None)["computed"] == 3
+    assert store.meta(tasks()[0])["behaviour"] == BEHAVIOUR_VERSION + 1
+
+
+def test_results_without_a_version_are_stale(tmp_path):
+    store = Store(tmp_path)
+    run_tasks(tasks(1), store, progress=False)
+    path = store.path(tasks()[0]) / "meta.json"
+    meta = json.loads(path.read_text())
+    del meta["behaviour"], meta["checksum"]  # what the runner wrote before versions
+    path.write_text(json.dumps(meta))
+    assert store.status(tasks()[0]).startswith("stale")
+    assert run_tasks(tasks(1), store, progress=False, log=lambda *_: None)["computed"] == 1
+
+
+def test_exact_source_stores_recompute_results_of_other_source(tmp_path, monkeypatch):
+    run_tasks(tasks(1), Store(tmp_path), progress=False)
+    monkeypatch.setattr(runner, "source_fingerprint", lambda: "other")
+    assert Store(tmp_path).status(tasks()[0]) == "ok"
+    assert Store(tmp_path, exact_source=True).status(tasks()[0]) == "stale: made by other source code"
+
+
+# ------------------------------------------------------------ 3. concurrent writers --
+
+RACE = textwrap.dedent("""
+    import sys, time
+    import pandas as pd
+    from sweeper.experiments.runner import Output, Store, Task
+    from pathlib import Path
+    root, who, tries = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    store = Store(root)
+    errors = 0
+    ready = Path(root).parent / f"ready-{who}"  # start together once all three have imported
+    ready.touch()
+    while len(list(Path(root).parent.glob("ready-*"))) < 3:
+        time.sleep(0.01)
+    start = max(p.stat().st_mtime for p in Path(root).parent.glob("ready-*")) + 0.5
+    for i in range(tries):
+        task = Task.make("race", x=i)
+        out = Output(tables={"t": pd.DataFrame({"x": range(1000)})}, info={"win_rate": 0.5})
+        while time.time() < start + 0.05 * i:  # both writers save task i at the same moment
+            pass
+        try:
+            if who < 2:
+                store.save(task, out, 0.0, {})
+            else:  # a reader: a task is missing or ok, never corrupt
+                st = store.status(task)
+                if st not in ("ok", "missing"):
+                    raise ValueError(st)
+            if who < 2 and store.status(task) != "ok":
+                raise ValueError(store.status(task))
+        except Exception as exc:
+            errors += 1
+            print(f"{who} {i}: {exc!r}", file=sys.stderr)
+    print(errors)
+""")
+
+
+def race(root, tries):
+    """Two writers save the same tasks at the same moments while a reader checks them: errors."""
+    script = Path(root) / "race.py"
+    script.write_text(RACE)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    procs = [subprocess.Popen([sys.executable, str(script), str(Path(root) / "store"), str(who), str(tries)],
+                              stdout=subprocess.PIPE, text=True, env=env) for who in range(3)]
+    return sum(int(p.communicate(timeout=600)[0].split()[-1]) for p in procs)
+
+
+@pytest.mark.slow
+def test_two_processes_saving_one_task_neither_crash_nor_misread(tmp_path):
+    assert race(tmp_path, 40) == 0
+    assert not list((tmp_path / "store").glob("*/.tmp-*")) and not list((tmp_path / "store").glob("*/.old-*"))
+
+
+def test_a_stale_or_corrupt_result_is_replaced_by_a_save(tmp_path):
+    store = Store(tmp_path)
+    run_tasks(tasks(1), store, progress=False)
+    (store.path(tasks()[0]) / "t.parquet").write_bytes(b"garbage")
+    store.save(tasks()[0], _rate(0), 0.0, {})
+    assert store.status(tasks()[0]) == "ok" and len(list(tmp_path.glob("*/.*"))) == 0
+
+
+def test_stale_temporary_directories_are_cleaned_up(tmp_path):
+    store = Store(tmp_path)
+    run_tasks(tasks(1), store, progress=False)
+    host = socket.gethostname()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    kind = tmp_path / "test-trust"
+    killed = kind / f".tmp-{tasks()[0].id}-{dead}-0000-{host}"
+    old = kind / f".old-{tasks()[0].id}-{os.getpid()}-0001-{host}"
+    live = kind / f".tmp-{tasks()[0].id}-{os.getpid()}-0002-{host}"
+    for d in (killed, old, live):
+        d.mkdir()
+    os.utime(old, (time.time() - 2 * runner.STALE_TMP_SECONDS,) * 2)
+    run_tasks(tasks(1), store, progress=False)
+    assert not killed.exists() and not old.exists() and live.exists()
+
+
+# ------------------------------------------------------------ 4. killing the runner --
+
+RUNNER = textwrap.dedent("""
+    import sys
+    from sweeper.experiments import specs as ex
+    from sweeper.experiments.runner import Store, run_tasks
+    if __name__ == "__main__":
+        tasks = [ex.bandit("greedy", "16x30x99", 10**7, seed=s, block=10**6) for s in (1, 2)]
+        run_tasks(tasks, Store(sys.argv[1]), workers=2, progress=False)
+""")
+
+
+def _children(pid):
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _cpu_seconds(pid):
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("inf")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _alive(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_killing_the_runner_stops_its_workers(tmp_path, sig):
+    script = tmp_path / "runner.py"
+    script.write_text(RUNNER)
+    proc = subprocess.Popen([sys.executable, str(script), str(tmp_path / "store")],
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        deadline = time.time() + 120
+        while len(_children(proc.pid)) < 3 and time.time() < deadline:  # 2 workers + resource tracker
+            time.sleep(0.5)
+        kids = _children(proc.pid)
+        workers = [k for k in kids if "spawn_main" in Path(f"/proc/{k}/cmdline").read_text()]
+        assert len(workers) == 2
+        while min(_cpu_seconds(k) for k in workers) < 4 and time.time() < deadline:  # imported, now computing
+            time.sleep(0.5)
+        proc.send_signal(sig)
+        proc.wait(timeout=30)
+        deadline = time.time() + 30
+        while any(_alive(k) for k in kids) and time.time() < deadline:
+            time.sleep(0.2)
+        assert not [k for k in kids if _alive(k)]
+    finally:
+        proc.kill()
+        for k in _children(proc.pid):
+            os.kill(k, signal.SIGKILL)
+
+
+# ------------------------------------------------------------ 5. --save and the CLI --
+
+def test_bad_save_destinations_fail_before_training(tmp_path, capsys, monkeypatch):
+    calls = []
+    monkeypatch.setattr(training, "play", lambda *a, **k: calls.append(1))
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "file").write_text("x")
+    for dest, message in [(tmp_path / "missing" / "a.npz", "does not exist"),
+                          (tmp_path / "dir", "is a directory"),
+                          (tmp_path / "file", "exists; add --force"),
+                          (tmp_path / "file" / "a.npz", "is not a directory"),
+                          (Path("/proc/sweeper-agent.npz"), "cannot write")]:
+        assert main(["train", "--episodes", "1000000", "--save", str(dest), "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+    assert not calls
+
+
+def test_save_replaces_a_file_with_force(tmp_path, capsys):
+    path = tmp_path / "a.npz"
+    path.write_text("old")
+    assert main(["train", "--episodes", "50", "--save", str(path), "--force", "--no-progress"]) == 0
+    assert load_agent(path).name == "greedy"
+
+
+def test_a_failed_save_keeps_the_summary_and_the_agent(tmp_path, capsys, monkeypatch):
+    target = tmp_path / "a.npz"
+    real = kinds.write_agent_file
+
+    def full_disk(path, *a):
+        if Path(path) == target:
+            raise OSError(28, "No space left on device")
+        return real(path, *a)
+    monkeypatch.setattr(kinds, "write_agent_file", full_disk)
+    assert main(["train", "--episodes", "200", "--save", str(target), "--json", "--no-progress"]) == 1
+    out = capsys.readouterr()
+    summary = json.loads(out.out.strip().splitlines()[-1])
+    assert summary["episodes"] == 200 and "No space left on device" in out.err
+    rescued = Path(summary["saved"])
+    assert rescued != target and load_agent(rescued).actions_recorded == summary["actions_recorded"]
+    rescued.unlink()
+
+
+def test_bad_results_directory_fails_before_work(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    for dest, message in [(tmp_path / "file", "is not a directory"), (tmp_path / "file" / "r", "is not a directory"),
+                          (Path("/proc/sweeper-results"), "cannot write")]:
+        assert main(["reproduce", "fig:exp_1", "--scale", "quick", "--results", str(dest), "--no-progress"]) == 2
+        assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["train"], ["eval", "--agent", "random"], ["eval", "--agent", "solver"]])
+def test_zero_episodes_give_valid_json(argv, capsys):
+    assert main(argv + ["--episodes", "0", "--json", "--no-progress"]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    d = json.loads(line, parse_constant=lambda c: pytest.fail(f"bare {c} in {line}"))
+    assert d["episodes"] == 0 and d["win_rate"] is None
+
+
+def test_first_with_the_reference_opening_is_an_error(capsys):
+    assert main(["train", "--first", "3,3", "--no-progress"]) == 2
+    assert "--first is for the safe and zero openings" in capsys.readouterr().err
+    assert main(["train", "--first", "3,3", "--opening", "safe", "--episodes", "10", "--no-progress"]) == 0
+
+
+def test_partial_reproduce_says_the_summary_is_not_written(tmp_path, capsys, monkeypatch):
+    import sweeper.experiments.reproduce as rep
+    monkeypatch.setattr(rep, "reproduce", lambda *a, **k: {"tasks": 8, "cached": 8, "computed": 0, "summary": None,
+                                                           "missing": 115})
+    assert main(["reproduce", "fig:exp_1", "--scale", "quick", "--results", str(tmp_path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "summary not written yet: 115 tasks" in out and "summary written" not in out
+
+
+def test_quick_results_go_to_a_git_ignored_place():
+    assert default_results("quick") == QUICK_RESULTS and default_results("paper") == REPO / "results"
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    probe = QUICK_RESULTS / "runs" / "quick" / "bandit" / "x" / "meta.json"
+    assert subprocess.run(["git", "check-ignore", "-q", str(probe)], cwd=REPO).returncode == 0
+
+
+# ------------------------------------------------------------ 6. agent files --
+
+def _npy(array=None, header=None, data=b""):
+    buf = io.BytesIO()
+    if header is None:
+        np.save(buf, array)
+    else:
+        np.lib.format.write_array_header_1_0(buf, header)
+        buf.write(data)
+    return buf.getvalue()
+
+
+def _agent_file(path, meta_changes=(), keys=None):
+    agent = make_agent("ucb:0.1")
+    train(agent, "8x8x10", 300, seed=1, progress=False)
+    arrays = agent.file_arrays()
+    meta = json.loads(str(arrays["metadata"]))
+    for k, v in dict(meta_changes).items():
+        if v is KeyError:
+            del meta[k]
+        else:
+            meta[k] = v
+    arrays["metadata"] = np.array(json.dumps(meta))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, a in arrays.items():
+            zf.writestr(f"{name}.npy", keys if (name == "keys" and keys is not None) else _npy(a))
+    return path
+
+
+def test_a_file_declaring_a_huge_array_is_refused_before_decompressing(tmp_path):
+    bomb = _agent_file(tmp_path / "bomb.npz",
+                       keys=_npy(header={"descr": "<i8", "fortran_order": False, "shape": (400_000_000,)}))
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match=f"declares 400,000,000 entries, more than the limit of {MAX_ACTIONS:,}"):
+        load_agent(bomb)
+    assert time.perf_counter() - t < 2
+
+
+def test_a_file_whose_data_disagrees_with_its_header_is_refused(tmp_path):
+    bad = _agent_file(tmp_path / "bad.npz", keys=_npy(header={"descr": "<i8", "fortran_order": False,
+                                                               "shape": (1000,)}, data=bytes(80)))
+    with pytest.raises(ValueError, match="declares 8,000 bytes of data"):
+        load_agent(bad)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"decisions": -5}, "'decisions' must be an integer >= 0"),
+    ({"decisions": 1.5}, "'decisions' must be an integer >= 0"),
+    ({"symmetric": "false"}, "'symmetric' must be true or false"),
+    ({"flags": 1}, "'flags' must be true or false"),
+    ({"params": KeyError}, "'params' is missing"),
+    ({"params": {}}, "'params' of a ucb agent must have exactly ['c']"),
+    ({"params": {"epsilon": 0.1}}, "'params' of a ucb agent must have exactly ['c']"),
+    ({"params": {"c": "0.1"}}, "'params.c' must be a finite number"),
+    ({"params": {"c": -1.0}}, "'params': c must be a finite number >= 0"),
+    ({"version": True}, "'version' is True"),
+    ({"window": 5}, "'window' must be 3"),
+    ({"agent": "magic"}, "'agent' must be one of"),
+    ({"actions_recorded": "7"}, "'actions_recorded' must be an integer"),
+    ({"extra": 1}, "'extra' is not part of the format"),
+])
+def test_every_metadata_field_is_checked(tmp_path, changes, message):
+    path = _agent_file(tmp_path / "a.npz", changes)
+    with pytest.raises(ValueError, match=re.escape(str(path)) + ".*" + re.escape(message)):
+        load_agent(path)
+
+
+def test_a_checked_file_loads(tmp_path):
+    agent = load_agent(_agent_file(tmp_path / "a.npz"))
+    assert agent.name == "ucb:0.1" and agent.table.decisions > 0
+
+
+# ------------------------------------------------------------ 7. long kernel calls --
+
+def test_kernel_calls_are_sized_by_work(monkeypatch):
+    calls = []
+    real = training.play_games
+
+    def timed(*args):
+        t = time.perf_counter()
+        out = real(*args)
+        calls.append((args[-1], time.perf_counter() - t))
+        return out
+    train("greedy", "5x5x3", 10, progress=False)  # compiled before timing
+    monkeypatch.setattr(training, "play_games", timed)
+    train("greedy", "40x40x300", 100, seed=1, progress=False)
+    big = list(calls)
+    calls.clear()
+    train("greedy", "8x8x10", 30_000, seed=1, progress=False)
+    small = list(calls)
+    assert big[0][0] == training.FIRST_CALL_WORK // 1600 and small[0][0] == training.FIRST_CALL_WORK // 64
+    assert max(s for _, s in big + small) < 4 * training.CALL_SECONDS  # the bar moves every second or so
+    assert max(c for c, _ in small) > 10 * max(c for c, _ in big)
+    assert training.next_chunk(100, 0.5) == 200 and training.next_chunk(100, 0.0) == 400
+    assert training.next_chunk(100, 10.0) == 10 and training.next_chunk(1, 60.0) == 1
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
+def test_ctrl_c_stops_a_long_run_between_kernel_calls():
+    train("greedy", "5x5x3", 10, progress=False)  # compiled before timing
+    agent = make_agent("greedy")
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    t = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt, match="stopped after"):
+        train(agent, "100x100x1500", 20_000, seed=1, progress=False)  # about 30 minutes in one call before
+    assert time.perf_counter() - t < 1.0 + 4 * training.CALL_SECONDS
+    keys, q, n = agent.table.recorded()
+    assert agent.actions_recorded == len(keys) > 0  # the games played were learned, consistently
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# ------------------------------------------------------------ 8. evaluate(spec, freeze=True) --
+
+def test_evaluate_takes_a_spec_string_frozen_or_learning():
+    frozen = evaluate("ucb:0.1", "8x8x10", 50, seed=2, freeze=True, progress=False)
+    learning = evaluate("ucb:0.1", "8x8x10", 50, seed=2, progress=False)
+    assert frozen.agent.name == learning.agent.name == "ucb:0.1" and frozen.agent.actions_recorded == 0
