@@ -13,9 +13,11 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
-# pytest for the package + nbval for every notebook of the book
-test: $(STAMP)
-	SWEEPER_SCALE=quick $(PY) -m pytest -q -p no:cacheprovider tests book --nbval-lax
+# the book (as `make book`), then pytest for the package + nbval for every notebook of the book;
+# tests/test_browser.py opens every built page in headless Chromium with no network (skipped, with
+# the reason printed, where Debian's chromium and chromium-driver are not installed)
+test: book
+	SWEEPER_SCALE=quick $(PY) -m pytest -q -rs -p no:cacheprovider tests book --nbval-lax
 
 # the package tests only, skipping those marked slow
 test-fast: $(STAMP)
