@@ -36,7 +36,7 @@ CHROME_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-default-apps", "--disable-extensions", "--window-size=1200,1600",
                 # no network: every host name fails to resolve, every proxied route hits a closed port
-                "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9")
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--proxy-server=127.0.0.1:9")
 WAIT = 30.0  # seconds a page may take to draw its charts
 
 
