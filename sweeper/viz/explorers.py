@@ -23,7 +23,6 @@ import json
 from dataclasses import dataclass
 
 import altair as alt
-import numpy as np
 import pandas as pd
 
 from ..agents.kinds import Agent, Thompson
