@@ -46,8 +46,8 @@ class RecordedGame:
     @property
     def label(self) -> str:
         e = self.episode
-        how = "won" if self.cause == "won" else f"lost: {self.cause}"
-        return f"{self.agent}, seed {e.seed}: {how} ({len(e.history)} decisions)"
+        how = "won" if self.cause == "won" else f"lost, {self.cause}"
+        return f"{self.agent}: {how} (seed {e.seed}, {len(e.history)} decisions)"
 
 
 def recorded_games(agents: dict, causes=CAUSES, board="8x8x10", seeds=range(500)):
@@ -134,8 +134,8 @@ def stepper_data(games) -> dict:
 
 
 #: Columns of the candidates table: (field, header, x offset in pixels).
-_TABLE = (("who", "", 0), ("target", "target", 62), ("window", "window", 118), ("q", "Q", 196), ("n", "N", 250),
-          ("score", "score", 306), ("p", "exact P(mine)", 362))
+_TABLE = (("who", "", 0), ("target", "target", 46), ("window", "window", 94), ("q", "Q", 164), ("n", "N", 212),
+          ("score", "score", 266), ("p", "exact P(mine)", 316))
 _ROW_PX = 17
 
 
@@ -175,7 +175,7 @@ def game_stepper_chart(games, missing=(), title: str | None = None) -> alt.VConc
     px = _cell_px(cols)
     board = alt.layer(*layers).properties(width=px * cols, height=px * rows)
 
-    table_w = _TABLE[-1][2] + 90
+    table_w = _TABLE[-1][2] + 84
     n_rows = int(data["candidates"]["i"].max()) + 1 if not data["candidates"].empty else 1
     header = alt.Chart(pd.DataFrame([{f: h for f, h, _ in _TABLE}])).mark_text(
         align="left", baseline="top", fontWeight="bold", fontSize=11)
@@ -203,7 +203,7 @@ def game_stepper_chart(games, missing=(), title: str | None = None) -> alt.VConc
     caption = alt.Chart(_inline(data["steps"])).transform_filter(f"{in_game} && datum.step == at").mark_text(
         align="left", baseline="top", lineBreak="\n", fontSize=12, lineHeight=16).encode(
         x=alt.value(0), y=alt.value(2), text="text:N").properties(width=px * cols + table_w, height=16 * lines + 4)
-    parts = [heading, alt.hconcat(board, table, spacing=24), caption]
+    parts = [heading, alt.hconcat(board, table, spacing=20), caption]
     if missing:
         note = "; ".join(f"{a}: {c}" for a, c in missing)
         parts.append(alt.Chart(pd.DataFrame({"text": [f"No game found among the seeds searched for {note}."]}))
