@@ -14,9 +14,12 @@ $(STAMP): requirements.txt constraints.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -r requirements.txt
 	touch $(STAMP)
 
-# pytest for the package + nbval for every notebook of the book (on the quick-scale results)
-test: quick-results
-	SWEEPER_SCALE=quick $(PY) -m pytest -q -p no:cacheprovider tests book --nbval-lax
+# the book (as `make book`) and the quick-scale results, then pytest for the package + nbval for every
+# notebook of the book (on the quick-scale results); tests/test_browser.py opens every built page in headless
+# Chromium with no network (skipped, with the reason printed, where Debian's chromium and chromium-driver are
+# not installed)
+test: book quick-results
+	SWEEPER_SCALE=quick $(PY) -m pytest -q -rs -p no:cacheprovider tests book --nbval-lax
 
 # what the book shows at quick scale (the notebook tests read it; nothing in the book computes results):
 # every spec of the paper, the seed bands and the extras, in .cache/quick-results; recomputed when the code changes

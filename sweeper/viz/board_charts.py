@@ -322,7 +322,7 @@ def _check_filters(kind, target_class, certainty, order) -> None:
 
 
 def pattern_table(agent, kind: str = "all", top: int | None = None, min_n: int = 1, target_class=None,
-                  certainty=(0.0, 1.0), order: str = "certainty") -> pd.DataFrame:
+                  certainty=(0.0, 1.0), order: str = "certainty", recorded=None) -> pd.DataFrame:
     """The agent's recorded actions that pass the filters, best first.
 
     ``kind``: ``"safe"`` (Q < 0), ``"mine"`` (Q >= 0: the agent flags these) or ``"all"``;
@@ -331,11 +331,12 @@ def pattern_table(agent, kind: str = "all", top: int | None = None, min_n: int =
     ``"count"`` (N, then |Q|); ``top``: keep this many rows. Columns: ``key``, ``class``,
     ``q``, ``n``, ``p_mine`` = (Q + 1) / 2, ``certainty`` = |Q| and ``paper``, the paper's
     10-tuple of the window in canonical orientation. ``table.attrs`` holds ``matches`` (rows
-    passing the filters, before ``top``) and ``recorded`` (all recorded actions)."""
+    passing the filters, before ``top``) and ``recorded`` (all recorded actions). ``recorded``:
+    ``agent.table.recorded()`` if already read (many calls on one agent need it once)."""
     if isinstance(agent, StateAction):
         raise ValueError("the state-action agent has no window patterns")
     _check_filters(kind, target_class, certainty, order)
-    keys, q, n = agent.table.recorded()
+    keys, q, n = agent.table.recorded() if recorded is None else recorded
     cls = _classes(keys, agent.symmetric)
     keep = (n >= min_n) & (np.abs(q) >= certainty[0]) & (np.abs(q) <= certainty[1])
     if kind != "all":

@@ -69,6 +69,7 @@ _TEMPLATE = """\
 <style>
   #%%DIV%%.vega-embed { width: 100%; display: flex; flex-direction: column; align-items: flex-start; }
   #%%DIV%%.vega-embed details, #%%DIV%%.vega-embed details summary { position: relative; }
+  #%%DIV%%.vega-embed .vega-bind select { max-width: 100%; }
 </style>
 <div id="%%DIV%%" class="sweeper-chart" data-chart-status="loading"></div>
 <script type="text/javascript">

@@ -9,8 +9,9 @@ The widgets draw with :mod:`sweeper.viz.board_charts` and play through
 :class:`~sweeper.running.episode.Episode` (the training kernels); they hold no game rules.
 Each one is driven by plain methods (``forward``, ``back``, ``new_game``,
 ``apply_filters``) that the buttons call, so it can be used and tested without a
-browser. In the static book they show their last state only: the kernel-free
-step-through is :func:`sweeper.viz.board_charts.replay_chart`.
+browser. They need a live kernel (``make lab``): the static book does not run them, and shows
+their kernel-free counterparts from :mod:`sweeper.viz.explorers` instead (recorded games to step
+through, learned windows to filter) and :func:`sweeper.viz.board_charts.replay_chart`.
 """
 
 from __future__ import annotations

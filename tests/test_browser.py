@@ -1,0 +1,314 @@
+"""The built book in a real browser with no network: Debian's headless Chromium driven by Selenium
+through Debian's chromedriver (nothing downloads a browser or a driver).
+
+Every page of ``_build/html`` (``make test`` builds it first; another folder with
+``SWEEPER_BOOK_HTML``) is opened from ``file://`` and from a local HTTP server on 127.0.0.1, with
+name resolution and every proxy route closed. Each page must show no console error, request
+nothing outside the book, draw every chart (an SVG or canvas with content) and hold no
+ipywidgets output (the live widgets are for ``make lab``). The kernel-free step-through must answer
+its slider and its game menu, and the kernel-free pattern explorer must select what
+:func:`sweeper.viz.board_charts.pattern_table` selects.
+
+Skipped, with the reason, when Chromium or chromedriver is missing (``apt-get install chromium
+chromium-driver``) or the book is not built; with ``SWEEPER_REQUIRE_BROWSER`` set (``.ci/run``)
+that is a failure instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BOOK = Path(os.environ.get("SWEEPER_BOOK_HTML", REPO / "_build" / "html"))
+CHROME_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-default-apps", "--disable-extensions", "--window-size=1200,1600",
+                # no network: every host name fails to resolve, every proxied route hits a closed port
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--proxy-server=127.0.0.1:9")
+WAIT = 30.0  # seconds a page may take to draw its charts
+
+
+def _executables():
+    chrome = next((shutil.which(n) for n in (os.environ.get("CHROMIUM", ""), "chromium", "chromium-browser")
+                   if n and shutil.which(n)), None)
+    driver = shutil.which("chromedriver") or next(
+        (p for p in ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver") if Path(p).exists()), None)
+    return chrome, driver
+
+
+def _pages():
+    if not (BOOK / "index.html").exists():
+        return []
+    return sorted(p.relative_to(BOOK).as_posix() for p in BOOK.rglob("*.html")
+                  if not p.relative_to(BOOK).parts[0].startswith("_"))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chrome, driver_path = _executables()
+    if chrome is None or driver_path is None:
+        why = ("browser test skipped: Debian's chromium and chromium-driver are not installed "
+               "(apt-get install chromium chromium-driver; .ci/run installs them)")
+        if os.environ.get("SWEEPER_REQUIRE_BROWSER"):
+            pytest.fail(why.replace("skipped", "required (SWEEPER_REQUIRE_BROWSER)"))
+        pytest.skip(why)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="sweeper-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chrome
+    for flag in CHROME_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    drv = webdriver.Chrome(service=Service(driver_path), options=options)
+    drv.set_page_load_timeout(60)
+    drv.execute_cdp_cmd("Network.enable", {})
+    try:
+        yield drv
+    finally:
+        drv.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def book():
+    if not (BOOK / "index.html").exists():
+        if os.environ.get("SWEEPER_REQUIRE_BROWSER"):
+            pytest.fail(f"no built book in {BOOK}: run `make book` first")
+        pytest.skip(f"browser test skipped: no built book in {BOOK} (run `make book`; `make test` builds it first)")
+    return BOOK
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(book):
+    """The built book served on 127.0.0.1 (a free port), stopped after the module."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(book)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+# -- what a page did --------------------------------------------------------------------------------
+
+CHART_STATE = """
+return Array.from(document.querySelectorAll('.sweeper-chart')).map(function (el) {
+  var svg = el.querySelector('svg'), canvas = el.querySelector('canvas');
+  var marks = svg ? svg.querySelectorAll('path, rect, text, line, circle').length : 0;
+  var drawn = canvas ? canvas.width * canvas.height : 0;
+  return {status: el.getAttribute('data-chart-status'), marks: marks, canvas: drawn};
+});"""
+
+
+def _drain(drv):
+    """Forget earlier logs (each page is judged on its own)."""
+    drv.get_log("browser")
+    drv.get_log("performance")
+
+
+def _requests(drv) -> list[str]:
+    urls = []
+    for entry in drv.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg.get("method") == "Network.requestWillBeSent":
+            urls.append(msg["params"]["request"]["url"])
+    return urls
+
+
+def _outside(urls, root: str) -> list[str]:
+    """The URLs that leave the book (data:, blob: and about: stay in the page)."""
+    inside = ("data:", "blob:", "about:", root)
+    return [u for u in urls if not u.startswith(inside)]
+
+
+def _open(drv, url):
+    """Load ``url`` and wait until no chart is still loading; returns the charts' state."""
+    drv.get(url)
+    deadline = time.time() + WAIT
+    while True:
+        charts = drv.execute_script(CHART_STATE)
+        if all(c["status"] != "loading" for c in charts) or time.time() > deadline:
+            time.sleep(0.3)  # let the last draw settle
+            return drv.execute_script(CHART_STATE)
+        time.sleep(0.2)
+
+
+def _check_page(drv, root: str, page: str) -> dict:
+    _drain(drv)
+    charts = _open(drv, root + page)
+    severe = [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
+    outside = _outside(_requests(drv), root)
+    widgets = drv.execute_script(
+        "return document.querySelectorAll('script[type*=\"jupyter.widget\"], .jupyter-widgets').length")
+    return {"page": page, "charts": charts, "severe": severe, "outside": outside, "widgets": widgets}
+
+
+def _report(results, how):
+    charts = sum(len(r["charts"]) for r in results)
+    errors = sum(len(r["severe"]) for r in results)
+    outside = sum(len(r["outside"]) for r in results)
+    print(f"\nbrowser ({how}): {len(results)} pages opened, {charts} charts found, {errors} console errors, "
+          f"{outside} outside requests")
+    for r in results:
+        assert not r["severe"], (r["page"], r["severe"][:3])
+        assert not r["outside"], (r["page"], r["outside"][:5])
+        assert r["widgets"] == 0, f"{r['page']}: ipywidgets output in the static page"
+        for i, c in enumerate(r["charts"]):
+            assert c["status"] == "ready", f"{r['page']}: chart {i} is {c['status']}"
+            assert c["marks"] > 0 or c["canvas"] > 0, f"{r['page']}: chart {i} drew nothing"
+
+
+def test_book_has_the_pages_of_the_toc(book):
+    pages = _pages()
+    assert "index.html" in pages
+    for name in ("quickstart", "05_bandits_flags", "10_patterns"):
+        assert f"book/{name}.html" in pages
+
+
+def test_every_page_offline_from_file(browser, book):
+    root = book.resolve().as_uri() + "/"
+    results = [_check_page(browser, root, page) for page in _pages()]
+    _report(results, "file://")
+    assert sum(len(r["charts"]) for r in results) > 0
+
+
+def test_every_page_offline_from_a_local_server(browser, server):
+    results = [_check_page(browser, server, page) for page in _pages()]
+    _report(results, "http://127.0.0.1")
+
+
+# -- the kernel-free step-through ----------------------------------------------------------------------
+
+def _chart_with(drv, selector):
+    """The chart element that holds a control matching ``selector``."""
+    return drv.execute_script(
+        "var c = document.querySelector(arguments[0]); return c && c.closest('.sweeper-chart');", selector)
+
+
+def _texts(drv, chart) -> str:
+    return drv.execute_script(
+        "return Array.from(arguments[0].querySelectorAll('svg text')).map(t => t.textContent).join('\\n');", chart)
+
+
+def _settle(drv, chart, before, timeout=10.0):
+    """Wait until the chart's text differs from ``before``; returns the new text."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        now = _texts(drv, chart)
+        if now != before:
+            time.sleep(0.2)
+            return _texts(drv, chart)
+        time.sleep(0.1)
+    return _texts(drv, chart)
+
+
+def test_step_through_answers_its_slider_and_game_menu(browser, book):
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    _open(browser, (book / "book" / "05_bandits_flags.html").resolve().as_uri())
+    chart = _chart_with(browser, 'select[name="game"]')
+    assert chart is not None, "no step-through (a chart with a game menu) on the page"
+    slider = chart.find_element("css selector", 'input[type="range"][name="step"]')
+    first = _texts(browser, chart)
+    assert "Decision 1 of" in first and "candidates the agent compared" in first
+
+    for _ in range(4):  # forward, as a reader presses the arrow key
+        slider.send_keys(Keys.ARROW_RIGHT)
+    fifth = _settle(browser, chart, first)
+    assert "Decision 5 of" in fifth and fifth != first
+    slider.send_keys(Keys.ARROW_LEFT)  # and back
+    fourth = _settle(browser, chart, fifth)
+    assert "Decision 4 of" in fourth
+
+    menu = Select(chart.find_element("css selector", 'select[name="game"]'))
+    labels = [o.text for o in menu.options]
+    assert len(labels) >= 3
+    assert any("won" in t for t in labels) and any("forced guess" in t for t in labels)
+    assert any("clicked a known mine" in t or "missed a safe tile" in t for t in labels)
+    assert any(t.startswith("greedy") for t in labels) and any(t.startswith("UCB(0.1)") for t in labels)
+    assert any(t.startswith("Thompson") for t in labels)
+    menu.select_by_index(1)
+    other = _settle(browser, chart, fourth)
+    assert labels[1] in other and labels[0] not in other
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_pattern_explorer_answers_its_filters(browser, book):
+    from selenium.webdriver.support.ui import Select
+
+    _open(browser, (book / "book" / "10_patterns.html").resolve().as_uri())
+    chart = _chart_with(browser, 'select[name="cls"]')
+    assert chart is not None, "no pattern explorer (a chart with a class menu) on the page"
+    before = _texts(browser, chart)
+    assert "recorded actions pass the filters" in before
+    Select(chart.find_element("css selector", 'select[name="cls"]')).select_by_visible_text("edge")
+    after = _settle(browser, chart, before)
+    assert after != before
+    Select(chart.find_element("css selector", 'select[name="min_n"]')).select_by_index(4)
+    assert _settle(browser, chart, after) != after
+
+
+# -- the explorers on a small agent: the page selects what pattern_table selects --------------------------
+
+def _page(tmp_path, chart) -> str:
+    from sweeper.viz import offline
+
+    shutil.copytree(offline.BUNDLE_DIR, tmp_path / "_static" / "vega")
+    page = tmp_path / "book" / "page.html"
+    page.parent.mkdir(parents=True)
+    page.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>"
+                    + offline.chart_html(chart.to_dict()) + "</body></html>")
+    return page.as_uri()
+
+
+@pytest.fixture(scope="module")
+def small_agent():
+    from sweeper import make_agent, train
+
+    agent = make_agent("greedy")
+    train(agent, "8x8x10", 3000, seed=1, progress=False)
+    return agent
+
+
+def test_pattern_explorer_page_selects_what_pattern_table_selects(browser, tmp_path, small_agent):
+    from sweeper.viz.board_charts import pattern_table
+    from sweeper.viz.explorers import CERTAINTY_OPTIONS, pattern_explorer_chart
+
+    url = _page(tmp_path, pattern_explorer_chart(small_agent, top=12))
+    _open(browser, url)
+    chart = _chart_with(browser, 'select[name="cls"]')
+    view_set = ("var v = arguments[0].vegaEmbedResult.view; var s = arguments[1];"
+                "Object.keys(s).forEach(function (k) { v.signal(k, s[k]); }); return v.runAsync().then(() => 1);")
+    for cls, cert, min_n, order in (("all", 0, 1, "count"), ("edge", 1, 10, "count"), ("corner", 2, 1, "certainty"),
+                                    ("all", 3, 100, "certainty")):
+        browser.execute_script(view_set, chart, {"cls": cls, "cert": cert, "min_n": min_n, "order": order})
+        time.sleep(0.3)
+        kind, certainty = list(CERTAINTY_OPTIONS.values())[cert]
+        want = pattern_table(small_agent, kind, 12, min_n, cls, certainty, order)
+        shown = re.findall(r"Q=([+\-\u2212]\d\.\d\d)\s*N=([\d,]+)", _texts(browser, chart))
+        expected = [(f"{q:+.2f}", f"{n:,}") for q, n in zip(want["q"], want["n"])]
+        # the same windows (the drawing order of the marks is Vega's business; their places are ranked)
+        assert sorted((q.replace("\u2212", "-"), n) for q, n in shown) == sorted(expected), (cls, cert, min_n, order)
+        assert len(shown) == min(12, want.attrs["matches"])
