@@ -11,7 +11,7 @@ import yaml
 
 from sweeper import decode_key, make_agent, train
 from sweeper.running.belief import audit
-from sweeper.viz.board_charts import _LABEL, _STATE, pattern_table
+from sweeper.viz.board_charts import STATE_LABELS, STATE_NAMES, pattern_table
 from sweeper.viz.explorers import (CERTAINTY_OPTIONS, CLASS_OPTIONS, MIN_N_OPTIONS, ORDER_OPTIONS, game_stepper_chart,
                                    pattern_explorer_chart, pattern_explorer_data, recorded_games, stepper_data)
 
@@ -106,10 +106,10 @@ def test_pattern_explorer_holds_the_top_of_every_filter_combination(agent):
                     assert int(row["matches"].iloc[0]) == t.attrs["matches"]
     for _, r in patterns.head(20).iterrows():
         window, target = decode_key(int(r["key"]), agent.symmetric)
-        assert r["st"] == [_STATE[c] for c in window.ravel()]
+        assert r["st"] == [STATE_NAMES[c] for c in window.ravel()]
         assert r["lb"][target] == "?" and r["t"] == target
         assert [lb for j, lb in enumerate(r["lb"]) if j != target] == \
-            [_LABEL[c] for j, c in enumerate(window.ravel()) if j != target]
+            [STATE_LABELS[c] for j, c in enumerate(window.ravel()) if j != target]
     with pytest.raises(ValueError):
         pattern_explorer_data(agent, top=0)
 

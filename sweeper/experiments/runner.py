@@ -129,12 +129,18 @@ def meta_checksum(meta: dict) -> str:
     return _sha(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
 
 
+#: The parts of the package whose code makes the stored results (see :func:`source_fingerprint`).
+COMPUTING = ("game", "agents", "running", "experiments", "rng.py", "checks.py", "version.py", "__init__.py")
+
+
 @lru_cache(maxsize=None)
 def source_fingerprint() -> str:
-    """SHA-256 over the package's Python sources (paths and bytes): which code made a result."""
+    """SHA-256 over the Python sources of the layers that compute results (paths and bytes): which code made a
+    result. What only shows results (``viz``), the command line and the benchmarks are left out."""
     pkg = Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
-    for f in sorted(pkg.rglob("*.py")):
+    files = [f for f in pkg.rglob("*.py") if f.relative_to(pkg).parts[0] in COMPUTING]
+    for f in sorted(files):
         h.update(f.relative_to(pkg).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()
 

@@ -30,8 +30,8 @@ MAX_TILES = 2500
 
 # Drawing codes: the view's cell codes 0..12 and two more, shown only where the mines are known.
 MINE_SHOWN, WRONG_FLAG = 13, 14
-_STATE = ["revealed"] * 9 + ["covered", "flag", "off board", "exploded", "mine", "wrong flag"]
-_LABEL = [""] + [str(k) for k in range(1, 9)] + ["", "F", "", "*", "*", "X"]
+STATE_NAMES = ["revealed"] * 9 + ["covered", "flag", "off board", "exploded", "mine", "wrong flag"]
+STATE_LABELS = [""] + [str(k) for k in range(1, 9)] + ["", "F", "", "*", "*", "X"]
 
 STATES = ("covered", "revealed", "flag", "exploded", "mine", "wrong flag", "off board")
 FILLS = ("#a7a7a7", "#f2efe6", "#f5a623", "#d62728", "#4d4d4d", "#f7b6c2", "#d5dde6")
@@ -66,15 +66,15 @@ def tile_frame(view2d, mines=None) -> pd.DataFrame:
     rows, cols = np.indices(codes.shape)
     flat = codes.ravel()
     return pd.DataFrame({"row": rows.ravel(), "col": cols.ravel(),
-                         "state": np.take(_STATE, flat), "label": np.take(_LABEL, flat)})
+                         "state": np.take(STATE_NAMES, flat), "label": np.take(STATE_LABELS, flat)})
 
 
-def _cell_px(cols: int) -> int:
+def cell_px(cols: int) -> int:
     """Pixels per tile: 26 on small boards, smaller on wide ones."""
     return int(max(12, min(26, 780 // cols)))
 
 
-def _frame_scales(rows: int, cols: int) -> tuple[alt.Scale, alt.Scale]:
+def frame_scales(rows: int, cols: int) -> tuple[alt.Scale, alt.Scale]:
     return (alt.Scale(domain=[0, cols], nice=False, zero=False),
             alt.Scale(domain=[0, rows], nice=False, zero=False, reverse=True))
 
@@ -89,9 +89,9 @@ def _ink_scale() -> alt.Scale:
     return alt.Scale(domain=list(_INK), range=list(_INK.values()))
 
 
-def _tile_layers(base: alt.Chart, rows: int, cols: int, states, legend=True) -> list[alt.Chart]:
+def tile_layers(base: alt.Chart, rows: int, cols: int, states, legend=True) -> list[alt.Chart]:
     """Squares and labels for the tiles in ``base``'s data (fields row, col, state, label)."""
-    xs, ys = _frame_scales(rows, cols)
+    xs, ys = frame_scales(rows, cols)
     pos = base.transform_calculate(col1="datum.col + 1", row1="datum.row + 1",
                                    cx="datum.col + 0.5", cy="datum.row + 0.5")
     fill_legend = alt.Legend(title=None, orient="bottom", direction="horizontal") if legend else None
@@ -129,10 +129,10 @@ def prob_frame(view2d, probabilities) -> pd.DataFrame:
     return pd.DataFrame({"row": rows, "col": cols, "p": v, "ptext": text, "pclass": pclass})
 
 
-def _prob_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
+def prob_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
     """Small percentage labels at the foot of each covered tile (fields row, col, ptext, pclass, p)."""
-    xs, ys = _frame_scales(rows, cols)
-    size = max(7, min(10, _cell_px(cols) // 3 + 1))
+    xs, ys = frame_scales(rows, cols)
+    size = max(7, min(10, cell_px(cols) // 3 + 1))
     pos = base.transform_calculate(cx="datum.col + 0.5", cy="datum.row + 0.82")
     # one layer per class with a fixed colour: a colour scale here would merge with the numbers' ink
     return alt.layer(*[
@@ -151,9 +151,9 @@ def _window_bounds(centre, rows: int, cols: int) -> dict:
             "w_col1": min(c + 2, cols)}
 
 
-def _target_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
+def target_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
     """An outline, coloured by the action, around the target tile (fields row, col, action)."""
-    xs, ys = _frame_scales(rows, cols)
+    xs, ys = frame_scales(rows, cols)
     return base.transform_calculate(col1="datum.col + 1", row1="datum.row + 1").mark_rect(
         filled=False, strokeWidth=3.5).encode(
         x=alt.X("col:Q", scale=xs, axis=None), x2="col1:Q", y=alt.Y("row:Q", scale=ys, axis=None), y2="row1:Q",
@@ -161,9 +161,9 @@ def _target_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
                           scale=alt.Scale(domain=list(ACTION_COLOURS), range=list(ACTION_COLOURS.values()))))
 
 
-def _window_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
+def window_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
     """A dashed outline of the 3x3 window (fields w_row0, w_row1, w_col0, w_col1)."""
-    xs, ys = _frame_scales(rows, cols)
+    xs, ys = frame_scales(rows, cols)
     return base.mark_rect(filled=False, stroke="#111111", strokeWidth=2, strokeDash=[5, 3]).encode(
         x=alt.X("w_col0:Q", scale=xs, axis=None), x2="w_col1:Q",
         y=alt.Y("w_row0:Q", scale=ys, axis=None), y2="w_row1:Q")
@@ -182,17 +182,17 @@ def board_chart(view2d, mines=None, highlight=None, window=None, title=None, act
     (green 0: surely safe, red 100: surely a mine)."""
     tiles = tile_frame(view2d, mines)
     rows, cols = np.shape(view2d)
-    layers = _tile_layers(alt.Chart(tiles), rows, cols, tiles["state"])
+    layers = tile_layers(alt.Chart(tiles), rows, cols, tiles["state"])
     if probabilities is not None:
-        layers.append(_prob_layer(alt.Chart(prob_frame(view2d, probabilities)), rows, cols))
+        layers.append(prob_layer(alt.Chart(prob_frame(view2d, probabilities)), rows, cols))
     if window is not None:
-        layers.append(_window_layer(alt.Chart(pd.DataFrame([_window_bounds(window, rows, cols)])), rows, cols))
+        layers.append(window_layer(alt.Chart(pd.DataFrame([_window_bounds(window, rows, cols)])), rows, cols))
     if highlight is not None:
         if action not in ACTION_COLOURS:
             raise ValueError(f"action must be 'click' or 'flag', got {action!r}")
         target = pd.DataFrame([{"row": highlight[0], "col": highlight[1], "action": action}])
-        layers.append(_target_layer(alt.Chart(target), rows, cols))
-    px = _cell_px(cols)
+        layers.append(target_layer(alt.Chart(target), rows, cols))
+    px = cell_px(cols)
     chart = alt.layer(*layers).properties(width=px * cols, height=px * rows)
     return chart.properties(title=title) if title else chart
 
@@ -244,8 +244,8 @@ def replay_data(episode, final: bool = True) -> tuple[pd.DataFrame, pd.DataFrame
     same_tile_next = np.append(t_idx[1:] == t_idx[:-1], False)
     last = np.where(same_tile_next, np.append(f_idx[1:], 0), n_frames)
     codes = frames[f_idx, t_idx]
-    tiles = pd.DataFrame({"row": t_idx // cols, "col": t_idx % cols, "state": np.take(_STATE, codes),
-                          "label": np.take(_LABEL, codes), "first": f_idx + 1, "last": last})
+    tiles = pd.DataFrame({"row": t_idx // cols, "col": t_idx % cols, "state": np.take(STATE_NAMES, codes),
+                          "label": np.take(STATE_LABELS, codes), "first": f_idx + 1, "last": last})
     decisions = [{"step": i + 1, "row": d.tile[0], "col": d.tile[1], "action": d.action,
                   **(_window_bounds(d.centre, rows, cols) if d.centre is not None else {}),
                   "text": describe(d, len(history))} for i, d in enumerate(history)]
@@ -280,14 +280,14 @@ def replay_chart(episode, final: bool = True, title=None, exact: bool | None = N
     step = alt.param(name="step", value=1,
                      bind=alt.binding_range(min=1, max=int(decisions["step"].max()), step=1, name="step "))
     at_step = "datum.first <= step && step <= datum.last"
-    layers = _tile_layers(alt.Chart(tiles).transform_filter(at_step), rows, cols, tiles["state"])
+    layers = tile_layers(alt.Chart(tiles).transform_filter(at_step), rows, cols, tiles["state"])
     moves = alt.Chart(decisions).transform_filter("datum.step == step && isValid(datum.row)")
     if "w_row0" in decisions:
-        layers.append(_window_layer(moves.transform_filter("isValid(datum.w_row0)"), rows, cols))
-    layers.append(_target_layer(moves, rows, cols))
+        layers.append(window_layer(moves.transform_filter("isValid(datum.w_row0)"), rows, cols))
+    layers.append(target_layer(moves, rows, cols))
     if probs is not None and not probs.empty:
-        layers.append(_prob_layer(alt.Chart(probs).transform_filter("datum.step == step"), rows, cols))
-    px = _cell_px(cols)
+        layers.append(prob_layer(alt.Chart(probs).transform_filter("datum.step == step"), rows, cols))
+    px = cell_px(cols)
     board = alt.layer(*layers).properties(width=px * cols, height=px * rows)
     lines = 3 if probs is not None and not probs.empty else 2
     caption = alt.Chart(decisions).transform_filter("datum.step == step").mark_text(
@@ -368,8 +368,8 @@ def _pattern_cells(keys, q, n, symmetric: bool, columns: int) -> tuple[pd.DataFr
         info = {"pattern": i + 1, "key": int(key), "q": float(qv), "n": int(nv), "p_mine": (float(qv) + 1) / 2,
                 "paper": paper_text(to_paper_tuple(window, target))}
         for j, code in enumerate(window.ravel()):
-            label = "?" if j == target else _LABEL[code]
-            cells.append({**info, "row": top + j // 3, "col": left + j % 3, "state": _STATE[code],
+            label = "?" if j == target else STATE_LABELS[code]
+            cells.append({**info, "row": top + j // 3, "col": left + j % 3, "state": STATE_NAMES[code],
                           "label": label, "target": j == target})
         captions.append({**info, "x": left + 1.5, "y": top + 3.15, "text": f"Q={qv:+.2f}\nN={nv}"})
     return pd.DataFrame(cells), pd.DataFrame(captions)
@@ -389,10 +389,10 @@ def pattern_chart(keys, q, n, symmetric: bool = True, columns: int = 6, title=No
     columns = max(1, min(int(columns), len(keys)))
     cells, captions = _pattern_cells(keys, q, n, symmetric, columns)
     rows, cols = 5 * -(-len(keys) // columns) - 1, 4 * columns - 1
-    xs, ys = _frame_scales(rows, cols)
+    xs, ys = frame_scales(rows, cols)
     tooltip = [alt.Tooltip("pattern:Q"), alt.Tooltip("key:Q"), alt.Tooltip("q:Q", format="+.3f"),
                alt.Tooltip("n:Q"), alt.Tooltip("p_mine:Q", format=".3f", title="P(mine)"), alt.Tooltip("paper:N")]
-    squares, labels = _tile_layers(alt.Chart(cells), rows, cols, cells["state"])
+    squares, labels = tile_layers(alt.Chart(cells), rows, cols, cells["state"])
     squares = squares.encode(tooltip=tooltip)
     target = alt.Chart(cells).transform_filter("datum.target").transform_calculate(
         col1="datum.col + 1", row1="datum.row + 1").mark_rect(stroke="#111111", strokeWidth=2).encode(

@@ -29,8 +29,8 @@ from ..agents.kinds import Agent, Thompson
 from ..agents.windows import decode_key
 from ..running.belief import CAUSES, find_episode
 from ..running.episode import Episode
-from .board_charts import (_LABEL, _STATE, _cell_px, _frame_scales, _prob_layer, _target_layer, _tile_layers,
-                           _window_layer, pattern_table, replay_data, replay_probabilities)
+from .board_charts import (STATE_LABELS, STATE_NAMES, cell_px, frame_scales, prob_layer, target_layer, tile_layers,
+                           window_layer, pattern_table, replay_data, replay_probabilities)
 
 # -- recorded games -----------------------------------------------------------------------------
 
@@ -88,9 +88,9 @@ def _pair(rc) -> str:
 
 
 def _candidate_rows(d, drawn: bool = False) -> list[dict]:
-    """The chosen action and its runners-up as table rows of text (exact P(mine) of each target).
-    ``drawn`` (Thompson sampling): the chosen score is the P(mine) drawn for it; the runners-up,
-    listed by |Q|, have no draw."""
+    """The chosen action and its runners-up (in the rule's own order, with the score it compared) as table
+    rows of text, with the exact P(mine) of each target. ``drawn`` (Thompson sampling): the scores are the
+    P(mine) drawn for each action, shown without a sign."""
     exact = d.exact
     p = (lambda r, c: "" if exact is None else f"{exact[r, c]:.3f}")
     rows = [{"who": "chosen", "target": _pair(d.tile), "window": "" if d.centre is None else
@@ -100,7 +100,7 @@ def _candidate_rows(d, drawn: bool = False) -> list[dict]:
         centre = None if pd.isna(r["centre_row"]) else (r["centre_row"], r["centre_col"])
         rows.append({"who": f"rank {int(r['rank'])}", "target": _pair((r["row"], r["col"])),
                      "window": "" if centre is None else f"{_pair(centre)} {r['direction']}",
-                     "q": f"{r['q']:+.3f}", "n": f"{int(r['n']):,}", "score": "-" if drawn else f"{r['score']:+.3f}",
+                     "q": f"{r['q']:+.3f}", "n": f"{int(r['n']):,}", "score": f"{r['score']:.3f}" if drawn else f"{r['score']:+.3f}",
                      "p": p(int(r["row"]), int(r["col"]))})
     return rows
 
@@ -164,15 +164,15 @@ def game_stepper_chart(games, missing=(), title: str | None = None) -> alt.VConc
     in_game = "datum.g == game"
 
     tiles = alt.Chart(_inline(data["tiles"])).transform_filter(f"{in_game} && datum.first <= at && at <= datum.last")
-    layers = _tile_layers(tiles, rows, cols, data["tiles"]["state"])
+    layers = tile_layers(tiles, rows, cols, data["tiles"]["state"])
     moves = alt.Chart(_inline(data["steps"])).transform_filter(f"{in_game} && datum.step == at && isValid(datum.row)")
     if "w_row0" in data["steps"]:
-        layers.append(_window_layer(moves.transform_filter("isValid(datum.w_row0)"), rows, cols))
-    layers.append(_target_layer(moves, rows, cols))
+        layers.append(window_layer(moves.transform_filter("isValid(datum.w_row0)"), rows, cols))
+    layers.append(target_layer(moves, rows, cols))
     if not data["probs"].empty:
-        layers.append(_prob_layer(alt.Chart(_inline(data["probs"])).transform_filter(f"{in_game} && datum.step == at"),
+        layers.append(prob_layer(alt.Chart(_inline(data["probs"])).transform_filter(f"{in_game} && datum.step == at"),
                                   rows, cols))
-    px = _cell_px(cols)
+    px = cell_px(cols)
     board = alt.layer(*layers).properties(width=px * cols, height=px * rows)
 
     table_w = _TABLE[-1][2] + 84
@@ -252,8 +252,8 @@ def pattern_explorer_data(agent, top: int = 24) -> tuple[pd.DataFrame, pd.DataFr
                                        "recorded": t.attrs["recorded"]})
     table = pd.concat(parts, ignore_index=True).drop_duplicates("key").reset_index(drop=True)
     cells = [decode_key(int(k), agent.symmetric) for k in table["key"]]
-    table["st"] = [[_STATE[c] for c in w.ravel()] for w, _ in cells]
-    table["lb"] = [["?" if j == t else _LABEL[c] for j, c in enumerate(w.ravel())] for w, t in cells]
+    table["st"] = [[STATE_NAMES[c] for c in w.ravel()] for w, _ in cells]
+    table["lb"] = [["?" if j == t else STATE_LABELS[c] for j, c in enumerate(w.ravel())] for w, t in cells]
     table["j"] = [list(range(9))] * len(table)
     table["t"] = [int(t) for _, t in cells]
     table["paper"] = table["paper"].map(lambda p: "(" + ", ".join(str(v) for v in p) + ")")
@@ -294,11 +294,11 @@ def pattern_explorer_chart(agent, top: int = 24, columns: int = 6, title: str | 
     cells = ranked.transform_flatten(["st", "lb", "j"]).transform_calculate(
         row="datum.by + floor(datum.j / 3)", col="datum.bx + datum.j % 3", state="datum.st", label="datum.lb")
     rows, cols = 5 * -(-top // columns) - 1, 4 * columns - 1
-    xs, ys = _frame_scales(rows, cols)
+    xs, ys = frame_scales(rows, cols)
     tooltip = [alt.Tooltip("rank:Q", title="pattern"), alt.Tooltip("key:Q"), alt.Tooltip("class:N"),
                alt.Tooltip("q:Q", format="+.3f", title="Q"), alt.Tooltip("n:Q", format=",", title="N"),
                alt.Tooltip("p_mine:Q", format=".3f", title="P(mine)"), alt.Tooltip("paper:N", title="paper tuple")]
-    squares, labels = _tile_layers(cells, rows, cols, list(_STATE))
+    squares, labels = tile_layers(cells, rows, cols, list(STATE_NAMES))
     squares = squares.encode(tooltip=tooltip)
     target = cells.transform_filter("datum.j == datum.t").transform_calculate(
         col1="datum.col + 1", row1="datum.row + 1").mark_rect(stroke="#111111", strokeWidth=2).encode(
