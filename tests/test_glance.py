@@ -76,7 +76,10 @@ def test_verdicts_follow_the_stated_rule():
     assert glance.verdicts(_rows(), seed_sd=0.0)["verdict"].iloc[0] == "differs"
     counts = glance.verdict_counts(t)
     assert counts.to_dict() == {"reproduced": 2, "differs": 2, "not comparable": 1}
-    assert '<a href="06_first_experiments.html">' in glance.linked(t)["chapter"].iloc[0]
+    shown = glance.linked(t)
+    assert '<a href="06_first_experiments.html">' in shown["chapter"].iloc[0]
+    assert list(shown.columns[:4]) == ["number", "paper", "ours [95% interval]", "verdict"]
+    assert shown["number"].iloc[0] == "greedy, 8x8x10 (1,000,000 games): win rate"
 
 
 def test_verdicts_reject_bad_input():

@@ -232,7 +232,12 @@ def verdict_counts(table: pd.DataFrame) -> pd.Series:
 
 
 def linked(table: pd.DataFrame) -> pd.DataFrame:
-    """The verdict table with each chapter as an HTML link (for the book page)."""
+    """The verdict table as the book page shows it: the key columns first (which number, the paper's value,
+    ours, the verdict, the chapter as an HTML link), then the difference and the paper's source."""
     t = table.copy()
+    games = [f" ({g} games)" if g else "" for g in t["games"]]
+    tested = ["" if x == "(training)" else f", tested on {x}" for x in t["tested on"]]
+    t["number"] = [f"{a}, {tr}{g}{te}: {q}" for a, tr, g, te, q in
+                   zip(t["agent"], t["trained on"], games, tested, t["quantity"])]
     t["chapter"] = [f'<a href="{ch}.html">{CHAPTER_TITLES.get(ch, ch)}</a>' if ch else "" for ch in t["chapter"]]
-    return t
+    return t[["number", "paper", "ours [95% interval]", "verdict", "chapter", "ours − paper", "paper's source"]]
