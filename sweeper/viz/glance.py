@@ -110,11 +110,11 @@ def gap_words(ours: tuple, published: float) -> str:
 #: Which chapter explains each experiment of results/comparison.csv.
 CHAPTER = {"initial": "06_first_experiments", "action_counts": "06_first_experiments",
            "ablation": "06_first_experiments", "sa_vs_mab": "08_state_action", "transfer": "09_transfer",
-           "timing": "11_speed"}
+           "timing": "12_speed"}
 
 #: The chapters' titles, for links.
 CHAPTER_TITLES = {"06_first_experiments": "First experiments", "08_state_action": "State-action versus bandit",
-                  "09_transfer": "Transfer learning", "11_speed": "Speed"}
+                  "09_transfer": "Transfer learning", "12_speed": "Speed"}
 
 #: Where each paper number is printed (the paper_source column of comparison.csv -> PDF name).
 _SOURCE = {"Table exp_1": "tab:exp_1", "Table action_cnt": "tab:action_cnt", "Table SAvsMAB": "tab:SAvsMAB",
