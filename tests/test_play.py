@@ -189,3 +189,11 @@ def test_thompson_draws_once_per_action_and_picks_the_most_certain_draw():
             assert d.action == ("flag" if best[2] >= 0.5 else "click")
             checked += 1
     assert checked > 30
+
+
+def test_episode_table_lists_every_decision(trained_agent):
+    ep = Episode(trained_agent("greedy"), "8x8x10", seed=3, learn=False).play()
+    t = ep.table()
+    assert len(t) == len(ep.history) and list(t.index) == list(range(1, len(t) + 1))
+    assert t["action"].isin(["click", "flag"]).all() and t["game"].iloc[-1] == ep.status
+    assert (t["Q"].to_numpy() == [d.q for d in ep.history]).all()

@@ -218,6 +218,16 @@ class Episode:
         self.history.append(d)
         return d
 
+    def table(self) -> pd.DataFrame:
+        """The decisions made so far, one row each (numbered from 1): the target tile, the window's centre and
+        where the target sits in it, Q, N, the score the rule compared, the action, whether the target was a
+        mine, and the game's status after the move."""
+        rows = [{"target": d.tile, "window centre": d.centre, "target in window": d.direction, "Q": d.q, "N": d.n,
+                 "score": d.score, "action": d.action, "mine": d.mine, "game": d.status} for d in self.history]
+        return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="decision"),
+                            columns=["target", "window centre", "target in window", "Q", "N", "score", "action",
+                                     "mine", "game"])
+
     def play(self) -> "Episode":
         """Play to the end of the game."""
         while not self.done:
