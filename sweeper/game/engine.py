@@ -150,10 +150,6 @@ def new_board(setting: Setting, opening: str = "reference", first=None) -> Board
                  gs=np.zeros(GS_SIZE, dtype=np.int64))
 
 
-def board_setting(board: Board) -> Setting:
-    return Setting(int(board.geo[G_R]), int(board.geo[G_C]), int(board.geo[G_K]))
-
-
 def view_of(board: Board) -> np.ndarray:
     """The player's view as a ``rows x cols`` array of cell codes (a copy)."""
     R, C = int(board.geo[G_R]), int(board.geo[G_C])
