@@ -1,5 +1,7 @@
 """Bandit Sweeper: the paper "Multi-Armed Bandits for Minesweeper" as a fast, tested package."""
 
+from . import kernel_cache  # noqa: F401  first: numba's cache must see every kernel source (see its docstring)
+
 from .agents.windows import decode_key, key_of, to_paper_tuple
 from .agents.kinds import EpsilonGreedy, Greedy, StateAction, Thompson, UCBAgent, load_agent, make_agent
 from .game.engine import PRESETS, Game, Setting

@@ -1,0 +1,83 @@
+"""Numba's on-disk cache, made safe for a package whose kernels call one another.
+
+The kernels are compiled with ``@njit(cache=True)``. Numba keys each cached
+function on the source file that defines it, and only that file: when a kernel
+in ``agents/rules.py`` inlines ``values.update`` from ``agents/values.py``, an
+edit to ``values.py`` leaves the cached ``rules`` kernels in place, still running
+the old update. The results would be silently wrong.
+
+Importing this module (``sweeper/__init__.py`` does it first, before any kernel
+is defined) registers cache locators for the package's own files whose source
+stamp is the file's usual stamp *plus* a fingerprint of every kernel-bearing
+source file of the package. Any edit to any of them invalidates every cached
+kernel of the package, so they are recompiled together; the caches of other
+libraries are untouched. Where the cache lives is numba's usual choice
+(``NUMBA_CACHE_DIR`` if set, else ``__pycache__`` beside the source, else the
+user-wide directory).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from numba.core import caching
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def kernel_fingerprint() -> str:
+    """SHA-256 over the package's Python files that use numba (relative paths and bytes)."""
+    h = hashlib.sha256()
+    for f in sorted(PACKAGE.rglob("*.py")):
+        data = f.read_bytes()
+        if b"numba" in data:
+            h.update(f.relative_to(PACKAGE).as_posix().encode() + b"\0" + data + b"\0")
+    return h.hexdigest()
+
+
+def _inside(py_file) -> bool:
+    try:
+        Path(py_file).resolve().relative_to(PACKAGE)
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+class _WholePackageStamp:
+    """Mixin: only for this package's files; the stamp also covers every kernel source of the package."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not _inside(py_file):
+            return None
+        return super().from_function(py_func, py_file)
+
+    def get_source_stamp(self):
+        return (super().get_source_stamp(), kernel_fingerprint())
+
+
+class PackageUserProvidedLocator(_WholePackageStamp, caching.UserProvidedCacheLocator):
+    """``NUMBA_CACHE_DIR``, when set."""
+
+
+class PackageInTreeLocator(_WholePackageStamp, caching.InTreeCacheLocator):
+    """``__pycache__`` beside the source file."""
+
+
+class PackageUserWideLocator(_WholePackageStamp, caching.UserWideCacheLocator):
+    """The user-wide cache directory, when ``__pycache__`` is not writable."""
+
+
+OURS = [PackageUserProvidedLocator, PackageInTreeLocator, PackageUserWideLocator]
+
+
+def install() -> None:
+    """Put this package's locators first in numba's list (idempotent)."""
+    classes = caching.CacheImpl._locator_classes
+    classes[:] = OURS + [c for c in classes if c not in OURS]
+
+
+install()
