@@ -12,9 +12,16 @@ quick-scale reproduction (``tests/data/quick-checksums.json``), so such a
 change fails the tests until the version is bumped and the checksums are
 regenerated (``python -m tests.test_behaviour``); a docstring or a refactor
 leaves the checksums, and the version, alone.
+
+History:
+
+1. The first stored results.
+2. The sample-average update computes ``Q += (1 / N) * (R - Q)``, the paper
+   code's order of operations, instead of ``Q + (R - Q) / N``; the two differ
+   in the last bit now and then, which changes tie-breaks and so later games.
 """
 
 __version__ = "0.1.0"
 
 #: The version of the results this code computes (see the module docstring).
-BEHAVIOUR_VERSION = 1
+BEHAVIOUR_VERSION = 2

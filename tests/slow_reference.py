@@ -167,10 +167,10 @@ class Agent:
         return self.table.get(key, (UNSEEN_Q, 0))
 
     def learn(self, key, reward):
-        """Sample-average update: N += 1; Q += (R - Q) / N."""
+        """Sample-average update: N += 1; Q += (1 / N) (R - Q), step size rounded first."""
         q, n = self.value(key)
         n += 1
-        q += (reward - q) / n
+        q += (1.0 / n) * (reward - q)
         self.table[key] = (q, n)
 
     def ucb_score(self, key, unseen):

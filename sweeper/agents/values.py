@@ -6,7 +6,12 @@ and update it directly. It doubles whenever it becomes half full (the kernels
 check before every decision), so it never overflows and never drops a key.
 
 Conventions (paper Section IV-B): an unseen action has Q = -1 and N = 0. An
-update with reward R is ``N += 1; Q += (R - Q) / N``. A key may sit in the
+update with reward R is ``N += 1; Q += (1 / N) * (R - Q)``, in exactly that
+floating-point order: the step size ``1 / N`` is rounded first, then multiplied
+by the error. This is the order of the paper's published code. Written as
+``Q + (R - Q) / N`` the result can differ in the last bit, and since the agents
+break ties on exact equality of |Q|, one such bit can change which window is
+credited and, games later, which games are played (see ``tests/test_paper_games.py``). A key may sit in the
 table with N = 0 (the kernels reserve a slot when they first meet a window);
 such keys are not "recorded": *actions recorded* counts keys with N > 0 and
 *perfect actions* counts those whose |Q| is exactly 1.
@@ -72,7 +77,7 @@ def update(q, n, meta, slot, reward):
     old_n = n[slot]
     was_perfect = old_n > 0 and abs(old_q) == 1.0
     new_n = old_n + 1
-    new_q = old_q + (reward - old_q) / new_n
+    new_q = old_q + (1.0 / new_n) * (reward - old_q)  # the paper code's order, bit for bit
     n[slot] = new_n
     q[slot] = new_q
     if old_n == 0:
