@@ -70,3 +70,20 @@ def test_the_old_update_order_would_differ():
         diffs += new != old
         q = new
     assert diffs > 0
+
+
+def test_the_reference_rules_page_states_the_replayed_counts():
+    """The table in book/reference_rules.md ("Game for game with the paper's code") is what the replay gives."""
+    page = (Path(__file__).parents[1] / "book" / "reference_rules.md").read_text()
+    rows = {}
+    for line in page.split("## Game for game with the paper's code")[1].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[1].replace(",", "").isdigit():
+            rows[cells[0]] = [int(c.replace(",", "")) for c in cells[1:5]] + [cells[5]]
+    names = {"greedy, 8×8×10": "greedy-8x8x10", "UCB(0.1), 8×8×10": "ucb0.1-8x8x10",
+             "greedy, 8×8×15": "greedy-8x8x15", "greedy, 16×16×40": "greedy-16x16x40"}
+    assert set(rows) == set(names)
+    for label, name in names.items():
+        data = np.load(DATA / f"{name}.npz", allow_pickle=False)
+        assert rows[label] == [len(data["won"]), int(data["won"].sum()), int(data["plays"].sum()),
+                               int(data["actions"][-1]), "none"]
