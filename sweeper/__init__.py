@@ -3,7 +3,9 @@
 from . import kernel_cache  # noqa: F401  first: numba's cache must see every kernel source (see its docstring)
 
 from .agents.windows import decode_key, key_of, to_paper_tuple
-from .agents.kinds import EpsilonGreedy, Greedy, StateAction, Thompson, UCBAgent, load_agent, make_agent
+from .agents.custom import Rule, RuleError
+from .agents.kinds import (EpsilonGreedy, Greedy, RuleAgent, StateAction, Thompson, UCBAgent, load_agent,
+                           make_agent)
 from .game.engine import PRESETS, Game, Setting
 from .running.episode import Decision, Episode
 from .running.training import Run, evaluate, play, train
@@ -11,4 +13,4 @@ from .version import BEHAVIOUR_VERSION, __version__
 
 __all__ = ["Game", "Setting", "PRESETS", "Greedy", "EpsilonGreedy", "UCBAgent", "Thompson", "StateAction", "make_agent",
            "load_agent", "train", "evaluate", "play", "Run", "key_of", "decode_key", "to_paper_tuple", "Episode",
-           "Decision", "BEHAVIOUR_VERSION", "__version__"]
+           "Decision", "RuleAgent", "Rule", "RuleError", "BEHAVIOUR_VERSION", "__version__"]

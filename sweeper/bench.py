@@ -42,6 +42,16 @@ def run_benchmarks(quick: bool = False, out=print) -> list[dict]:
     emit(_row(f"ucb(0.1) train 8x8x10 ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
     r = train("thompson", "8x8x10", n5, seed=7, progress=False)
     emit(_row(f"thompson train 8x8x10 ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
+    # plug-in rules (sweeper.agents.custom): greedy re-stated, the same games as the built-in greedy above
+    from .agents import rule_library as lib
+    from .agents.kinds import RuleAgent
+    train(RuleAgent(lib.greedy_rule(compiled=True)), "8x8x10", 200, seed=0, progress=False)  # compile
+    train(RuleAgent(lib.greedy_rule(compiled=False)), "8x8x10", 200, seed=0, progress=False)
+    r = train(RuleAgent(lib.greedy_rule(compiled=True)), "8x8x10", n5, seed=7, progress=False)
+    emit(_row(f"greedy as a plug-in rule, njit ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
+    n_py = n5 // 10
+    r = train(RuleAgent(lib.greedy_rule(compiled=False)), "8x8x10", n_py, seed=7, progress=False)
+    emit(_row(f"greedy as a plug-in rule, Python ({n_py:,} games)", r, win_rate=round(r.win_rate, 4)))
     r = train("sa", "4x4x4", n5, seed=7, progress=False)
     emit(_row(f"state-action train 4x4x4 ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
     agent = make_agent("greedy")

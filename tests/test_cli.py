@@ -68,7 +68,9 @@ def test_bench_quick_prints_every_workload():
     from sweeper.bench import run_benchmarks
     lines = []
     rows = run_benchmarks(quick=True, out=lines.append)
-    assert len(rows) == 7 and len(lines) == 8
+    assert len(rows) == 9 and len(lines) == 10
+    assert any("plug-in rule, njit" in r["workload"] for r in rows)
+    assert any("plug-in rule, Python" in r["workload"] for r in rows)
     assert all(r["games_per_second"] > 0 for r in rows)
 
 

@@ -57,3 +57,16 @@ def test_band_facts_finds_the_close_pairs_and_the_widest_cell():
     assert f["sd"] == 0.002 and f["close"] == [("a", "b")]
     assert f["gap_max"] == pytest.approx(0.06) and f["spread_max_board"] == "5x5x4"
     assert f["spread_median"] == pytest.approx(0.03)
+
+
+def test_own_rule_verdict_calls_a_difference_real_only_when_intervals_separate():
+    import pandas as pd
+    from sweeper.viz.figures import own_rule_verdict
+    summary = pd.DataFrame({"mean": [0.70, 0.72, 0.60, 0.705], "t95_low": [0.69, 0.715, 0.59, 0.69],
+                            "t95_high": [0.71, 0.725, 0.61, 0.72]},
+                           index=["greedy", "rule:a", "rule:b", "rule:c"])
+    text = own_rule_verdict(summary)
+    assert "rule:a ends at 0.7200 (+0.0200), above it, and the intervals do not overlap" in text
+    assert "rule:b ends at 0.6000 (-0.1000), below it" in text
+    assert "rule:c ends at 0.7050 (+0.0050), within seed noise" in text
+    assert text.endswith("The highest mean is rule:a's.")

@@ -8,9 +8,10 @@ with exactly four members:
     The recorded actions (N > 0) of the value table, sorted by key.
 ``metadata`` (a 0-d unicode string)
     JSON with exactly these fields: ``format`` (``"bandit-sweeper-agent"``),
-    ``version`` (1), ``agent`` (``greedy``, ``egreedy``, ``ucb``, ``thompson``
-    or ``sa``), ``params`` (an object with exactly the agent's parameters:
-    ``epsilon``; ``c``; ``a0`` and ``b0``; none for greedy and sa), ``symmetric``
+    ``version`` (1), ``agent`` (``greedy``, ``egreedy``, ``ucb``, ``thompson``,
+    ``sa`` or ``rule``), ``params`` (an object with exactly the agent's parameters:
+    ``epsilon``; ``c``; ``a0`` and ``b0``; none for greedy and sa; for a plug-in
+    rule ``rule``, its name, and ``values``, its parameters), ``symmetric``
     and ``flags`` (JSON booleans; ``sa`` is never symmetric), ``window`` (3),
     ``decisions`` (an integer >= 0) and ``actions_recorded`` (the length of the
     arrays).
@@ -43,7 +44,8 @@ MAX_ACTIONS = 1 << 24
 #: The longest metadata string accepted (characters).
 MAX_METADATA_CHARS = 100_000
 #: Each agent kind's parameters, in order.
-PARAMS = {"greedy": (), "egreedy": ("epsilon",), "ucb": ("c",), "thompson": ("a0", "b0"), "sa": ()}
+PARAMS = {"greedy": (), "egreedy": ("epsilon",), "ucb": ("c",), "thompson": ("a0", "b0"), "sa": (),
+          "rule": ("rule", "values")}
 FIELDS = ("format", "version", "agent", "params", "symmetric", "flags", "window", "decisions", "actions_recorded")
 _ARRAYS = {"keys": np.dtype("<i8"), "q": np.dtype("<f8"), "n": np.dtype("<i8")}
 
@@ -143,6 +145,12 @@ def check_metadata(meta, path, length: int) -> dict:
     if set(params) != set(want):
         raise _meta_error(path, "params", f"of a {meta['agent']} agent must have exactly {list(want)}, "
                                           f"got {sorted(params)}")
+    if meta["agent"] == "rule":  # a plug-in rule: its name and its parameters' values
+        if not isinstance(params["rule"], str) or not params["rule"]:
+            raise _meta_error(path, "params.rule", f"must be the rule's name, got {params['rule']!r}")
+        if not isinstance(params["values"], dict):
+            raise _meta_error(path, "params.values", f"must be an object, got {params['values']!r}")
+        params = params["values"]
     for k, v in params.items():
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise _meta_error(path, f"params.{k}", f"must be a finite number, got {v!r}")

@@ -27,7 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .rules import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, SA, THOMPSON, UCB)
+from .rules import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, RULE, SA,
+                    THOMPSON, UCB)
+from .custom import Rule, rule_from_spec
 from .files import FORMAT, FORMAT_VERSION, WINDOW, agent_arrays, read_agent_file, write_agent_file
 from .values import ValueTable
 
@@ -195,23 +197,79 @@ class StateAction(Agent):
         return "sa" + ("" if self.flags else "+noflags")
 
 
-AGENTS = {"greedy": Greedy, "egreedy": EpsilonGreedy, "ucb": UCBAgent, "sa": StateAction, "thompson": Thompson}
+class RuleAgent(Agent):
+    """A bandit agent whose choice among the candidates is a plug-in :class:`~sweeper.agents.custom.Rule`
+    (see :mod:`sweeper.agents.custom` for the contract); windows, flags, learning and everything else
+    are the engine's, as for the built-in agents. ``rule``: a Rule or a spec such as ``"softmax:0.05"``."""
+
+    kind, label = RULE, "rule"
+
+    def __init__(self, rule, **kw):
+        self.rule = rule if isinstance(rule, Rule) else rule_from_spec(rule)
+        super().__init__(**kw)
+
+    def params(self) -> dict:
+        return dict(self.rule.params)
+
+    def policy(self, learn: bool = True) -> np.ndarray:
+        pol = np.zeros(POL_SIZE)
+        pol[P_KIND] = self.kind
+        pol[P_SYM] = self.symmetric
+        pol[P_VISIBLE] = self.flags
+        pol[P_LEARN] = learn
+        return pol
+
+    @property
+    def name(self) -> str:
+        """``rule:NAME[:P1,...]`` with ablations appended, e.g. ``rule:softmax:0.05``."""
+        return "rule:" + self.rule.label + ("" if self.symmetric else "+nosym") + ("" if self.flags else "+noflags")
+
+    def __repr__(self) -> str:
+        return (f"RuleAgent({self.rule!r}, symmetric={self.symmetric}, flags={self.flags}; "
+                f"{self.table.actions_recorded} actions recorded)")
+
+    def copy(self) -> "RuleAgent":
+        other = RuleAgent(self.rule, symmetric=self.symmetric, flags=self.flags)
+        other.table = self.table.copy()
+        return other
+
+    def metadata(self) -> dict:
+        meta = super().metadata()
+        meta["params"] = {"rule": self.rule.name, "values": dict(self.rule.params)}
+        return meta
 
 
-def _build(label, params, symmetric, flags) -> Agent:
+AGENTS = {"greedy": Greedy, "egreedy": EpsilonGreedy, "ucb": UCBAgent, "sa": StateAction, "thompson": Thompson,
+          "rule": RuleAgent}
+
+
+def _build(label, params, symmetric, flags, rule=None) -> Agent:
     cls = AGENTS[label]
     if cls is StateAction:
         return cls(flags=flags)
+    if cls is RuleAgent:
+        if rule is None:
+            rule = rule_from_spec(params["rule"])
+        elif not isinstance(rule, Rule):
+            raise ValueError(f"rule must be a sweeper.agents.custom.Rule, got {rule!r}")
+        names = list(rule.params)
+        if list(params["values"]) != names:
+            raise ValueError(f"the file's rule parameters {list(params['values'])} are not the rule's {names}")
+        return RuleAgent(rule.with_params(**params["values"]) if names else rule, symmetric=symmetric, flags=flags)
     return cls(**params, symmetric=symmetric, flags=flags)
 
 
 def make_agent(spec: str, symmetric: bool = True, flags: bool = True) -> Agent:
-    """Build an agent from ``greedy``, ``egreedy:EPS``, ``ucb:C``, ``thompson[:A0,B0]`` or ``sa``."""
+    """Build an agent from ``greedy``, ``egreedy:EPS``, ``ucb:C``, ``thompson[:A0,B0]``, ``sa`` or
+    ``rule:NAME[:P1,...]`` (a plug-in rule, :mod:`sweeper.agents.custom`)."""
     if isinstance(spec, Agent):
         return spec
+    if str(spec).strip().startswith("rule:"):
+        return RuleAgent(rule_from_spec(str(spec).strip()[5:]), symmetric=symmetric, flags=flags)
     name, _, arg = str(spec).strip().lower().partition(":")
     if name not in AGENTS:
-        raise ValueError(f"agent must be one of greedy, egreedy:EPS, ucb:C, thompson:A0,B0, sa; got {spec!r}")
+        raise ValueError(f"agent must be one of greedy, egreedy:EPS, ucb:C, thompson:A0,B0, sa, rule:NAME; "
+                         f"got {spec!r}")
     if name in ("greedy", "sa") and arg:
         raise ValueError(f"agent {name!r} takes no parameter, got {spec!r}")
     try:
@@ -225,12 +283,14 @@ def make_agent(spec: str, symmetric: bool = True, flags: bool = True) -> Agent:
     return _build(name, params, symmetric, flags)
 
 
-def load_agent(path) -> Agent:
+def load_agent(path, rule: Rule | None = None) -> Agent:
     """Load an agent saved by :meth:`Agent.save`, after checking every part of the file
-    (:func:`sweeper.agents.files.read_agent_file`); ``ValueError`` naming the file and field."""
+    (:func:`sweeper.agents.files.read_agent_file`); ``ValueError`` naming the file and field.
+    A plug-in rule agent's rule is found by the name in the file (a named rule or ``module.function``);
+    pass ``rule`` for one that cannot be imported (e.g. written in a notebook)."""
     meta, keys, q, n = read_agent_file(path)
     try:
-        agent = _build(meta["agent"], meta["params"], meta["symmetric"], meta["flags"])
+        agent = _build(meta["agent"], meta["params"], meta["symmetric"], meta["flags"], rule)
     except ValueError as exc:
         raise ValueError(f"{path}: metadata field 'params': {exc}") from None
     agent.table = ValueTable.from_recorded(keys, q, n, meta["decisions"])

@@ -31,6 +31,10 @@ stated in full in the book page "The reference rules"
   on ties, is clicked below 1/2 and flagged otherwise.
 * State-action agent: the same rules, one candidate per covered unflagged tile,
   keyed by the whole view and the tile.
+* A plug-in rule (:mod:`sweeper.agents.custom`): the candidates' Q and N, in
+  scan order, go to the user's function, which returns the index to act on and
+  whether to flag; its optional ``give_up`` picks the flag removed at the flag
+  limit (default: lowest Q, ties to the last). Everything else is as above.
 
 Kernels take three bundles: the game's :class:`~sweeper.game.engine.Board`,
 the agent's :class:`Cache` (what it remembers of the current game) and its
@@ -58,7 +62,7 @@ from .values import DECISIONS, PERFECT, RECORDED, Table, ensure_room, find, find
 from .windows import key_from_cells, window_cells, window_key
 
 # agent kinds and the layout of the policy array ``pol``
-GREEDY, EGREEDY, UCB, SA, THOMPSON = 0, 1, 2, 3, 4
+GREEDY, EGREEDY, UCB, SA, THOMPSON, RULE = 0, 1, 2, 3, 4, 5
 P_KIND, P_EPS, P_C, P_SYM, P_VISIBLE, P_LEARN, P_A0, P_B0 = range(8)
 POL_SIZE = 8
 UNSEEN_UCB = -1e10
@@ -70,6 +74,11 @@ AC_SIZE = 8
 # per-game record columns
 R_WON, R_DEC, R_CLK, R_FLP, R_WRONG, R_REV, R_REM, R_RECORDED, R_PERFECT = range(9)
 REC_SIZE = 9
+# a plug-in rule's status array ``rule[7]`` (see :mod:`sweeper.agents.custom`): error code, the game and
+# decision where it happened, the index the rule returned, the number of candidates
+E_CODE, E_GAME, E_DECISION, E_INDEX, E_COUNT = range(5)
+E_SIZE = 5
+RULE_OK, RULE_BAD_INDEX, RULE_RAISED, RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED = 0, 1, 2, 3, 4
 
 #: What the agent keeps about the current game, as one bundle for the kernels.
 #: Per candidate, indexed ``target tile * 8 + k`` (``k``: the scan order of its window centres):
@@ -375,12 +384,64 @@ def choose_sa(b, c, t):
 
 
 @njit(cache=True, inline="always")
-def choose(b, c, t, pol, rng):
-    """The agent's decision (counts it in the table's decision counter first)."""
+def gather(b, c, qbuf, nbuf, ibuf):
+    """The live candidates in scan order: their Q, N and cache index in ``qbuf``/``nbuf``/``ibuf``.
+    Returns how many."""
+    tiles, view, flg = b.tiles, b.shown, b.flg
+    cq, cn = c.cq, c.cn
+    m = 0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if not live(view, flg, p):
+            continue
+        for i in range(p * 8, p * 8 + 8):
+            if cn[i] >= 0:
+                qbuf[m] = cq[i]
+                nbuf[m] = cn[i]
+                ibuf[m] = i
+                m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _rule_failed(rule, code, gen, index, m):
+    st = rule[7]
+    st[E_CODE] = code
+    st[E_DECISION] = gen
+    st[E_INDEX] = index
+    st[E_COUNT] = m
+
+
+@njit(cache=True, inline="always")
+def choose_by_rule(b, c, gen, rule):
+    """A plug-in rule's choice: ``rule`` is the tuple ((choose,), (give_up,), params, rng, q, n, index
+    buffers, status) built by :mod:`sweeper.agents.custom` (each function in a 1-tuple, which numba types
+    as a first-class function of fixed signature: one compiled kernel serves every rule). On a bad answer or an exception the status records it
+    and the tile returned is -1 (the callers stop the run)."""
+    choose_fn, params, gen_rng, qbuf, nbuf, ibuf = rule[0][0], rule[2], rule[3], rule[4], rule[5], rule[6]
+    m = gather(b, c, qbuf, nbuf, ibuf)
+    try:
+        i, fl = choose_fn(qbuf[:m], nbuf[:m], gen, params, gen_rng)
+    except Exception:  # noqa: BLE001 - reported by the caller, with the rule's traceback when it can be had
+        _rule_failed(rule, RULE_RAISED, gen, -1, m)
+        return _chosen(c, -1, 0.0, False)
+    if not (i >= 0 and i < m) or i != np.int64(i):
+        _rule_failed(rule, RULE_BAD_INDEX, gen, np.int64(i) if i == i and abs(i) < 1e18 else -1, m)
+        return _chosen(c, -1, 0.0, False)
+    k = ibuf[np.int64(i)]
+    return _chosen(c, k, c.cq[k], fl != 0)
+
+
+@njit(cache=True, inline="always")
+def choose(b, c, t, pol, rng, rule=None):
+    """The agent's decision (counts it in the table's decision counter first). ``rule``: a plug-in
+    rule's tuple (:func:`choose_by_rule`), for the agents of :mod:`sweeper.agents.custom` only."""
     kind = np.int64(pol[P_KIND])
     meta, ac = t.meta, c.ac
     meta[DECISIONS] += 1
     ac[EXPLORED] = 0
+    if rule is not None:
+        return choose_by_rule(b, c, meta[DECISIONS], rule)
     if kind == SA:
         return choose_sa(b, c, t)
     if kind == EGREEDY and uniform(rng) < pol[P_EPS]:
@@ -442,6 +503,42 @@ def candidate_scores(b, c, t, pol, idx, key, qs, ns, score, strength, second):
 
 # ----------------------------------------------------- flags and learning --
 
+@njit(cache=True, inline="always")
+def give_up_by_rule(b, t, pol, rule):
+    """A plug-in rule's choice of the flag to give up: every (flagged tile, window) pair in scan order,
+    with Q and N (unseen: -1, 0), goes to ``rule[1]``; returns (tile, key), or (-1, -1) on a failure."""
+    give_up_fn, params, qbuf, nbuf, ibuf = rule[1][0], rule[2], rule[4], rule[5], rule[6]
+    sym = pol[P_SYM] != 0
+    tiles, view, flg, off8, off9 = b.tiles, b.shown, b.flg, b.off8, b.off9
+    keys, q, n = t.keys, t.q, t.n
+    gen = max(t.meta[DECISIONS], 1)
+    m = 0
+    for j in range(tiles.shape[0]):
+        f = tiles[j]
+        if flg[f] == 0:
+            continue
+        for k in range(8):
+            ctr = f + off8[k]
+            if view[ctr] == OUT:
+                continue
+            key = window_key(view, ctr, off9, 7 - k, sym)
+            s = find(keys, key)
+            qbuf[m] = -1.0 if s < 0 else q[s]
+            nbuf[m] = 0 if s < 0 else n[s]
+            ibuf[m] = key
+            ibuf[qbuf.shape[0] + m] = f
+            m += 1
+    try:
+        i = give_up_fn(qbuf[:m], nbuf[:m], gen, params)
+    except Exception:  # noqa: BLE001
+        _rule_failed(rule, RULE_GIVE_UP_RAISED, gen, -1, m)
+        return -1, -1
+    if not (i >= 0 and i < m) or i != np.int64(i):
+        _rule_failed(rule, RULE_BAD_GIVE_UP, gen, np.int64(i) if i == i and abs(i) < 1e18 else -1, m)
+        return -1, -1
+    return ibuf[qbuf.shape[0] + np.int64(i)], ibuf[np.int64(i)]
+
+
 @njit(cache=True)
 def flag_to_remove(b, t, pol):
     """The flag the agent gives up when flags exceed mines: (tile, key)."""
@@ -481,9 +578,11 @@ def flag_to_remove(b, t, pol):
 
 
 @njit(cache=True, inline="always")
-def apply(b, c, t, pol, tile, key, slot, do_flag):
+def apply(b, c, t, pol, tile, key, slot, do_flag, rule=None):
     """Carry out a decision: click (learned at once) or flag (remembered; may
-    force the removal of a flag and a click). Returns the removed flag's tile or -1."""
+    force the removal of a flag and a click). Returns the removed flag's tile or -1
+    (``rule``: a plug-in rule's tuple, whose ``give_up`` picks the flag; on its failure
+    the flag stays and the caller stops)."""
     learn = pol[P_LEARN] != 0
     visible = pol[P_VISIBLE] != 0
     ac, frec, mine = c.ac, c.frec, b.mine
@@ -505,7 +604,12 @@ def apply(b, c, t, pol, tile, key, slot, do_flag):
     ac[NREC] += 1
     if b.gs[NFL] <= b.geo[G_K]:
         return -1
-    f, fkey = flag_to_remove(b, t, pol)
+    if rule is None:
+        f, fkey = flag_to_remove(b, t, pol)
+    else:
+        f, fkey = give_up_by_rule(b, t, pol, rule)
+        if f < 0:
+            return -1
     set_flag(b, f, False, visible)
     ac[REM] += 1
     ac[CLK] += 1
@@ -549,11 +653,13 @@ def end_game(b, c, t, pol):
 
 
 @njit(cache=True)
-def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count):
+def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, rule=None):
     """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``.
 
     ``layouts`` is either empty (boards drawn from ``rng_boards``) or holds one
-    mine layout per game. Returns the (possibly regrown) table."""
+    mine layout per game. ``rule``: a plug-in rule's tuple (:mod:`sweeper.agents.custom`);
+    when it fails, the game in progress is abandoned, its index is recorded in the
+    rule's status and the call returns. Returns the (possibly regrown) table."""
     no_layout = np.zeros(0, dtype=np.uint8)
     gs, ac = b.gs, c.ac
     for g in range(start, start + count):
@@ -562,8 +668,16 @@ def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, cou
         begin_game(c)
         t = refresh(b, c, t, pol)
         while gs[ST] == ONGOING:
-            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent)
-            apply(b, c, t, pol, x, key, slot, fl)
+            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent, rule)
+            if rule is not None:
+                if x < 0:
+                    rule[7][E_GAME] = g
+                    return t
+            apply(b, c, t, pol, x, key, slot, fl, rule)
+            if rule is not None:
+                if rule[7][E_CODE] != RULE_OK:
+                    rule[7][E_GAME] = g
+                    return t
             if gs[ST] == ONGOING:
                 t = refresh(b, c, t, pol)
         end_game(b, c, t, pol)

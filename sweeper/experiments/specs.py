@@ -51,7 +51,7 @@ SCALES = {
 #: Seeds of the seed bands: five independent runs at paper scale, two at quick scale (the tests).
 BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 #: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
-BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson")
+BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
 BOOK_EXTRAS = ("ext:how_good", "ext:belief")
 
 
@@ -306,6 +306,8 @@ OPENING_RULES = ("reference", "safe", "zero")
 HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1", "thompson")
 THOMPSON_AGENTS = ("thompson", "thompson:0.1,1")
 BELIEF_AGENTS = ("greedy", "ucb:0.1", "thompson")
+#: Plug-in rules (sweeper.agents.rule_library) beside the built-in agents, in the chapter "Write your own bandit".
+OWN_RULE_AGENTS = ("rule:decaying-eps:1000", "rule:softmax:0.05", "rule:ucb1:1")
 
 
 def how_good_tasks(sc, seeds):
@@ -325,6 +327,13 @@ EXTRA_SPECS = {s.id: s for s in [
          lambda sc, seeds: [transfer_task(a, ("8x8x10",), sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
          + [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test)
             for a in THOMPSON_AGENTS for s in seeds]),
+    Spec("ext:own_rule", "Write your own bandit: textbook rules as plug-ins beside the paper's agents",
+         "Decaying epsilon-greedy, softmax and UCB1 written as plug-in rules, trained on 8x8x10 like the built-in "
+         "agents, beside the runs of greedy, UCB(0.1) and Thompson sampling of ext:thompson.",
+         lambda sc, seeds: [transfer_task(a, ("8x8x10",), sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
+         + [bandit("thompson", "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test)
+            for s in seeds]
+         + [bandit(a, "8x8x10", sc.train, s, block=sc.block) for a in OWN_RULE_AGENTS for s in seeds]),
     Spec("ext:belief", "What the agent believes versus the truth",
          "Agents trained on 8x8x10, frozen, audited against the exact probabilities on the three levels: "
          "calibration of (Q + 1) / 2 and the causes of lost games.",

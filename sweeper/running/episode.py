@@ -16,12 +16,14 @@ each covered tile (:attr:`Decision.exact`), beside the agent's belief
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..agents.kinds import Agent, StateAction
+from ..agents import custom
+from ..agents.kinds import Agent, RuleAgent, StateAction
 from ..agents.rules import (DEC, EXPLORED, P_KIND, SA, apply, begin_game, candidate_scores, choose, end_game,
                             new_cache, refresh)
 from ..agents.values import Table
@@ -85,6 +87,9 @@ class Episode:
         self.cache = new_cache(b)
         self.pol = self.agent.policy(learn)
         self.rng_agent = make_state(self.seed, STREAM_AGENT)
+        self.rule = None  # a plug-in rule's tuple for the kernels (sweeper.agents.custom)
+        if isinstance(self.agent, RuleAgent):
+            self.rule = self.agent.rule.bundle(custom.rule_rng(self.seed), 8 * b.shown.shape[0])
         layout = np.zeros(0, np.uint8) if mines is None else check_layout(mines, self.setting, opening, first)
         new_game(b, make_state(self.seed, STREAM_BOARDS), layout)
         begin_game(self.cache)
@@ -171,7 +176,9 @@ class Episode:
     def candidates(self) -> pd.DataFrame:
         """Every candidate action of the next decision, in scan order: its window and target, key, Q, N,
         ``score`` (what the rule compares: Q for the greedy agents, the UCB score, the Thompson draw),
-        ``rank`` in the rule's own order (1 = preferred) and ``chosen``. Computed by the agent's own kernels
+        ``rank`` in the rule's own order (1 = preferred) and ``chosen``. A plug-in rule
+        (:mod:`sweeper.agents.custom`) keeps its preferences to itself: its candidates show Q as the score
+        and the greedy order as the rank, and ``chosen`` marks what the rule picked. Computed by the agent's own kernels
         on a copy of its random stream, so the ranking and the choice are exactly the ones the next
         :meth:`step` makes (for an epsilon-greedy exploration, ``chosen`` marks the random pick)."""
         if self.done:
@@ -180,8 +187,24 @@ class Episode:
         cache = c._replace(tslot=c.tslot.copy(), tgen=c.tgen.copy(), tdraw=c.tdraw.copy(), ac=c.ac.copy())
         t = self.agent.table.bundle
         table = t._replace(meta=t.meta.copy())
-        choice = choose(self.board, cache, table, self.pol, self.rng_agent.copy())
+        if self.rule is None:
+            choice = choose(self.board, cache, table, self.pol, self.rng_agent.copy())
+        else:
+            r = self.rule
+            rule = r[:3] + (deepcopy(r[3]),) + r[4:7] + (r[7].copy(),)
+            self.agent.rule.use_rng(rule[3])
+            try:
+                choice = custom.quiet(choose, self.board, cache, table, self.pol, self.rng_agent.copy(), rule)
+            finally:
+                self.agent.rule.use_rng(r[3])
+            self._check_rule(rule)
         return self._scored(cache, table, choice[0] if choice[7] < 0 else choice[7])
+
+    def _check_rule(self, rule):
+        message = self.agent.rule.failure(rule)
+        if message is not None:
+            raise custom.RuleError(message.replace("in game 1 of the run", "in this episode")) \
+                from self.agent.rule.cause
 
     def window(self, decision: Decision) -> tuple[np.ndarray, int]:
         """The chosen action's pattern as the agent stores it (canonical 3x3 + target cell)."""
@@ -196,11 +219,20 @@ class Episode:
         before = self.view
         exact = self.probabilities() if self.exact else None
         table = self.agent.table.bundle
-        t, key, slot, qv, nv, score, flag, idx = choose(b, c, table, self.pol, self.rng_agent)
+        if self.rule is None:
+            t, key, slot, qv, nv, score, flag, idx = choose(b, c, table, self.pol, self.rng_agent)
+        else:
+            t, key, slot, qv, nv, score, flag, idx = custom.quiet(choose, b, c, table, self.pol, self.rng_agent,
+                                                                  self.rule)
+            self._check_rule(self.rule)
         cands = self._scored(c, table, t if idx < 0 else idx)
         if key < 0:
             key = int(table.keys[slot])
-        removed = apply(b, c, table, self.pol, t, key, slot, flag)
+        if self.rule is None:
+            removed = apply(b, c, table, self.pol, t, key, slot, flag)
+        else:
+            removed = custom.quiet(apply, b, c, table, self.pol, t, key, slot, flag, self.rule)
+            self._check_rule(self.rule)
         centre = direction = None
         if idx >= 0:
             centre, direction = self._rc(t + b.off8[idx % 8]), DIRECTIONS[7 - idx % 8]

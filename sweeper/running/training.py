@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..agents.kinds import Agent, StateAction, make_agent
+from ..agents import custom
+from ..agents.kinds import Agent, RuleAgent, StateAction, make_agent
 from ..checks import whole
 from ..agents.rules import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
                             new_cache, play_games)
@@ -157,6 +158,7 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
     rng_a = make_state(seed, STREAM_AGENT)
     pol = agent.policy(learn)
     table = agent.table
+    rule_stream = custom.rule_rng(seed) if isinstance(agent, RuleAgent) else None
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -168,6 +170,7 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
         for s in settings:
             board = new_board(s, opening, first)
             cache = new_cache(board)
+            rule = None if rule_stream is None else agent.rule.bundle(rule_stream, 8 * board.shown.shape[0])
             lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
             size = chunk or max(1, FIRST_CALL_WORK // s.tiles)
             start = 0
@@ -175,7 +178,18 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
                 count = min(size, episodes - start)
                 t_call = time.perf_counter()
                 view = records[done:done + episodes]
-                table.adopt(play_games(board, cache, table.bundle, pol, rng_b, rng_a, lay, view, start, count))
+                if rule is None:
+                    table.adopt(play_games(board, cache, table.bundle, pol, rng_b, rng_a, lay, view, start, count))
+                else:
+                    table.adopt(custom.quiet(custom.play_games, board, cache, table.bundle, pol, rng_b, rng_a, lay,
+                                             view, start, count, rule))
+                    message = agent.rule.failure(rule, done)
+                    if message is not None:
+                        finished = done + int(rule[7][custom.E_GAME])
+                        run = _run(agent, settings, episodes, finished, records, seed, opening, learn,
+                                   time.perf_counter() - t0)
+                        raise custom.RuleError(message + f"; the {finished:,} finished games are in error.run",
+                                               run) from agent.rule.cause
                 if bar is not None:
                     bar.update(count)
                 if chunk is None:
@@ -188,10 +202,15 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
         interrupt.restore()
         if bar is not None:
             bar.close()
-    seconds = time.perf_counter() - t0
-    safe = np.repeat([s.tiles - s.mines for s in settings], episodes)
+    return _run(agent, settings, episodes, total, records, seed, opening, learn, time.perf_counter() - t0)
+
+
+def _run(agent, settings, episodes, upto, records, seed, opening, learn, seconds) -> Run:
+    """The :class:`Run` of the first ``upto`` games (settings played in order, ``episodes`` each)."""
+    records = records[:upto]
+    safe = np.repeat([s.tiles - s.mines for s in settings], episodes)[:upto]
     frame = pd.DataFrame({
-        "setting": pd.Categorical(np.repeat([str(s) for s in settings], episodes),
+        "setting": pd.Categorical(np.repeat([str(s) for s in settings], episodes)[:upto],
                                   categories=list(dict.fromkeys(str(s) for s in settings))),
         "won": records[:, R_WON].astype(bool),
         "decisions": records[:, R_DEC],
@@ -203,7 +222,7 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
         "actions_recorded": records[:, R_RECORDED],
         "perfect_actions": records[:, R_PERFECT],
     })
-    return Run(agent, settings, total, seed, opening, learn, frame, seconds)
+    return Run(agent, settings, upto, seed, opening, learn, frame, seconds)
 
 
 def train(agent, boards="8x8x10", episodes: int = 1_000_000, seed: int = 0, **kw) -> Run:

@@ -493,6 +493,43 @@ def thompson_summary() -> pd.DataFrame:
     return final.join(extra)
 
 
+def own_rule_band() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(training-curve bands, summary) of ext:own_rule over the band seeds: the plug-in rules beside greedy,
+    UCB(0.1) and Thompson sampling. The summary has, per agent, the final training win rate per seed, its mean
+    and t interval, the mean actions recorded and the training games/s."""
+    runs = seed_runs("ext:own_rule")
+    st = store()
+    curves = [st.load(t).tables["curve"].assign(agent=a, seed=s)[["agent", "seed", "episode", "cum_win_rate"]]
+              for t, a, s in zip(runs["task"], runs["agent"], runs["seed"])]
+    band = _band(pd.concat(curves, ignore_index=True), ["agent", "episode"], "cum_win_rate")
+    summary = final_by_seed("ext:own_rule").join(
+        runs.groupby("agent").agg(**{"actions recorded": ("actions_recorded", "mean"),
+                                     "training games/s": ("games_per_second", "mean")}))
+    order = ["greedy", "ucb:0.1", "thompson", *ex.OWN_RULE_AGENTS]
+    return band, summary.reindex([a for a in order if a in summary.index])
+
+
+def own_rule_verdict(summary: pd.DataFrame, reference: str = "greedy") -> str:
+    """Sentences comparing each agent of :func:`own_rule_band`'s summary with ``reference``, generated from the
+    numbers: a difference is called real only when the two 95% t intervals do not overlap."""
+    if reference not in summary.index:
+        raise ValueError(f"{reference!r} is not in the summary ({list(summary.index)})")
+    ref = summary.loc[reference]
+    parts = []
+    for agent, r in summary.drop(index=reference).iterrows():
+        gap = r["mean"] - ref["mean"]
+        if r["t95_low"] > ref["t95_high"]:
+            verdict = "above it, and the intervals do not overlap"
+        elif r["t95_high"] < ref["t95_low"]:
+            verdict = "below it, and the intervals do not overlap"
+        else:
+            verdict = "within seed noise of it (the intervals overlap)"
+        parts.append(f"* {agent} ends at {r['mean']:.4f} ({gap:+.4f}), {verdict};")
+    best = summary["mean"].idxmax()
+    return (f"Against {reference} (final win rate {ref['mean']:.4f}):\n\n" + "\n".join(parts)
+            + f"\n\nThe highest mean is {best}'s.")
+
+
 def thompson_tests_table(tests: pd.DataFrame) -> pd.DataFrame:
     """Mean (min, max over seeds) test win rate per agent, mode and level, from :func:`thompson_band`."""
     t = tests.assign(test=pd.Categorical(tests["test"], list(LEVELS), ordered=True))

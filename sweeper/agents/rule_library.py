@@ -1,0 +1,133 @@
+"""Choice rules written against the plug-in contract of :mod:`sweeper.agents.custom`.
+
+Each rule is one plain NumPy function that numba can also compile: the ``*_rule``
+functions at the bottom wrap the compiled version (``njit``) for speed, and the
+plain function itself can be given to :class:`~sweeper.agents.custom.Rule` to run
+the same rule as Python code. Two of them re-state built-in agents and play their
+games exactly (``tests/test_custom.py``); the others are textbook rules the paper
+did not try:
+
+``greedy``
+    The paper's greedy agent: the largest |Q|, ties to the larger N, then the
+    first in scan order; flag when Q >= 0.
+``ucb``
+    The paper code's UCB(c) (its ``give_up`` too): score Q + sign(Q) c sqrt(ln t / N),
+    unseen actions -1e10; the largest |score|, ties to the last; flag when the
+    score is >= 0.
+``decaying_epsilon``
+    epsilon-greedy with epsilon_t = min(1, c / t): explores a uniformly random
+    candidate (click or flag by the sign of its Q) with a probability that falls
+    as 1/t over the agent's life (t counts decisions).
+``softmax``
+    Boltzmann exploration over certainty: candidate i is picked with probability
+    proportional to exp(|Q_i| / tau); flag when its Q >= 0.
+``ucb1``
+    Textbook UCB1 (Auer, Cesa-Bianchi and Fischer, 2002) on certainty: unseen
+    actions first (the first in scan order), then the largest
+    |Q| + c sqrt(2 ln t / N); flag when Q >= 0.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+from numba.extending import register_jitable
+
+from .custom import Rule
+
+
+@register_jitable  # callable from plain Python and from compiled rules alike
+def greedy(q, n, t, params, rng):
+    """Largest |Q|, then largest N, then first in scan order; flag when Q >= 0."""
+    a = np.abs(q)
+    top = np.flatnonzero(a == a.max())
+    i = top[np.argmax(n[top])]
+    return i, q[i] >= 0.0
+
+
+@register_jitable
+def ucb_scores(q, n, t, c, unseen):
+    """The paper code's UCB score of each candidate (``unseen`` where N = 0)."""
+    score = np.full(q.shape[0], unseen)
+    seen = n > 0
+    qs = q[seen]
+    score[seen] = qs + np.sign(qs) * c * np.sqrt(math.log(t) / n[seen])
+    return score
+
+
+def ucb(q, n, t, params, rng):
+    """The largest |Q + sign(Q) c sqrt(ln t / N)| (unseen: -1e10), ties to the last; flag when >= 0."""
+    score = ucb_scores(q, n, t, params[0], -1e10)
+    a = np.abs(score)
+    i = a.shape[0] - 1 - np.argmax(a[::-1])
+    return i, score[i] >= 0.0
+
+
+def ucb_give_up(q, n, t, params):
+    """The flag whose window has the lowest UCB score (unseen: -1), the last on ties."""
+    score = ucb_scores(q, n, t, params[0], -1.0)
+    return score.shape[0] - 1 - np.argmin(score[::-1])
+
+
+def decaying_epsilon(q, n, t, params, rng):
+    """With probability min(1, c / t) a uniformly random candidate, otherwise greedy."""
+    if rng.random() < min(1.0, params[0] / t):
+        i = rng.integers(0, q.shape[0])
+        return i, q[i] >= 0.0
+    return greedy(q, n, t, params, rng)
+
+
+def softmax(q, n, t, params, rng):
+    """Candidate i with probability proportional to exp(|Q_i| / tau); flag when Q_i >= 0."""
+    a = np.abs(q)
+    w = np.exp((a - a.max()) / params[0])
+    cum = np.cumsum(w)
+    i = min(np.searchsorted(cum, rng.random() * cum[-1], side="right"), q.shape[0] - 1)
+    return i, q[i] >= 0.0
+
+
+def ucb1(q, n, t, params, rng):
+    """Unseen candidates first (first in scan order), then the largest |Q| + c sqrt(2 ln t / N)."""
+    unseen = np.flatnonzero(n == 0)
+    if unseen.shape[0] > 0:
+        i = unseen[0]
+        return i, q[i] >= 0.0
+    score = np.abs(q) + params[0] * np.sqrt(2.0 * math.log(t) / n)
+    i = np.argmax(score)
+    return i, q[i] >= 0.0
+
+
+greedy_nb = njit(cache=True)(greedy)
+ucb_nb = njit(cache=True)(ucb)
+ucb_give_up_nb = njit(cache=True)(ucb_give_up)
+decaying_epsilon_nb = njit(cache=True)(decaying_epsilon)
+softmax_nb = njit(cache=True)(softmax)
+ucb1_nb = njit(cache=True)(ucb1)
+
+
+def greedy_rule(compiled: bool = True) -> Rule:
+    return Rule(greedy_nb if compiled else greedy, name="greedy")
+
+
+def ucb_rule(c: float = 0.1, compiled: bool = True) -> Rule:
+    return Rule(ucb_nb if compiled else ucb, {"c": c}, give_up=ucb_give_up_nb if compiled else ucb_give_up,
+                name="ucb")
+
+
+def decaying_epsilon_rule(c: float = 1000.0, compiled: bool = True) -> Rule:
+    return Rule(decaying_epsilon_nb if compiled else decaying_epsilon, {"c": c}, name="decaying-eps")
+
+
+def softmax_rule(tau: float = 0.05, compiled: bool = True) -> Rule:
+    return Rule(softmax_nb if compiled else softmax, {"tau": tau}, name="softmax")
+
+
+def ucb1_rule(c: float = 1.0, compiled: bool = True) -> Rule:
+    return Rule(ucb1_nb if compiled else ucb1, {"c": c}, name="ucb1")
+
+
+#: Named rules for agent specs ``rule:NAME[:P1,...]``: name -> function returning a fresh compiled Rule.
+RULES = {"greedy": greedy_rule, "ucb": ucb_rule, "decaying-eps": decaying_epsilon_rule, "softmax": softmax_rule,
+         "ucb1": ucb1_rule}

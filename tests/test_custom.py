@@ -1,0 +1,193 @@
+"""Plug-in choice rules (sweeper/agents/custom.py): faithful to the built-in agents, seeded, and loud when wrong."""
+
+import math
+
+import numpy as np
+import pytest
+from numba import njit
+
+from sweeper import Episode, Greedy, UCBAgent, make_agent, play
+from sweeper.agents import rule_library as lib
+from sweeper.agents.custom import Rule, RuleError, rule_from_spec
+from sweeper.agents.kinds import RuleAgent, load_agent
+from sweeper.game.engine import Game
+
+
+def layouts(board, count, seed):
+    return [Game(board, seed=seed * 1000 + i).mines for i in range(count)]
+
+
+def same_games(builtin, agent, board, lays):
+    ours = play(agent, board, 0, layouts=lays, progress=False).records
+    theirs = play(builtin, board, 0, layouts=lays, progress=False).records
+    assert ours.equals(theirs)
+    keys, q, n = agent.table.recorded()
+    k2, q2, n2 = builtin.table.recorded()
+    assert np.array_equal(keys, k2) and np.array_equal(q, q2) and np.array_equal(n, n2)
+    return ours
+
+
+def lowest_last(q, n, t, params):
+    """The paper's give_up re-stated: the lowest Q, the last on ties."""
+    return len(q) - 1 - np.argmin(q[::-1])
+
+
+@pytest.mark.parametrize("give_up", ["default", "python", "njit"])
+@pytest.mark.parametrize("compiled", [True, False], ids=["njit", "python"])
+@pytest.mark.parametrize("board, count", [("8x8x10", 400), ("5x5x6", 300)])
+def test_restated_greedy_plays_the_builtin_games(compiled, board, count, give_up):
+    gu = {"default": None, "python": lowest_last, "njit": njit(lowest_last)}[give_up]
+    rule = Rule(lib.greedy_nb if compiled else lib.greedy, give_up=gu, name="greedy")
+    rec = same_games(Greedy(), RuleAgent(rule), board, layouts(board, count, 1))
+    if board == "5x5x6":
+        assert rec["removals"].sum() > 0  # the flag limit and give_up were exercised
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["njit", "python"])
+@pytest.mark.parametrize("board, count", [("8x8x10", 400), ("5x5x6", 300)])
+def test_restated_ucb_plays_the_builtin_games(compiled, board, count):
+    same_games(UCBAgent(0.1), RuleAgent(lib.ucb_rule(0.1, compiled)), board, layouts(board, count, 2))
+
+
+def test_ucb_give_up_matches_the_builtin_choice():
+    """UCB(0.1) agents rarely exceed the flag limit, so its give_up is checked on its own: on random Q and N,
+    the re-stated give_up picks what the built-in rule does (lowest score, unseen -1, the last on ties)."""
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        m = int(rng.integers(1, 30))
+        n = rng.integers(0, 4, m)
+        q = np.where(n == 0, -1.0, rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0], m))
+        t = int(rng.integers(1, 10_000))
+        v = [-1.0 if n[i] == 0 else q[i] + np.sign(q[i]) * 0.1 * math.sqrt(math.log(t) / n[i]) for i in range(m)]
+        want = max(i for i in range(m) if v[i] == min(v))
+        assert lib.ucb_give_up(q, n, t, np.array([0.1])) == want == lib.ucb_give_up_nb(q, n, t, np.array([0.1]))
+
+
+def test_restated_rules_with_ablations():
+    lays = layouts("6x6x6", 200, 3)
+    same_games(Greedy(symmetric=False), RuleAgent(lib.greedy_rule(), symmetric=False), "6x6x6", lays)
+    same_games(Greedy(flags=False), RuleAgent(lib.greedy_rule(), flags=False), "6x6x6", lays)
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["njit", "python"])
+def test_step_through_matches_the_builtin(compiled):
+    a = Episode(Greedy(), "8x8x10", seed=5).play()
+    b = Episode(RuleAgent(lib.greedy_rule(compiled)), "8x8x10", seed=5)
+    while not b.done:
+        cands = b.candidates()
+        d = b.step()
+        assert cands.loc[cands["chosen"], ["row", "col", "key"]].values.tolist() == \
+            [[d.tile[0], d.tile[1], d.key]]
+    assert b.table().drop(columns="score").equals(a.table().drop(columns="score"))
+    ua = Episode(UCBAgent(0.1), "8x8x10", seed=6).play()
+    ub = Episode(RuleAgent(lib.ucb_rule(0.1, compiled)), "8x8x10", seed=6).play()
+    assert ub.table()[["target", "window centre", "action", "game"]].equals(
+        ua.table()[["target", "window centre", "action", "game"]])
+
+
+@pytest.mark.parametrize("spec", ["rule:softmax:0.05", "rule:decaying-eps:100", "rule:ucb1:1"])
+def test_random_rules_are_seeded(spec):
+    runs = [play(make_agent(spec), "8x8x10", 300, seed=s, progress=False).records for s in (4, 4, 5)]
+    assert runs[0].equals(runs[1])
+    assert not runs[0].equals(runs[2])
+
+
+def test_python_and_compiled_versions_of_a_random_rule_agree():
+    """Numba's Generator draws what NumPy's does, so the two speeds of one rule play the same games."""
+    a = play(RuleAgent(lib.softmax_rule(0.05, compiled=True)), "8x8x10", 300, seed=2, progress=False).records
+    b = play(RuleAgent(lib.softmax_rule(0.05, compiled=False)), "8x8x10", 300, seed=2, progress=False).records
+    assert a.equals(b)
+
+
+def test_spec_name_and_file_round_trip(tmp_path):
+    agent = make_agent("rule:softmax:0.2")
+    assert agent.name == "rule:softmax:0.2" and agent.rule.params == {"tau": 0.2}
+    play(agent, "8x8x10", 200, seed=1, progress=False)
+    path = agent.save(tmp_path / "soft.npz")
+    back = load_agent(path)
+    assert back.name == agent.name
+    assert np.array_equal(back.table.recorded()[1], agent.table.recorded()[1])
+    with pytest.raises(ValueError, match="takes 1 parameter"):
+        rule_from_spec("softmax:1,2")
+    with pytest.raises(ValueError, match="unknown rule"):
+        make_agent("rule:nosuchrule")
+
+
+def pick_last(q, n, t, params, rng):
+    return len(q) - 1, False
+
+
+def test_a_notebook_rule_loads_when_given(tmp_path):
+    agent = RuleAgent(Rule(pick_last, name="pick_last"))
+    play(agent, "6x6x5", 20, progress=False)
+    path = agent.save(tmp_path / "last.npz")
+    with pytest.raises(ValueError, match="cannot import rule|unknown rule"):
+        load_agent(path)
+    assert load_agent(path, rule=Rule(pick_last, name="pick_last")).name == "rule:pick_last"
+
+
+# ------------------------------------------------------------------ bad rules --
+
+def raises_later(q, n, t, params, rng):
+    if t > 50:
+        raise KeyError("no such candidate")
+    return 0, False
+
+
+def out_of_range(q, n, t, params, rng):
+    return len(q), False
+
+
+def float_index(q, n, t, params, rng):
+    return 1.5, False
+
+
+def not_a_pair(q, n, t, params, rng):
+    return 3
+
+
+def bad_flag(q, n, t, params, rng):
+    return 0, "yes"
+
+
+def nan_softmax(q, n, t, params, rng):  # tau = 0 makes NaN weights: searchsorted then points past the end
+    w = np.exp((np.abs(q) - np.abs(q).max()) / params[0])
+    cum = np.cumsum(w)
+    return np.searchsorted(cum, rng.random() * cum[-1], side="right"), False
+
+
+@pytest.mark.parametrize("fn, match", [
+    (raises_later, "KeyError: 'no such candidate'"),
+    (out_of_range, "returned index"),
+    (float_index, "index must be an integer"),
+    (not_a_pair, r"must return a pair \(index, flag\)"),
+    (bad_flag, "flag must be True or False"),
+])
+def test_a_bad_python_rule_stops_with_a_clear_error_and_keeps_finished_games(fn, match):
+    with pytest.raises(RuleError, match=match) as info:
+        play(RuleAgent(Rule(fn)), "8x8x10", 50, seed=1, progress=False)
+    run = info.value.run
+    assert run is not None and len(run.records) == run.episodes
+    if fn is raises_later:
+        assert 0 < run.episodes < 50  # the games before the failure are kept
+        assert isinstance(info.value.__cause__, KeyError) and info.value.__cause__.__traceback__ is not None
+
+
+def test_a_bad_compiled_rule_stops_with_a_clear_error():
+    with pytest.raises(RuleError, match="returned index") as info:
+        play(RuleAgent(Rule(njit(nan_softmax), {"tau": 0.0})), "8x8x10", 20, seed=1, progress=False)
+    assert info.value.run.episodes == 0
+    with pytest.raises(RuleError, match="KeyError") as info:
+        play(RuleAgent(Rule(njit(raises_later))), "8x8x10", 50, seed=1, progress=False)
+    assert isinstance(info.value.__cause__, KeyError)  # re-raised by the rule's Python source on the same inputs
+    with pytest.raises(TypeError, match="must return \\(integer index, bool flag\\)"):
+        play(RuleAgent(Rule(njit(float_index))), "8x8x10", 5, progress=False)
+
+
+def test_bad_rule_definitions_are_refused():
+    with pytest.raises(TypeError, match="choose must be a function"):
+        Rule(3)
+    with pytest.raises(ValueError, match="finite number"):
+        Rule(pick_last, {"c": math.nan})
+    with pytest.raises(ValueError, match="has parameters"):
+        lib.softmax_rule().with_params(temperature=1.0)
