@@ -32,10 +32,10 @@ def run_benchmarks(quick: bool = False, out=print) -> list[dict]:
         rows.append(row)
         extra = "  ".join(f"{k}={v}" for k, v in row.items()
                           if k not in ("workload", "games", "seconds", "games_per_second"))
-        out(f"{row['workload']:<44} {row['games']:>9,} games {row['seconds']:>8.2f} s "
+        out(f"{row['workload']:<50} {row['games']:>9,} games {row['seconds']:>8.2f} s "
             f"{row['games_per_second']:>10,.0f} games/s  {extra}")
 
-    out(f"{'workload':<44} {'games':>15} {'time':>10} {'speed':>18}")
+    out(f"{'workload':<50} {'games':>15} {'time':>10} {'speed':>18}")
     r = train("greedy", "8x8x10", n5, seed=7, progress=False)
     emit(_row(f"greedy train 8x8x10 ({n5:,} games)", r, win_rate=round(r.win_rate, 4)))
     r = train("ucb:0.1", "8x8x10", n5, seed=7, progress=False)
