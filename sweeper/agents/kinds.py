@@ -57,9 +57,13 @@ class Agent:
         pol[P_SYM] = self.symmetric
         pol[P_VISIBLE] = self.flags
         pol[P_LEARN] = learn
-        for k, v in self.params().items():
+        for k, v in self.policy_params().items():
             pol[{"epsilon": P_EPS, "c": P_C, "a0": P_A0, "b0": P_B0}[k]] = v
         return pol
+
+    def policy_params(self) -> dict:
+        """The parameters the kernels read from the policy array (all of them, for a built-in kind)."""
+        return self.params()
 
     @property
     def name(self) -> str:
@@ -211,13 +215,8 @@ class RuleAgent(Agent):
     def params(self) -> dict:
         return dict(self.rule.params)
 
-    def policy(self, learn: bool = True) -> np.ndarray:
-        pol = np.zeros(POL_SIZE)
-        pol[P_KIND] = self.kind
-        pol[P_SYM] = self.symmetric
-        pol[P_VISIBLE] = self.flags
-        pol[P_LEARN] = learn
-        return pol
+    def policy_params(self) -> dict:
+        return {}  # the rule's parameters go to the rule, not to the policy array
 
     @property
     def name(self) -> str:
