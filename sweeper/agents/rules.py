@@ -55,11 +55,13 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..game.engine import G_C, G_K, G_R, LOST, ND, NFL, ONGOING, REV, ST, click, new_game, set_flag
+from ..game.engine import (G_C, G_K, G_R, LOST, ND, NFL, ONGOING, REV, ST, click, click_arrays, new_game, set_flag,
+                           set_flag_arrays)
 from ..game.grid import COVERED, OUT
 from ..rng import below, beta, uniform
-from .values import DECISIONS, PERFECT, RECORDED, Table, ensure_room, find, find_or_insert, update
-from .windows import key_from_cells, window_cells, window_key
+from .values import (DECISIONS, EMPTY, PERFECT, RECORDED, Table, ensure_room, find, find_or_insert, insert, needs_room,
+                     probe, update)
+from .windows import window_code, window_key
 
 # agent kinds and the layout of the policy array ``pol``
 GREEDY, EGREEDY, UCB, SA, THOMPSON, RULE = 0, 1, 2, 3, 4, 5
@@ -116,7 +118,7 @@ def new_cache(board) -> Cache:
 @njit(cache=True, inline="always")
 def live(view, flg, p):
     """Is tile ``p`` a possible target (covered and not flagged)?"""
-    return view[p] == COVERED and flg[p] == 0
+    return (view[p] == COVERED) & (flg[p] == 0)  # no short circuit: one basic block, no reference counts
 
 
 @njit(cache=True)
@@ -139,6 +141,50 @@ def begin_game(c):
         ac[i] = 0
 
 
+@njit(cache=True)
+def refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac,
+                   keys, q, n, meta, kind, sym, moved):
+    """:func:`refresh` on the arrays, once the value table has room (``moved``: it was just regrown,
+    so every cached slot is stale)."""
+    if kind == SA:
+        ac[LAST] = sa_code(tiles, view, -1)
+        for j in range(gs[ND]):
+            dirty[dlist[j]] = 0
+        gs[ND] = 0
+    else:
+        if moved:  # slots moved: recompute every window
+            for j in range(gs[ND]):
+                dirty[dlist[j]] = 0
+            for j in range(tiles.shape[0]):
+                dirty[tiles[j]] = 1
+                dlist[j] = tiles[j]
+                rawc[tiles[j]] = -1
+            gs[ND] = tiles.shape[0]
+        for j in range(gs[ND]):
+            ctr = dlist[j]
+            dirty[ctr] = 0
+            code = window_code(view, ctr, off9)
+            same = code == rawc[ctr]
+            rawc[ctr] = code
+            for bp in range(8):
+                x = ctr + off8[bp]
+                if view[x] == COVERED:
+                    i = x * 8 + 7 - bp
+                    if not same:
+                        key = window_key(view, ctr, off9, bp, sym)
+                        s = probe(keys, key)
+                        if keys[s] == EMPTY:
+                            insert(keys, q, n, meta, s, key)
+                        cslot[i] = s
+                    s = cslot[i]
+                    cq[i] = q[s]
+                    cn[i] = n[s]
+        gs[ND] = 0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        last_live[p] = live(view, flg, p)
+
+
 @njit(cache=True, inline="always")
 def refresh(b, c, t, pol):
     """Bring cached keys up to date before a decision and snapshot the candidates.
@@ -147,60 +193,24 @@ def refresh(b, c, t, pol):
     recompute the key of each direction whose target cell is covered, reserve its
     slot and copy its Q and N; then clear the log. Grows the value table first if
     needed (then every key is recomputed). Returns the (possibly new) table."""
-    cslot, cq, cn, rawc, last_live = c.cslot, c.cq, c.cn, c.rawc, c.last_live
-    tiles, view, flg, dirty, dlist, gs, off8, off9 = b.tiles, b.shown, b.flg, b.dirty, b.dlist, b.gs, b.off8, b.off9
-    meta = t.meta
-    cap = t.keys.shape[0]
-    keys, q, n = ensure_room(t.keys, t.q, t.n, meta, 8 * b.geo[G_R] * b.geo[G_C] + 16)
-    if np.int64(pol[P_KIND]) == SA:
-        c.ac[LAST] = sa_code(tiles, view, -1)
-        for j in range(gs[ND]):
-            dirty[dlist[j]] = 0
-        gs[ND] = 0
-    else:
-        if keys.shape[0] != cap:  # slots moved: recompute every window
-            for j in range(gs[ND]):
-                dirty[dlist[j]] = 0
-            for j in range(tiles.shape[0]):
-                dirty[tiles[j]] = 1
-                dlist[j] = tiles[j]
-                rawc[tiles[j]] = -1
-            gs[ND] = tiles.shape[0]
-        sym = pol[P_SYM] != 0
-        cells = np.empty(9, dtype=np.int64)
-        for j in range(gs[ND]):
-            ctr = dlist[j]
-            dirty[ctr] = 0
-            code = window_cells(view, ctr, off9, cells)
-            same = code == rawc[ctr]
-            rawc[ctr] = code
-            for bp in range(8):
-                x = ctr + off8[bp]
-                if view[x] == COVERED:
-                    i = x * 8 + 7 - bp
-                    if not same:
-                        cslot[i] = find_or_insert(keys, q, n, meta, key_from_cells(cells, bp, sym))
-                    s = cslot[i]
-                    cq[i] = q[s]
-                    cn[i] = n[s]
-        gs[ND] = 0
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        last_live[p] = 1 if live(view, flg, p) else 0
+    keys, q, n, meta = t.keys, t.q, t.n, t.meta
+    room = 8 * b.geo[G_R] * b.geo[G_C] + 16
+    moved = needs_room(keys, meta, room)
+    if moved:
+        keys, q, n = ensure_room(keys, q, n, meta, room)
+    refresh_arrays(b.tiles, b.shown, b.flg, b.dirty, b.dlist, b.gs, b.off8, b.off9, c.cslot, c.cq, c.cn,
+                   c.rawc, c.last_live, c.ac, keys, q, n, meta, np.int64(pol[P_KIND]), pol[P_SYM] != 0, moved)
     return Table(keys, q, n, meta)
 
 
-@njit(cache=True, inline="always")
-def learn_slot(b, c, t, slot, reward):
+@njit(cache=True)
+def learn_slot(tiles, view, flg, cslot, cq, cn, q, n, meta, slot, reward):
     """Update one slot and refresh the cached copies held by every live candidate.
 
     (A tile that becomes live again later is re-read by ``refresh``.)"""
-    q, n = t.q, t.n
-    update(q, n, t.meta, slot, reward)
+    update(q, n, meta, slot, reward)
     qv = q[slot]
     nv = n[slot]
-    tiles, view, flg = b.tiles, b.shown, b.flg
-    cslot, cq, cn = c.cslot, c.cq, c.cn
     for j in range(tiles.shape[0]):
         p = tiles[j]
         if live(view, flg, p):
@@ -261,15 +271,14 @@ def ucb_score(qv, nv, c, logt, unseen):
 
 
 @njit(cache=True, inline="always")
-def _chosen(c, i, score, flag):
-    return i // 8, -1, c.cslot[i], c.cq[i], c.cn[i], score, flag, i
+def chosen(cslot, cq, cn, i, score, flag):
+    """The choice tuple of the candidate with cache index ``i``."""
+    return i // 8, -1, cslot[i], cq[i], cn[i], score, flag, i
 
 
-@njit(cache=True, inline="always")
-def choose_greedy(b, c):
-    """Largest |Q|, then largest N, then first in scan order; click when Q < 0, else flag."""
-    tiles, view, flg = b.tiles, b.shown, b.flg
-    cq, cn = c.cq, c.cn
+@njit(cache=True)
+def choose_greedy(tiles, view, flg, cq, cn):
+    """Largest |Q|, then largest N, then first in scan order (the cache index; click when Q < 0, else flag)."""
     best_a = 0.0
     best_n = 0
     best_i = -1
@@ -281,14 +290,12 @@ def choose_greedy(b, c):
             a = abs(cq[i])
             if greedy_beats(a, cn[i], best_a, best_n):
                 best_a, best_n, best_i = a, cn[i], i
-    return _chosen(c, best_i, cq[best_i], cq[best_i] >= 0.0)
+    return best_i
 
 
-@njit(cache=True, inline="always")
-def choose_random(b, c, rng):
-    """epsilon-greedy's exploration: a uniformly random candidate; click or flag by the sign of its Q."""
-    tiles, view, flg = b.tiles, b.shown, b.flg
-    cq, cn = c.cq, c.cn
+@njit(cache=True)
+def choose_random(tiles, view, flg, cn, rng):
+    """epsilon-greedy's exploration: a uniformly random candidate (click or flag by the sign of its Q)."""
     total = 0
     for j in range(tiles.shape[0]):
         p = tiles[j]
@@ -303,16 +310,14 @@ def choose_random(b, c, rng):
             for i in range(p * 8, p * 8 + 8):
                 if cn[i] >= 0:
                     if pick == 0:
-                        return _chosen(c, i, cq[i], cq[i] >= 0.0)
+                        return i
                     pick -= 1
-    return _chosen(c, -1, 0.0, False)
+    return -1
 
 
-@njit(cache=True, inline="always")
-def choose_ucb(b, c, cc, logt):
-    """Largest |UCB score| (unseen actions score -1e10), ties to the last in scan order."""
-    tiles, view, flg = b.tiles, b.shown, b.flg
-    cq, cn = c.cq, c.cn
+@njit(cache=True)
+def choose_ucb(tiles, view, flg, cq, cn, cc, logt):
+    """Largest |UCB score| (unseen actions score -1e10), ties to the last in scan order: (index, score)."""
     best_a = 0.0
     best_i = -1
     best_s = 0.0
@@ -328,14 +333,13 @@ def choose_ucb(b, c, cc, logt):
             a = abs(sc)
             if a >= best_a:
                 best_a, best_i, best_s = a, i, sc
-    return _chosen(c, best_i, best_s, best_s >= 0.0)
+    return best_i, best_s
 
 
 @njit(cache=True)
-def choose_thompson(b, c, gen, a0, b0, rng):
-    """The most certain draw (largest |2p - 1|, first in scan order on ties); click below 1/2, else flag."""
-    tiles, view, flg = b.tiles, b.shown, b.flg
-    cslot, cq, cn, tslot, tgen, tdraw = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw
+def choose_thompson(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, gen, a0, b0, rng):
+    """The most certain draw (largest |2p - 1|, first in scan order on ties): (index, draw); click below
+    1/2, else flag."""
     best = -1.0
     best_i = -1
     best_p = 0.0
@@ -350,15 +354,12 @@ def choose_thompson(b, c, gen, a0, b0, rng):
             certainty = abs(2.0 * draw - 1.0)
             if certainty > best:
                 best, best_i, best_p = certainty, i, draw
-    return _chosen(c, best_i, best_p, best_p >= 0.5)
+    return best_i, best_p
 
 
-@njit(cache=True, inline="always")
-def choose_sa(b, c, t):
-    """State-action: one candidate per live tile keyed by (the whole view, the tile); greedy order."""
-    tiles, view, flg = b.tiles, b.shown, b.flg
-    keys, q, n = t.keys, t.q, t.n
-    code = c.ac[LAST]
+@njit(cache=True)
+def choose_sa(tiles, view, flg, keys, q, n, code):
+    """State-action: one candidate per live tile keyed by (the whole view ``code``, the tile); greedy order."""
     nt = tiles.shape[0]
     best_a = 0.0
     best_n = 0
@@ -383,12 +384,10 @@ def choose_sa(b, c, t):
     return best_t, best_key, best_s, best_q, best_n, best_q, best_q >= 0.0, -1
 
 
-@njit(cache=True, inline="always")
-def gather(b, c, qbuf, nbuf, ibuf):
+@njit(cache=True)
+def gather(tiles, view, flg, cq, cn, qbuf, nbuf, ibuf):
     """The live candidates in scan order: their Q, N and cache index in ``qbuf``/``nbuf``/``ibuf``.
     Returns how many."""
-    tiles, view, flg = b.tiles, b.shown, b.flg
-    cq, cn = c.cq, c.cn
     m = 0
     for j in range(tiles.shape[0]):
         p = tiles[j]
@@ -413,45 +412,57 @@ def _rule_failed(rule, code, gen, index, m):
 
 
 @njit(cache=True, inline="always")
-def choose_by_rule(b, c, gen, rule):
+def choose_by_rule(tiles, view, flg, cslot, cq, cn, gen, rule):
     """A plug-in rule's choice: ``rule`` is the tuple ((choose,), (give_up,), params, rng, q, n, index
     buffers, status) built by :mod:`sweeper.agents.custom` (each function in a 1-tuple, which numba types
-    as a first-class function of fixed signature: one compiled kernel serves every rule). On a bad answer or an exception the status records it
-    and the tile returned is -1 (the callers stop the run)."""
+    as a first-class function of fixed signature: one compiled kernel serves every rule). On a bad answer or
+    an exception the status records it and the tile returned is -1 (the callers stop the run)."""
     choose_fn, params, gen_rng, qbuf, nbuf, ibuf = rule[0][0], rule[2], rule[3], rule[4], rule[5], rule[6]
-    m = gather(b, c, qbuf, nbuf, ibuf)
+    m = gather(tiles, view, flg, cq, cn, qbuf, nbuf, ibuf)
     try:
         i, fl = choose_fn(qbuf[:m], nbuf[:m], gen, params, gen_rng)
     except Exception:  # noqa: BLE001 - reported by the caller, with the rule's traceback when it can be had
         _rule_failed(rule, RULE_RAISED, gen, -1, m)
-        return _chosen(c, -1, 0.0, False)
+        return chosen(cslot, cq, cn, -1, 0.0, False)
     if not (i >= 0 and i < m) or i != np.int64(i):
         _rule_failed(rule, RULE_BAD_INDEX, gen, np.int64(i) if i == i and abs(i) < 1e18 else -1, m)
-        return _chosen(c, -1, 0.0, False)
+        return chosen(cslot, cq, cn, -1, 0.0, False)
     k = ibuf[np.int64(i)]
-    return _chosen(c, k, c.cq[k], fl != 0)
+    return chosen(cslot, cq, cn, k, cq[k], fl != 0)
+
+
+@njit(cache=True)
+def choose_arrays(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, ac, keys, q, n, meta, pol, rng,
+                  rule=None):
+    """:func:`choose` on the arrays."""
+    kind = np.int64(pol[P_KIND])
+    meta[DECISIONS] += 1
+    ac[EXPLORED] = 0
+    if rule is not None:
+        return choose_by_rule(tiles, view, flg, cslot, cq, cn, meta[DECISIONS], rule)
+    if kind == SA:
+        return choose_sa(tiles, view, flg, keys, q, n, ac[LAST])
+    if kind == EGREEDY and uniform(rng) < pol[P_EPS]:
+        ac[EXPLORED] = 1
+        i = choose_random(tiles, view, flg, cn, rng)
+        return chosen(cslot, cq, cn, i, cq[i], cq[i] >= 0.0)
+    if kind == THOMPSON:
+        i, draw = choose_thompson(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, meta[DECISIONS],
+                                  pol[P_A0], pol[P_B0], rng)
+        return chosen(cslot, cq, cn, i, draw, draw >= 0.5)
+    if kind == UCB:
+        i, sc = choose_ucb(tiles, view, flg, cq, cn, pol[P_C], math.log(meta[DECISIONS]))
+        return chosen(cslot, cq, cn, i, sc, sc >= 0.0)
+    i = choose_greedy(tiles, view, flg, cq, cn)
+    return chosen(cslot, cq, cn, i, cq[i], cq[i] >= 0.0)
 
 
 @njit(cache=True, inline="always")
 def choose(b, c, t, pol, rng, rule=None):
     """The agent's decision (counts it in the table's decision counter first). ``rule``: a plug-in
     rule's tuple (:func:`choose_by_rule`), for the agents of :mod:`sweeper.agents.custom` only."""
-    kind = np.int64(pol[P_KIND])
-    meta, ac = t.meta, c.ac
-    meta[DECISIONS] += 1
-    ac[EXPLORED] = 0
-    if rule is not None:
-        return choose_by_rule(b, c, meta[DECISIONS], rule)
-    if kind == SA:
-        return choose_sa(b, c, t)
-    if kind == EGREEDY and uniform(rng) < pol[P_EPS]:
-        ac[EXPLORED] = 1
-        return choose_random(b, c, rng)
-    if kind == THOMPSON:
-        return choose_thompson(b, c, meta[DECISIONS], pol[P_A0], pol[P_B0], rng)
-    if kind == UCB:
-        return choose_ucb(b, c, pol[P_C], math.log(meta[DECISIONS]))
-    return choose_greedy(b, c)
+    return choose_arrays(b.tiles, b.shown, b.flg, c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw, c.ac,
+                         t.keys, t.q, t.n, t.meta, pol, rng, rule)
 
 
 @njit(cache=True)
@@ -577,46 +588,63 @@ def flag_to_remove(b, t, pol):
     return best_t, best_key
 
 
-@njit(cache=True, inline="always")
-def apply(b, c, t, pol, tile, key, slot, do_flag, rule=None):
-    """Carry out a decision: click (learned at once) or flag (remembered; may
-    force the removal of a flag and a click). Returns the removed flag's tile or -1
-    (``rule``: a plug-in rule's tuple, whose ``give_up`` picks the flag; on its failure
-    the flag stays and the caller stops)."""
-    learn = pol[P_LEARN] != 0
-    visible = pol[P_VISIBLE] != 0
-    ac, frec, mine = c.ac, c.frec, b.mine
+@njit(cache=True)
+def apply_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tiles, cslot, cq, cn, ac, frec,
+                 keys, q, n, meta, learn, visible, tile, key, slot, do_flag):
+    """:func:`apply` on the arrays, up to the flag limit: click (learned at once) or flag (remembered).
+    Returns whether flags now exceed mines (then :func:`give_up_flag` must follow)."""
     ac[DEC] += 1
     if not do_flag:
         ac[CLK] += 1
         if learn:
             if slot < 0:
-                slot = find_or_insert(t.keys, t.q, t.n, t.meta, key)
-            learn_slot(b, c, t, slot, 1.0 if mine[tile] != 0 else -1.0)
-        click(b, tile)
-        return -1
+                slot = find_or_insert(keys, q, n, meta, key)
+            learn_slot(tiles, view, flg, cslot, cq, cn, q, n, meta, slot, 1.0 if mine[tile] != 0 else -1.0)
+        click_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tile)
+        return False
     if key < 0:
-        key = t.keys[slot]
-    set_flag(b, tile, True, visible)
+        key = keys[slot]
+    set_flag_arrays(view, flg, gs, dirty, dlist, off8, tile, True, visible)
     ac[FLP] += 1
     frec[2 * ac[NREC]] = key
     frec[2 * ac[NREC] + 1] = tile
     ac[NREC] += 1
-    if b.gs[NFL] <= b.geo[G_K]:
-        return -1
+    return gs[NFL] > geo[G_K]
+
+
+@njit(cache=True)
+def give_up_flag(b, c, t, pol, rule=None):
+    """Flags exceed mines: remove the flag the agent gives up (:func:`flag_to_remove`, or a plug-in
+    rule's ``give_up``), click its tile and learn it at once. Returns the tile, or -1 when the rule
+    failed (the flag stays and the caller stops)."""
     if rule is None:
         f, fkey = flag_to_remove(b, t, pol)
     else:
         f, fkey = give_up_by_rule(b, t, pol, rule)
         if f < 0:
             return -1
-    set_flag(b, f, False, visible)
-    ac[REM] += 1
-    ac[CLK] += 1
-    if learn:
-        learn_slot(b, c, t, find_or_insert(t.keys, t.q, t.n, t.meta, fkey), 1.0 if mine[f] != 0 else -1.0)
+    set_flag(b, f, False, pol[P_VISIBLE] != 0)
+    c.ac[REM] += 1
+    c.ac[CLK] += 1
+    if pol[P_LEARN] != 0:
+        slot = find_or_insert(t.keys, t.q, t.n, t.meta, fkey)
+        learn_slot(b.tiles, b.shown, b.flg, c.cslot, c.cq, c.cn, t.q, t.n, t.meta, slot,
+                   1.0 if b.mine[f] != 0 else -1.0)
     click(b, f)
     return f
+
+
+@njit(cache=True, inline="always")
+def apply(b, c, t, pol, tile, key, slot, do_flag, rule=None):
+    """Carry out a decision: click (learned at once) or flag (remembered; may
+    force the removal of a flag and a click). Returns the removed flag's tile or -1
+    (``rule``: a plug-in rule's tuple, whose ``give_up`` picks the flag; on its failure
+    the flag stays and the caller stops)."""
+    if apply_arrays(b.mine, b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist, b.geo, b.tiles,
+                    c.cslot, c.cq, c.cn, c.ac, c.frec, t.keys, t.q, t.n, t.meta, pol[P_LEARN] != 0,
+                    pol[P_VISIBLE] != 0, tile, key, slot, do_flag):
+        return give_up_flag(b, c, t, pol, rule)
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -659,28 +687,50 @@ def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, cou
     ``layouts`` is either empty (boards drawn from ``rng_boards``) or holds one
     mine layout per game. ``rule``: a plug-in rule's tuple (:mod:`sweeper.agents.custom`);
     when it fails, the game in progress is abandoned, its index is recorded in the
-    rule's status and the call returns. Returns the (possibly regrown) table."""
+    rule's status and the call returns. Returns the (possibly regrown) table.
+
+    The same steps as :func:`refresh`, :func:`choose` and :func:`apply`, on arrays read out of
+    the bundles once, here: inside the loop a bundle handed to a helper costs an atomic
+    reference count per array (see "Speed" above)."""
     no_layout = np.zeros(0, dtype=np.uint8)
-    gs, ac = b.gs, c.ac
+    tiles, view, flg, mine, cnt, gs, geo = b.tiles, b.shown, b.flg, b.mine, b.cnt, b.gs, b.geo
+    stack, off8, off9, dirty, dlist = b.stack, b.off8, b.off9, b.dirty, b.dlist
+    cslot, cq, cn, rawc, last_live, ac, frec = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.frec
+    tslot, tgen, tdraw = c.tslot, c.tgen, c.tdraw
+    keys, q, n, meta = t.keys, t.q, t.n, t.meta
+    kind = np.int64(pol[P_KIND])
+    sym = pol[P_SYM] != 0
+    learn = pol[P_LEARN] != 0
+    visible = pol[P_VISIBLE] != 0
+    room = 8 * geo[G_R] * geo[G_C] + 16
     for g in range(start, start + count):
         layout = layouts[g] if layouts.shape[0] > 0 else no_layout
         new_game(b, rng_boards, layout)
         begin_game(c)
-        t = refresh(b, c, t, pol)
-        while gs[ST] == ONGOING:
-            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent, rule)
+        while True:
+            moved = needs_room(keys, meta, room)
+            if moved:
+                keys, q, n = ensure_room(keys, q, n, meta, room)
+            refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac,
+                           keys, q, n, meta, kind, sym, moved)
+            if gs[ST] != ONGOING:
+                break
+            x, key, slot, qv, nv, sc, fl, _ = choose_arrays(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw,
+                                                            ac, keys, q, n, meta, pol, rng_agent, rule)
             if rule is not None:
                 if x < 0:
                     rule[7][E_GAME] = g
-                    return t
-            apply(b, c, t, pol, x, key, slot, fl, rule)
+                    return Table(keys, q, n, meta)
+            if apply_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tiles, cslot, cq, cn, ac,
+                            frec, keys, q, n, meta, learn, visible, x, key, slot, fl):
+                give_up_flag(b, c, Table(keys, q, n, meta), pol, rule)
             if rule is not None:
                 if rule[7][E_CODE] != RULE_OK:
                     rule[7][E_GAME] = g
-                    return t
-            if gs[ST] == ONGOING:
-                t = refresh(b, c, t, pol)
-        end_game(b, c, t, pol)
+                    return Table(keys, q, n, meta)
+            if gs[ST] != ONGOING:
+                break
+        end_game(b, c, Table(keys, q, n, meta), pol)
         records[g, R_WON] = 1 if gs[ST] != LOST else 0
         records[g, R_DEC] = ac[DEC]
         records[g, R_CLK] = ac[CLK]
@@ -688,6 +738,6 @@ def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, cou
         records[g, R_WRONG] = ac[WRONG]
         records[g, R_REV] = gs[REV]
         records[g, R_REM] = ac[REM]
-        records[g, R_RECORDED] = t.meta[RECORDED]
-        records[g, R_PERFECT] = t.meta[PERFECT]
-    return t
+        records[g, R_RECORDED] = meta[RECORDED]
+        records[g, R_PERFECT] = meta[PERFECT]
+    return Table(keys, q, n, meta)

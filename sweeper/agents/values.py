@@ -59,14 +59,26 @@ def find(keys, key):
 
 
 @njit(cache=True, inline="always")
+def probe(keys, key):
+    """The slot holding ``key``, or the empty slot where :func:`insert` would put it."""
+    return _probe(keys, key)
+
+
+@njit(cache=True)
+def insert(keys, q, n, meta, slot, key):
+    """Put ``key`` into the empty ``slot`` (from :func:`probe`) as unseen (Q=-1, N=0)."""
+    keys[slot] = key
+    q[slot] = -1.0
+    n[slot] = 0
+    meta[USED] += 1
+
+
+@njit(cache=True, inline="always")
 def find_or_insert(keys, q, n, meta, key):
     """Slot of ``key``, inserting it as unseen (Q=-1, N=0) if absent."""
     i = _probe(keys, key)
     if keys[i] == EMPTY:
-        keys[i] = key
-        q[i] = -1.0
-        n[i] = 0
-        meta[USED] += 1
+        insert(keys, q, n, meta, i, key)
     return i
 
 
@@ -75,18 +87,15 @@ def update(q, n, meta, slot, reward):
     """Sample-average update of one slot, keeping the recorded/perfect counters."""
     old_q = q[slot]
     old_n = n[slot]
-    was_perfect = old_n > 0 and abs(old_q) == 1.0
+    was_perfect = (old_n > 0) & (abs(old_q) == 1.0)
     new_n = old_n + 1
     new_q = old_q + (1.0 / new_n) * (reward - old_q)  # the paper code's order, bit for bit
     n[slot] = new_n
     q[slot] = new_q
-    if old_n == 0:
-        meta[RECORDED] += 1
-    now_perfect = abs(new_q) == 1.0
-    if now_perfect and not was_perfect:
-        meta[PERFECT] += 1
-    elif was_perfect and not now_perfect:
-        meta[PERFECT] -= 1
+    # branch-free counters: no array is last used under a condition, so numba prunes the
+    # reference counts of the arrays when this is inlined in a loop
+    meta[RECORDED] += np.int64(old_n == 0)
+    meta[PERFECT] += np.int64(abs(new_q) == 1.0) - np.int64(was_perfect)
 
 
 @njit(cache=True)
@@ -108,11 +117,17 @@ def rehash(keys, q, n, new_capacity):
     return nk, nq, nn
 
 
+@njit(cache=True, inline="always")
+def needs_room(keys, meta, room):
+    """Would ``room`` more keys make the table more than half full?"""
+    return 2 * (meta[USED] + room) > keys.shape[0]
+
+
 @njit(cache=True)
 def ensure_room(keys, q, n, meta, room):
     """Grow (doubling) until ``room`` more keys keep the table at most half full."""
     cap = keys.shape[0]
-    if 2 * (meta[USED] + room) <= cap:
+    if not needs_room(keys, meta, room):
         return keys, q, n
     while 2 * (meta[USED] + room) > cap:
         cap *= 2

@@ -94,33 +94,12 @@ def _build_weights():
 WEIGHT, RAW_WEIGHT = _build_weights()
 
 
-@njit(cache=True, inline="always")
-def key_from_cells(cells, bp, symmetric):
-    """Key of the action whose 3x3 window cells (row-major) are ``cells``, target ``bp``."""
-    if symmetric:
-        a = np.int64(0)
-        b = np.int64(0)
-        for j in range(9):
-            a += cells[j] * WEIGHT[bp, 0, j]
-            b += cells[j] * WEIGHT[bp, 1, j]
-        if b < a:
-            a = b
-        return 2 * a + CLASS[bp]
-    a = np.int64(0)
-    for j in range(9):
-        a += cells[j] * RAW_WEIGHT[bp, j]
-    return 8 * a + bp
-
-
-@njit(cache=True, inline="always")
-def window_cells(view, centre, offsets9, cells):
-    """Copy the 9 cells of the window centred at ``centre`` into ``cells``;
-    returns their base-12 code (which identifies the window's content)."""
+@njit(cache=True)
+def window_code(view, centre, offsets9):
+    """Base-12 code of the 9 cells of the window centred at ``centre`` (identifies its content)."""
     code = np.int64(0)
     for j in range(9):
-        v = np.int64(view[centre + offsets9[j]])
-        cells[j] = v
-        code = code * 12 + v
+        code = code * 12 + np.int64(view[centre + offsets9[j]])
     return code
 
 
@@ -131,11 +110,20 @@ def window_key(view, centre, offsets9, bp, symmetric):
     ``view`` is the padded flat view (border cells = OUT); ``offsets9`` are the
     9 padded offsets of the window cells in row-major order.
     """
-    cells = np.empty(9, dtype=np.int64)
-    window_cells(view, centre, offsets9, cells)
-    return key_from_cells(cells, bp, symmetric)
-
-
+    if symmetric:
+        a = np.int64(0)
+        b = np.int64(0)
+        for j in range(9):
+            v = np.int64(view[centre + offsets9[j]])
+            a += v * WEIGHT[bp, 0, j]
+            b += v * WEIGHT[bp, 1, j]
+        if b < a:
+            a = b
+        return 2 * a + CLASS[bp]
+    a = np.int64(0)
+    for j in range(9):
+        a += np.int64(view[centre + offsets9[j]]) * RAW_WEIGHT[bp, j]
+    return 8 * a + bp
 
 
 def key_of(view2d, centre, target, symmetric: bool = True) -> int:

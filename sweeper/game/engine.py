@@ -170,7 +170,7 @@ def clear_changes(board: Board) -> None:
 
 # ---------------------------------------------------------------- kernels --
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def touch(view, dirty, dlist, gs, off8, x):
     """Log tile ``x`` and its 8 neighbours (every window centre that sees ``x``) as changed
     (the board's arrays are passed one by one: this runs for every revealed tile)."""
@@ -186,14 +186,10 @@ def touch(view, dirty, dlist, gs, off8, x):
             gs[ND] += 1
 
 
-@njit(cache=True, inline="always")
-def reveal(b, t):
-    """Reveal safe covered tile ``t`` with flood fill of zeros.
-
-    Flagged tiles (``view == FLAG``) are never opened by the fill; a tile the
-    agent only marked (invisible-flag mode: ``flg`` set, view still covered) is
-    opened and loses its mark."""
-    cnt, view, flg, gs, stack, off8, dirty, dlist = b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist
+@njit(cache=True)
+def reveal_arrays(cnt, view, flg, gs, stack, off8, dirty, dlist, t):
+    """:func:`reveal` on the board's arrays (the form the agents' per-decision loop calls: a bundle
+    handed to a helper inside a loop costs an atomic reference count per array, arrays cost none)."""
     sp = 0
     view[t] = cnt[t]
     gs[REV] += 1
@@ -217,6 +213,16 @@ def reveal(b, t):
                 if cnt[y] == 0:
                     stack[sp] = y
                     sp += 1
+
+
+@njit(cache=True, inline="always")
+def reveal(b, t):
+    """Reveal safe covered tile ``t`` with flood fill of zeros.
+
+    Flagged tiles (``view == FLAG``) are never opened by the fill; a tile the
+    agent only marked (invisible-flag mode: ``flg`` set, view still covered) is
+    opened and loses its mark."""
+    reveal_arrays(b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist, t)
 
 
 @njit(cache=True)
@@ -292,33 +298,39 @@ def new_game(b, rng, layout):
         gs[ST] = WON
 
 
+@njit(cache=True)
+def click_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, t):
+    """:func:`click` on the board's arrays (see :func:`reveal_arrays`)."""
+    if mine[t] != 0:
+        view[t] = EXPLODED
+        gs[ST] = LOST
+    else:
+        reveal_arrays(cnt, view, flg, gs, stack, off8, dirty, dlist, t)
+        if gs[REV] == geo[G_R] * geo[G_C] - geo[G_K]:
+            gs[ST] = WON
+
+
 @njit(cache=True, inline="always")
 def click(b, t):
     """Click covered tile ``t``: lose on a mine, else reveal; sets the status."""
-    if b.mine[t] != 0:
-        b.shown[t] = EXPLODED
-        b.gs[ST] = LOST
-        return
-    reveal(b, t)
-    if b.gs[REV] == b.geo[G_R] * b.geo[G_C] - b.geo[G_K]:
-        b.gs[ST] = WON
+    click_arrays(b.mine, b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist, b.geo, t)
+
+
+@njit(cache=True)
+def set_flag_arrays(view, flg, gs, dirty, dlist, off8, t, on, visible):
+    """:func:`set_flag` on the board's arrays (see :func:`reveal_arrays`)."""
+    flg[t] = 1 if on else 0
+    gs[NFL] += 1 if on else -1
+    if visible:
+        view[t] = FLAG if on else COVERED
+    touch(view, dirty, dlist, gs, off8, t)
 
 
 @njit(cache=True, inline="always")
 def set_flag(b, t, on, visible):
     """Place (``on``) or remove a flag on covered tile ``t``. With ``visible``
     false the flag is only the agent's mark: the view keeps showing a covered tile."""
-    if on:
-        b.flg[t] = 1
-        b.gs[NFL] += 1
-        if visible:
-            b.shown[t] = FLAG
-    else:
-        b.flg[t] = 0
-        b.gs[NFL] -= 1
-        if visible:
-            b.shown[t] = COVERED
-    touch(b.shown, b.dirty, b.dlist, b.gs, b.off8, t)
+    set_flag_arrays(b.shown, b.flg, b.gs, b.dirty, b.dlist, b.off8, t, on, visible)
 
 
 # ------------------------------------------------------------- Python face --
