@@ -63,6 +63,33 @@ def test_ucb_give_up_matches_the_builtin_choice():
         assert lib.ucb_give_up(q, n, t, np.array([0.1])) == want == lib.ucb_give_up_nb(q, n, t, np.array([0.1]))
 
 
+def test_no_flag_rules_click_what_the_flagging_agents_click():
+    """The no-flags readings (``safest``, ``ucb_safest``) never flag, and whenever the greedy (UCB) rule would
+    click, they click the same candidate; on random Q and N with ties."""
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        m = int(rng.integers(1, 30))
+        n = rng.integers(0, 4, m)
+        q = np.where(n == 0, -1.0, rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0], m))
+        t = int(rng.integers(1, 10_000))
+        c = np.array([0.1])
+        for flagging, never in ((lib.greedy, (lib.safest, lib.safest_nb)),
+                                (lib.ucb, (lib.ucb_safest, lib.ucb_safest_nb))):
+            i, flag = flagging(q, n, t, c, None)
+            picks = [fn(q, n, t, c, None) for fn in never]
+            assert not picks[0][1] and not picks[1][1]
+            assert picks[0][0] == picks[1][0]
+            if not flag:
+                assert picks[0][0] == i
+
+
+def test_a_no_flag_agent_never_flags():
+    run = play(make_agent("rule:safest"), "8x8x10", 300, seed=4, progress=False)
+    assert run.records["flags"].sum() == 0 and run.records["removals"].sum() == 0
+    run = play(make_agent("rule:ucb-safest:0.1"), "8x8x10", 300, seed=4, progress=False)
+    assert run.records["flags"].sum() == 0
+
+
 def test_restated_rules_with_ablations():
     lays = layouts("6x6x6", 200, 3)
     same_games(Greedy(symmetric=False), RuleAgent(lib.greedy_rule(), symmetric=False), "6x6x6", lays)
