@@ -230,9 +230,11 @@ def learn_slot(tiles, view, flg, cslot, cq, cn, q, n, meta, slot, reward):
 
 
 # ------------------------------------------------------------ the choice --
-# Each kind's choice returns (tile, key, slot, Q, N, score, flag?, index): ``key`` only for the
-# state-action agent (window agents give the slot), ``score`` what the rule compared (Q, the UCB score,
-# the Thompson draw), ``index`` the chosen candidate's cache index (-1 for the state-action agent).
+# A decision (:func:`choose`, :func:`choose_arrays`) returns (tile, key, slot, Q, N, score, flag?, index):
+# ``key`` only for the state-action agent (window agents give the slot), ``score`` what the rule compared
+# (Q, the UCB score, the Thompson draw), ``index`` the chosen candidate's cache index (-1 for the
+# state-action agent). The window kinds' helpers return that index (with the score when it is not Q),
+# and :func:`chosen` builds the tuple; the state-action helper builds it itself.
 
 @njit(cache=True, inline="always")
 def greedy_beats(a, nv, best_a, best_n):
