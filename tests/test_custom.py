@@ -49,18 +49,45 @@ def test_restated_ucb_plays_the_builtin_games(compiled, board, count):
     same_games(UCBAgent(0.1), RuleAgent(lib.ucb_rule(0.1, compiled)), board, layouts(board, count, 2))
 
 
+def random_decisions(seed, count):
+    """``count`` random decisions (Q, N, t) with many ties: Q in {-1, -0.5, 0, 0.5, 1}, unseen (N = 0) at Q = -1."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        m = int(rng.integers(1, 30))
+        n = rng.integers(0, 4, m)
+        yield np.where(n == 0, -1.0, rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0], m)), n, int(rng.integers(1, 10_000))
+
+
 def test_ucb_give_up_matches_the_builtin_choice():
     """UCB(0.1) agents rarely exceed the flag limit, so its give_up is checked on its own: on random Q and N,
     the re-stated give_up picks what the built-in rule does (lowest score, unseen -1, the last on ties)."""
-    rng = np.random.default_rng(0)
-    for _ in range(200):
-        m = int(rng.integers(1, 30))
-        n = rng.integers(0, 4, m)
-        q = np.where(n == 0, -1.0, rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0], m))
-        t = int(rng.integers(1, 10_000))
+    for q, n, t in random_decisions(0, 200):
+        m = len(q)
         v = [-1.0 if n[i] == 0 else q[i] + np.sign(q[i]) * 0.1 * math.sqrt(math.log(t) / n[i]) for i in range(m)]
         want = max(i for i in range(m) if v[i] == min(v))
         assert lib.ucb_give_up(q, n, t, np.array([0.1])) == want == lib.ucb_give_up_nb(q, n, t, np.array([0.1]))
+
+
+def test_no_flag_rules_click_what_the_flagging_agents_click():
+    """The no-flags readings (``safest``, ``ucb_safest``) never flag, and whenever the greedy (UCB) rule would
+    click, they click the same candidate; on random Q and N with ties."""
+    c = np.array([0.1])
+    for q, n, t in random_decisions(1, 300):
+        for flagging, never in ((lib.greedy, (lib.safest, lib.safest_nb)),
+                                (lib.ucb, (lib.ucb_safest, lib.ucb_safest_nb))):
+            i, flag = flagging(q, n, t, c, None)
+            picks = [fn(q, n, t, c, None) for fn in never]
+            assert not picks[0][1] and not picks[1][1]
+            assert picks[0][0] == picks[1][0]
+            if not flag:
+                assert picks[0][0] == i
+
+
+def test_a_no_flag_agent_never_flags():
+    run = play(make_agent("rule:safest"), "8x8x10", 300, seed=4, progress=False)
+    assert run.records["flags"].sum() == 0 and run.records["removals"].sum() == 0
+    run = play(make_agent("rule:ucb-safest:0.1"), "8x8x10", 300, seed=4, progress=False)
+    assert run.records["flags"].sum() == 0
 
 
 def test_restated_rules_with_ablations():

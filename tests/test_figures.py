@@ -70,3 +70,28 @@ def test_own_rule_verdict_calls_a_difference_real_only_when_intervals_separate()
     assert "rule:b ends at 0.6000 (-0.1000), below it" in text
     assert "rule:c ends at 0.7050 (+0.0050), within seed noise" in text
     assert text.endswith("The highest mean is rule:a's.")
+
+
+def test_no_flags_verdict_places_each_reading_against_the_bound():
+    nf = pd.DataFrame({"agent": ["greedy"] * 3, "reading": ["flags (the paper's model)", "flags as private marks",
+                                                             "never flags"],
+                       "win_rate": [0.70, 0.40, 0.09], "ci_low": [0.69, 0.39, 0.085], "ci_high": [0.71, 0.41, 0.095],
+                       "games": [10**6] * 3})
+    text = figures.no_flags_verdict(nf)
+    assert "paper's model" not in text
+    assert "flags as private marks ends at 0.400, above 12%" in text
+    assert "never flags ends at 0.090, below 12%" in text
+    nf.loc[2, ["ci_low", "ci_high"]] = [0.11, 0.13]
+    assert "not separable from 12%" in figures.no_flags_verdict(nf)
+
+
+def test_sa_verdict_names_the_nearer_reading_and_where_the_paper_s_pairs_lie():
+    sa = pd.DataFrame([{"board": "4x4x4", "games": 10**6,
+                        "flags shown: win rate": 0.736, "flags shown: low": 0.735, "flags shown: high": 0.737,
+                        "flags shown: pairs": 290_000, "flags hidden: win rate": 0.754, "flags hidden: low": 0.753,
+                        "flags hidden: high": 0.755, "flags hidden: pairs": 148_000,
+                        "paper: win rate": 0.7462, "paper: pairs": 223_094}])
+    text = figures.sa_verdict(sa)
+    assert "nearer the reading with flags hidden (0.7540, ours minus the paper's +0.0078, outside" in text
+    assert "223,094 pairs are between ours" in text
+    assert figures.sa_verdict(sa.assign(**{"paper: win rate": float("nan")})).startswith("The paper's Table II has")

@@ -87,3 +87,19 @@ def test_verdicts_reject_bad_input():
         glance.verdicts(pd.DataFrame({"x": [1]}), 0.001)
     with pytest.raises(ValueError, match="seed_sd"):
         glance.verdicts(_rows(), -1.0)
+
+
+def test_reading_verdicts_judge_the_other_readings_by_the_same_rule():
+    nf = pd.DataFrame({"agent": ["greedy", "greedy"], "reading": ["flags as private marks", "never flags"],
+                       "win_rate": [0.40, 0.1155], "ci_low": [0.39, 0.1148], "ci_high": [0.41, 0.1161],
+                       "games": [10**6, 10**6]})
+    sa = pd.DataFrame([{"board": "4x4x5", "games": 10**6, "flags hidden: win rate": 0.411, "flags hidden: low": 0.410,
+                        "flags hidden: high": 0.412, "paper: win rate": 0.4137},
+                       {"board": "4x4x5", "games": 10**5, "flags hidden: win rate": 0.289, "flags hidden: low": 0.286,
+                        "flags hidden: high": 0.292, "paper: win rate": float("nan")}])
+    t = glance.reading_verdicts(nf, sa, seed_sd=0.001)
+    assert list(t["verdict"]) == ["reproduced", "reproduced"]  # the NaN row is left out; 0.4137 <= 0.412 + 0.002
+    assert t["number"].iloc[0].startswith("greedy that never flags")
+    assert glance.reading_verdicts(nf, sa, seed_sd=0.0)["verdict"].tolist() == ["reproduced", "differs"]
+    with pytest.raises(ValueError, match="seed_sd"):
+        glance.reading_verdicts(nf, sa, seed_sd=-1)

@@ -25,6 +25,18 @@ did not try:
     Textbook UCB1 (Auer, Cesa-Bianchi and Fischer, 2002) on certainty: unseen
     actions first (the first in scan order), then the largest
     |Q| + c sqrt(2 ln t / N); flag when Q >= 0.
+
+Two more read the paper's no-flags ablation ("just avoided risky tiles instead
+of explicitly flagging them", Section V-A) as agents that never flag:
+
+``safest``
+    Greedy without flags: always click, the candidate with the lowest Q (the
+    surest click), then the larger N, then the first in scan order. Whenever the
+    greedy agent clicks, it clicks the same candidate.
+``ucb_safest``
+    UCB(c) without flags: always click, the candidate with the lowest UCB score
+    (unseen actions score -1e10, so they come first), ties to the last. Whenever
+    the UCB agent clicks, it clicks the same candidate.
 """
 
 from __future__ import annotations
@@ -99,12 +111,26 @@ def ucb1(q, n, t, params, rng):
     return i, q[i] >= 0.0
 
 
+def safest(q, n, t, params, rng):
+    """Never flag: the lowest Q, then the larger N, then the first in scan order."""
+    top = np.flatnonzero(q == q.min())
+    return top[np.argmax(n[top])], False
+
+
+def ucb_safest(q, n, t, params, rng):
+    """Never flag: the lowest UCB score (unseen: -1e10), ties to the last."""
+    score = ucb_scores(q, n, t, params[0], -1e10)
+    return score.shape[0] - 1 - np.argmin(score[::-1]), False
+
+
 greedy_nb = njit(cache=True)(greedy)
 ucb_nb = njit(cache=True)(ucb)
 ucb_give_up_nb = njit(cache=True)(ucb_give_up)
 decaying_epsilon_nb = njit(cache=True)(decaying_epsilon)
 softmax_nb = njit(cache=True)(softmax)
 ucb1_nb = njit(cache=True)(ucb1)
+safest_nb = njit(cache=True)(safest)
+ucb_safest_nb = njit(cache=True)(ucb_safest)
 
 
 def greedy_rule(compiled: bool = True) -> Rule:
@@ -128,6 +154,14 @@ def ucb1_rule(c: float = 1.0, compiled: bool = True) -> Rule:
     return Rule(ucb1_nb if compiled else ucb1, {"c": c}, name="ucb1")
 
 
+def safest_rule(compiled: bool = True) -> Rule:
+    return Rule(safest_nb if compiled else safest, name="safest")
+
+
+def ucb_safest_rule(c: float = 0.1, compiled: bool = True) -> Rule:
+    return Rule(ucb_safest_nb if compiled else ucb_safest, {"c": c}, name="ucb-safest")
+
+
 #: Named rules for agent specs ``rule:NAME[:P1,...]``: name -> function returning a fresh compiled Rule.
 RULES = {"greedy": greedy_rule, "ucb": ucb_rule, "decaying-eps": decaying_epsilon_rule, "softmax": softmax_rule,
-         "ucb1": ucb1_rule}
+         "ucb1": ucb1_rule, "safest": safest_rule, "ucb-safest": ucb_safest_rule}

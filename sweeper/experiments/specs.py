@@ -52,7 +52,7 @@ SCALES = {
 BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 #: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
 BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
-BOOK_EXTRAS = ("ext:how_good", "ext:belief")
+BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings")
 
 
 # ------------------------------------------------------------------ the task --
@@ -310,6 +310,20 @@ BELIEF_AGENTS = ("greedy", "ucb:0.1", "thompson")
 OWN_RULE_AGENTS = ("rule:decaying-eps:1000", "rule:softmax:0.05", "rule:ucb1:1")
 
 
+#: Other readings of two agents the paper describes in one sentence each (book chapters 5 and 7). Its no-flags
+#: agents "just avoided risky tiles instead of explicitly flagging them": fig:exp_4 reads that as flags kept as the
+#: agent's private marks; here the agents never flag at all (plug-in rules that click whatever the agent would
+#: click, and never place a flag). Its state-action agent's state: tab:SAvsMAB shows the flags in it; here they
+#: are hidden from it.
+NO_FLAG_READINGS = {"greedy": "rule:safest", "ucb:0.1": "rule:ucb-safest:0.1"}
+
+
+def readings_tasks(sc, seeds):
+    return ([bandit(a, "8x8x10", sc.train, s, block=sc.block) for a in NO_FLAG_READINGS.values() for s in seeds]
+            + [bandit("sa", f"4x4x{k}", sc.train, s, block=sc.block, symmetric=False, flags=False)
+               for k in (3, 4, 5) for s in seeds])
+
+
 def how_good_tasks(sc, seeds):
     """Floor (random), bandits trained on 8x8x10 and frozen, ceiling (solver): 3 levels x 3 openings."""
     tasks = [player(p, b, sc.test, s, rule) for p in ("random", "solver") for b in STANDARD_TESTS
@@ -338,6 +352,10 @@ EXTRA_SPECS = {s.id: s for s in [
          "Agents trained on 8x8x10, frozen, audited against the exact probabilities on the three levels: "
          "calibration of (Q + 1) / 2 and the causes of lost games.",
          lambda sc, seeds: [audit_spec_task(a, sc, s) for a in BELIEF_AGENTS for s in seeds]),
+    Spec("ext:readings", "Other readings of the no-flags agents and of the state-action agent",
+         "Greedy and UCB(0.1) that never flag (they click whatever the paper's agent would click), trained on "
+         "8x8x10; the state-action agent with its flags hidden from the state, on 4x4 boards with 3, 4 and 5 mines.",
+         readings_tasks),
     Spec("ext:how_good", "How good can it get? Floor, bandits and ceiling under each opening rule",
          "Random clicks, frozen bandit agents trained on 8x8x10, and the exact-probability solver, on the three "
          "levels under the reference, safe and zero openings.", how_good_tasks),

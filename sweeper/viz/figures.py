@@ -530,6 +530,97 @@ def own_rule_verdict(summary: pd.DataFrame, reference: str = "greedy") -> str:
             + f"\n\nThe highest mean is {best}'s.")
 
 
+# ------------------------------------------------------------------ other readings --
+
+def _verdict_vs(value_low_high, threshold: float) -> int:
+    """-1, 0 or 1: the 95% interval (low, high) below, around or above ``threshold``."""
+    _, low, high = value_low_high
+    return -1 if high < threshold else 1 if low > threshold else 0
+
+
+def readings() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The two readings of ``ext:readings`` beside the ones the reproduction uses (seed 1).
+
+    First table, the no-flags agents of Fig. 10 (the paper: "less than 12%"): per agent, the final training win
+    rate [95% Wilson] of the paper's model, of flags kept as private marks (fig:exp_4's reading) and of an agent
+    that never flags. Second table, Table II's state-action agent: win rate [95% Wilson] and pairs recorded at a
+    tenth of the training and at its end, with the flags shown in the state (tab:SAvsMAB's reading) and hidden,
+    beside the paper's values (empty where the paper has none at this scale's lengths)."""
+    from ..experiments.stats import wilson
+    sc = _scale()
+    st, _ = _ensure("ext:readings")
+    rows = []
+    for a, never in ex.NO_FLAG_READINGS.items():
+        variants = (("flags (the paper's model)", ex.base_task(a, sc, 1)),
+                    ("flags as private marks (Fig. 10 here)", ex.bandit(a, "8x8x10", sc.train, 1, block=sc.block,
+                                                                        flags=False)),
+                    ("never flags", ex.bandit(never, "8x8x10", sc.train, 1, block=sc.block)))
+        for name, t in variants:
+            c = st.load(t).tables["curve"].iloc[-1]
+            lo, hi = wilson(int(c["cum_wins"]), int(c["episode"]))
+            rows.append({"agent": a, "reading": name, "win_rate": float(c["cum_win_rate"]), "ci_low": lo,
+                         "ci_high": hi, "games": int(c["episode"])})
+    no_flags = pd.DataFrame(rows)
+    paper = comparison()
+    paper = paper[(paper["experiment"] == "sa_vs_mab") & (paper["agent"] == "sa-greedy")]
+    rows = []
+    for k in (3, 4, 5):
+        shown = ex.bandit("sa", f"4x4x{k}", sc.train, 1, block=sc.block, symmetric=False)
+        hidden = ex.bandit("sa", f"4x4x{k}", sc.train, 1, block=sc.block, symmetric=False, flags=False)
+        for episodes in (sc.train // 10, sc.train):
+            row = {"board": f"4x4x{k}", "games": episodes}
+            for name, t in (("flags shown", shown), ("flags hidden", hidden)):
+                c = st.load(t).tables["curve"]
+                at = c[c["episode"] == episodes].iloc[0]
+                lo, hi = wilson(int(at["cum_wins"]), episodes)
+                row.update({f"{name}: win rate": float(at["cum_win_rate"]), f"{name}: low": lo,
+                            f"{name}: high": hi, f"{name}: pairs": int(at["actions_recorded"])})
+            p = paper[paper["train_setting"].eq(f"4x4x{k}") & paper["train_episodes"].eq(episodes)]
+            w = p[p["metric"] == "win_rate"]["paper"]
+            n = p[p["metric"] != "win_rate"]["paper"]
+            row["paper: win rate"] = float(w.iloc[0]) if len(w) else np.nan
+            row["paper: pairs"] = float(n.iloc[0]) if len(n) else np.nan
+            rows.append(row)
+    return no_flags, pd.DataFrame(rows)
+
+
+def no_flags_verdict(no_flags: pd.DataFrame, threshold: float = 0.12) -> str:
+    """Which no-flags readings end below the paper's "less than 12%", from :func:`readings`' first table
+    (below or above only where the 95% interval is on one side)."""
+    parts = []
+    for a, g in no_flags.groupby("agent", sort=False):
+        said = []
+        for _, r in g[g["reading"] != "flags (the paper's model)"].iterrows():
+            side = _verdict_vs((r["win_rate"], r["ci_low"], r["ci_high"]), threshold)
+            said.append(f"{r['reading']} ends at {r['win_rate']:.3f}, "
+                        + {-1: "below", 0: "not separable from", 1: "above"}[side] + f" {threshold:.0%}")
+        parts.append(f"* {a}: " + "; ".join(said) + ".")
+    return "\n".join(parts)
+
+
+def sa_verdict(sa: pd.DataFrame) -> str:
+    """Which state-action reading is nearer the paper's Table II, from :func:`readings`' second table: per board
+    at the longest training, the reading whose win rate is closer (and whether the paper's value is inside its
+    95% interval), and where the paper's pair count lies."""
+    last = sa[sa["games"] == sa["games"].max()]
+    if last["paper: win rate"].isna().all():
+        return "The paper's Table II has no values at this scale's training lengths."
+    parts = []
+    for _, r in last.iterrows():
+        gaps = {name: abs(r[f"{name}: win rate"] - r["paper: win rate"]) for name in ("flags shown", "flags hidden")}
+        near = min(gaps, key=gaps.get)
+        inside = r[f"{near}: low"] <= r["paper: win rate"] <= r[f"{near}: high"]
+        lo, hi = sorted((r["flags shown: pairs"], r["flags hidden: pairs"]))
+        where = ("between ours" if lo <= r["paper: pairs"] <= hi else
+                 "below both of ours" if r["paper: pairs"] < lo else "above both of ours")
+        diff = r[f"{near}: win rate"] - r["paper: win rate"]
+        parts.append(f"* {r['board']}: the paper's win rate {r['paper: win rate']:.4f} is nearer the reading with "
+                     f"{near} ({r[f'{near}: win rate']:.4f}, ours minus the paper's {diff:+.4f}, "
+                     + ("inside" if inside else "outside") + f" its interval); its {int(r['paper: pairs']):,} pairs "
+                     f"are {where} ({int(r['flags hidden: pairs']):,} hidden, {int(r['flags shown: pairs']):,} shown).")
+    return "\n".join(parts)
+
+
 def thompson_tests_table(tests: pd.DataFrame) -> pd.DataFrame:
     """Mean (min, max over seeds) test win rate per agent, mode and level, from :func:`thompson_band`."""
     t = tests.assign(test=pd.Categorical(tests["test"], list(LEVELS), ordered=True))

@@ -226,6 +226,31 @@ def verdicts(comparison: pd.DataFrame, seed_sd: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def reading_verdicts(no_flags: pd.DataFrame, sa: pd.DataFrame, seed_sd: float) -> pd.DataFrame:
+    """The other readings of ``ext:readings`` (:func:`sweeper.viz.figures.readings`) judged by the same rule as
+    :func:`verdicts`: the no-flags agents that never flag against the paper's bound, and the state-action agent
+    with its flags hidden against the paper's Table II win rates (where the paper has a value)."""
+    if not (isinstance(seed_sd, (int, float)) and seed_sd >= 0 and math.isfinite(seed_sd)):
+        raise ValueError(f"seed_sd must be a finite number >= 0, got {seed_sd!r}")
+    tol = 2 * seed_sd
+    rows = []
+    for claim in TEXT_CLAIMS:
+        for _, r in no_flags[no_flags["reading"] == "never flags"].iterrows():
+            rows.append({"number": f"{r['agent']} that never flags, 8x8x10 ({r['games']:,} games): win rate",
+                         "paper": claim["paper_text"],
+                         "ours [95% interval]": f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
+                         "verdict": "reproduced" if r["ci_low"] - tol < claim["bound"] else "differs",
+                         "chapter": CHAPTER[claim["experiment"]]})
+    for _, r in sa.dropna(subset=["paper: win rate"]).iterrows():
+        low, high, ours = r["flags hidden: low"], r["flags hidden: high"], r["flags hidden: win rate"]
+        rows.append({"number": f"state-action, flags hidden from the state, {r['board']} ({r['games']:,} games): "
+                               "win rate", "paper": _fmt(r["paper: win rate"]),
+                     "ours [95% interval]": f"{ours:.4f} [{low:.4f}, {high:.4f}]",
+                     "verdict": "reproduced" if low - tol <= r["paper: win rate"] <= high + tol else "differs",
+                     "chapter": CHAPTER["sa_vs_mab"]})
+    return pd.DataFrame(rows, columns=["number", "paper", "ours [95% interval]", "verdict", "chapter"])
+
+
 def verdict_counts(table: pd.DataFrame) -> pd.Series:
     """How many paper numbers are reproduced, differ, or are not comparable."""
     return table["verdict"].value_counts().reindex(["reproduced", "differs", "not comparable"], fill_value=0)
