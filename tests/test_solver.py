@@ -182,3 +182,109 @@ def test_bad_views(view, mines):
 def test_inconsistent_views(view, mines):
     with pytest.raises(ValueError, match="consistent"):
         mine_probabilities(view, mines)
+
+
+# ------------------------------------------------------------------ layout counts and PSEQ --
+
+def consistent_layouts(view, mines):
+    """Every placement of ``mines`` mines on the covered tiles that matches every number, as a boolean
+    array (layout, covered tile), with the covered tiles listed column by column."""
+    view = np.asarray(view)
+    rows, cols = view.shape
+    covered = [(r, c) for c in range(cols) for r in range(rows) if view[r, c] in (C, F)]
+    column = {t: i for i, t in enumerate(covered)}
+    good = []
+    for combo in itertools.combinations(range(len(covered)), mines):
+        layout = np.zeros(len(covered), dtype=bool)
+        layout[list(combo)] = True
+        if all(view[r, c] > 8 or sum(layout[column[t]] for t in neighbours(r, c, rows, cols) if t in column)
+               == view[r, c] for r in range(rows) for c in range(cols)):
+            good.append(layout)
+    return covered, np.array(good, dtype=bool).reshape(len(good), len(covered))
+
+
+def largest(values, keep):
+    """PSEQ's filter: everything within a relative 1e-8 (at least 1e-12) of the highest value."""
+    top = max(values[i] for i in keep)
+    return [i for i in keep if values[i] >= top - max(abs(top) * 1e-8, 1e-12)]
+
+
+def pseq_reference(view, mines):
+    """PSEQ's criteria read off the consistent layouts themselves: (tiles, P, S, E, Q, survivors)."""
+    view = np.asarray(view)
+    rows, cols = view.shape
+    covered, good = consistent_layouts(view, mines)
+    index = {t: i for i, t in enumerate(covered)}
+    p = good.mean(axis=0)
+    tiles = [t for i, t in enumerate(covered) if p[i] < 1]
+    P = [p[index[t]] for t in tiles]
+    keep = largest([-x for x in P], range(len(tiles)))
+    S, E, Q = {}, {}, {}
+    for i in keep:
+        b = index[tiles[i]]
+        near = [index[t] for t in neighbours(*tiles[i], rows, cols) if t in index]
+        safe_layouts = good[~good[:, b]]
+        shown = safe_layouts[:, near].sum(axis=1)
+        s = e = h = 0.0
+        for w in np.unique(shown):
+            these = safe_layouts[shown == w]
+            r = len(these) / len(safe_layouts)
+            cleared = sum(1 for j in range(len(covered)) if j != b and not these[:, j].any())
+            s += r * (cleared > 0)
+            e += r * cleared
+            h -= r * np.log2(r)
+        S[i], E[i] = s * (1 - P[i]), e * (1 - P[i])
+        Q[i] = h + np.log2(len(safe_layouts))
+    for scores in (S, E, Q):
+        keep = largest(scores, keep)
+    return tiles, P, S, E, Q, keep
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(1, 4), cols=st.integers(2, 5), mines=st.integers(1, 6), seed=st.integers(0, 10**6),
+       first=st.integers(0, 19), clicks=st.lists(st.integers(0, 10**6), max_size=3))
+def test_layout_count_and_pseq_match_the_layouts(rows, cols, mines, seed, first, clicks):
+    from sweeper.game.probability import count_layouts
+    from sweeper.running.players import pseq_scores
+    mines = min(mines, rows * cols - 1)
+    g = Game((rows, cols, mines), seed=seed, opening="safe", first=divmod(first % (rows * cols), cols))
+    for pick in clicks:
+        safe = np.argwhere((g.view == C) & ~g.mines)
+        if g.status != "ongoing" or len(safe) == 0:
+            break
+        g.click(*(int(v) for v in safe[pick % len(safe)]))
+    if g.status != "ongoing":
+        return
+    covered, good = consistent_layouts(g.view, mines)
+    assert count_layouts(g.view, mines) == pytest.approx(len(good), rel=1e-12)
+    assert count_layouts(g.view, mines, log=True) == pytest.approx(np.log(len(good)), abs=1e-9)
+    tiles, P, S, E, Q, keep = pseq_reference(g.view, mines)
+    got = pseq_scores(g.view, mines)
+    assert list(zip(got["row"], got["col"])) == tiles
+    np.testing.assert_allclose(got["P"], P, rtol=0, atol=1e-12)
+    for name, ref in (("S", S), ("E", E), ("Q", Q)):
+        np.testing.assert_allclose(got[name].iloc[sorted(ref)], [ref[i] for i in sorted(ref)], rtol=1e-9,
+                                   atol=1e-12)
+    assert list(np.flatnonzero(got["kept"])) == keep
+
+
+def test_pseq_on_an_open_board_prefers_the_corners():
+    # nothing revealed but one number far from the corners: every unconstrained tile ties on P; a corner's
+    # 3 neighbours are likeliest to show a 0 and clear them
+    view = np.full((5, 5), C)
+    from sweeper.running.players import pseq_scores
+    got = pseq_scores(view, 3)
+    kept = set(zip(got["row"][got["kept"]], got["col"][got["kept"]]))
+    assert kept <= {(0, 0), (0, 4), (4, 0), (4, 4)} and len(kept) == 4
+
+
+def test_pseq_solver_is_seeded_and_checked():
+    a = play_solver("8x8x10", 40, seed=3, opening="safe", guess="pseq")
+    b = play_solver("8x8x10", 40, seed=3, opening="safe", guess="pseq")
+    for key in ("won", "decisions", "revealed", "guesses"):
+        assert np.array_equal(a[key], b[key])
+    with pytest.raises(ValueError, match="guess"):
+        play_solver("8x8x10", 1, guess="corner")
+    with pytest.raises(ValueError, match="consistent"):
+        from sweeper.running.players import pseq_scores
+        pseq_scores([[1, 2, 1], [C, C, C]], 1)

@@ -526,14 +526,10 @@ def candidate_scores(b, c, t, pol, idx, key, qs, ns, score, strength, second):
 # ----------------------------------------------------- flags and learning --
 
 @njit(cache=True, inline="always")
-def give_up_by_rule(b, t, pol, rule):
-    """A plug-in rule's choice of the flag to give up: every (flagged tile, window) pair in scan order,
-    with Q and N (unseen: -1, 0), goes to ``rule[1]``; returns (tile, key), or (-1, -1) on a failure."""
-    give_up_fn, params, qbuf, nbuf, ibuf = rule[1][0], rule[2], rule[4], rule[5], rule[6]
-    sym = pol[P_SYM] != 0
+def flag_windows(b, sym, kbuf, tbuf):
+    """The actions that flagged the tiles now flagged: every (flagged tile, window around it) pair in scan
+    order, its key into ``kbuf`` and its tile into ``tbuf``. Returns how many (at most 8 per flag)."""
     tiles, view, flg, off8, off9 = b.tiles, b.shown, b.flg, b.off8, b.off9
-    keys, q, n = t.keys, t.q, t.n
-    gen = max(t.meta[DECISIONS], 1)
     m = 0
     for j in range(tiles.shape[0]):
         f = tiles[j]
@@ -543,13 +539,25 @@ def give_up_by_rule(b, t, pol, rule):
             ctr = f + off8[k]
             if view[ctr] == OUT:
                 continue
-            key = window_key(view, ctr, off9, 7 - k, sym)
-            s = find(keys, key)
-            qbuf[m] = -1.0 if s < 0 else q[s]
-            nbuf[m] = 0 if s < 0 else n[s]
-            ibuf[m] = key
-            ibuf[qbuf.shape[0] + m] = f
+            kbuf[m] = window_key(view, ctr, off9, 7 - k, sym)
+            tbuf[m] = f
             m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def give_up_by_rule(b, t, pol, rule):
+    """A plug-in rule's choice of the flag to give up: every pair of :func:`flag_windows`, with Q and N
+    (unseen: -1, 0), goes to ``rule[1]``; returns (tile, key), or (-1, -1) on a failure."""
+    give_up_fn, params, qbuf, nbuf, ibuf = rule[1][0], rule[2], rule[4], rule[5], rule[6]
+    keys, q, n = t.keys, t.q, t.n
+    gen = max(t.meta[DECISIONS], 1)
+    cap = qbuf.shape[0]
+    m = flag_windows(b, pol[P_SYM] != 0, ibuf[:cap], ibuf[cap:])
+    for i in range(m):
+        s = find(keys, ibuf[i])
+        qbuf[i] = -1.0 if s < 0 else q[s]
+        nbuf[i] = 0 if s < 0 else n[s]
     try:
         i = give_up_fn(qbuf[:m], nbuf[:m], gen, params)
     except Exception:  # noqa: BLE001
@@ -558,44 +566,43 @@ def give_up_by_rule(b, t, pol, rule):
     if not (i >= 0 and i < m) or i != np.int64(i):
         _rule_failed(rule, RULE_BAD_GIVE_UP, gen, np.int64(i) if i == i and abs(i) < 1e18 else -1, m)
         return -1, -1
-    return ibuf[qbuf.shape[0] + np.int64(i)], ibuf[np.int64(i)]
+    return ibuf[cap + np.int64(i)], ibuf[np.int64(i)]
 
 
 @njit(cache=True)
 def flag_to_remove(b, t, pol):
-    """The flag the agent gives up when flags exceed mines: (tile, key)."""
+    """The flag the agent gives up when flags exceed mines: (tile, key). The lowest value wins, the
+    last in scan order on ties; an action never seen counts as -1 (the state-action agent scores the
+    flagged tile itself, the others each pair of :func:`flag_windows`, UCB by its score)."""
     kind = np.int64(pol[P_KIND])
-    sym = pol[P_SYM] != 0
-    tiles, view, flg, off8, off9 = b.tiles, b.shown, b.flg, b.off8, b.off9
+    tiles, view, flg = b.tiles, b.shown, b.flg
     keys, q, n = t.keys, t.q, t.n
     nt = tiles.shape[0]
-    logt = math.log(max(t.meta[DECISIONS], 1))
     best = np.inf
     best_t = -1
     best_key = -1
-    for j in range(nt):
-        f = tiles[j]
-        if flg[f] == 0:
-            continue
-        if kind == SA:
+    if kind == SA:
+        for j in range(nt):
+            f = tiles[j]
+            if flg[f] == 0:
+                continue
             key = sa_code(tiles, view, f) * nt + j
             s = find(keys, key)
             v = -1.0 if s < 0 else q[s]
             if v <= best:
                 best, best_t, best_key = v, f, key
-            continue
-        for k in range(8):
-            ctr = f + off8[k]
-            if view[ctr] == OUT:
-                continue
-            key = window_key(view, ctr, off9, 7 - k, sym)
-            s = find(keys, key)
-            if kind == UCB:
-                v = -1.0 if s < 0 else ucb_score(q[s], n[s], pol[P_C], logt, -1.0)
-            else:
-                v = -1.0 if s < 0 else q[s]
-            if v <= best:
-                best, best_t, best_key = v, f, key
+        return best_t, best_key
+    logt = math.log(max(t.meta[DECISIONS], 1))
+    kbuf = np.empty(8 * b.gs[NFL], np.int64)
+    tbuf = np.empty(8 * b.gs[NFL], np.int64)
+    for i in range(flag_windows(b, pol[P_SYM] != 0, kbuf, tbuf)):
+        s = find(keys, kbuf[i])
+        if kind == UCB:
+            v = -1.0 if s < 0 else ucb_score(q[s], n[s], pol[P_C], logt, -1.0)
+        else:
+            v = -1.0 if s < 0 else q[s]
+        if v <= best:
+            best, best_t, best_key = v, tbuf[i], kbuf[i]
     return best_t, best_key
 
 

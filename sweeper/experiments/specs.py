@@ -52,7 +52,7 @@ SCALES = {
 BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 #: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
 BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
-BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings")
+BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq")
 
 
 # ------------------------------------------------------------------ the task --
@@ -144,12 +144,13 @@ def bandit(agent, boards, episodes, seed, *, block, tests=(), test_episodes=0, s
 
 @task_kind("player")
 def player_task(player: str, board: str, episodes: int, seed: int, opening: str = "reference",
-                label: str | None = None, cost: float = 1.0) -> Output:
-    """``episodes`` games of the exact-probability ``solver`` or the ``random`` player."""
+                label: str | None = None, cost: float = 1.0, guess: str = "fewest") -> Output:
+    """``episodes`` games of the exact-probability ``solver`` (guessing by ``guess``) or the ``random`` player."""
     from ..running.players import play_random, play_solver
+    kw = {"guess": guess} if player == "solver" else {}
     fn = {"solver": play_solver, "random": play_random}[player]
-    fn("3x3x1", 1)  # compile outside the timing
-    r = fn(board, episodes, seed=seed, opening=opening)
+    fn("3x3x1", 1, **kw)  # compile outside the timing
+    r = fn(board, episodes, seed=seed, opening=opening, **kw)
     out = Output(tables={"games": pd.DataFrame({"won": r["won"], "decisions": r["decisions"],
                                                 "revealed": r["revealed"], "guesses": r["guesses"]})})
     out.info.update(wins=int(r["won"].sum()), games=episodes, win_rate=float(r["won"].mean()),
@@ -158,11 +159,13 @@ def player_task(player: str, board: str, episodes: int, seed: int, opening: str 
     return out
 
 
-def player(name, board, episodes, seed, opening) -> Task:
+def player(name, board, episodes, seed, opening, guess="fewest") -> Task:
     s = Setting.parse(board)
-    cost = episodes * s.tiles / 64 * (3 if name == "solver" else 0.2)
+    cost = episodes * s.tiles / 64 * (3 if name == "solver" else 0.2) * (4 if guess == "pseq" else 1)
+    extra = {"guess": guess} if guess != "fewest" else {}  # the default keeps the ids of earlier runs
+    who = f"{name} (PSEQ)" if guess == "pseq" else name
     return Task.make("player", player=name, board=board, episodes=episodes, seed=seed, opening=opening,
-                     label=f"{name} on {board} ({opening}) seed {seed}", cost=cost)
+                     label=f"{who} on {board} ({opening}) seed {seed}", cost=cost, **extra)
 
 
 
@@ -324,6 +327,16 @@ def readings_tasks(sc, seeds):
                for k in (3, 4, 5) for s in seeds])
 
 
+#: The published solver's settings we play (its first-click rules; the first click in the corner).
+PSEQ_OPENINGS = ("safe", "zero")
+
+
+def pseq_tasks(sc, seeds):
+    """The solver with each guessing rule, a tenth of a training run's games per setting."""
+    return [player("solver", b, sc.train // 10, s, rule, guess) for guess in ("fewest", "pseq")
+            for b in STANDARD_TESTS for rule in PSEQ_OPENINGS for s in seeds]
+
+
 def how_good_tasks(sc, seeds):
     """Floor (random), bandits trained on 8x8x10 and frozen, ceiling (solver): 3 levels x 3 openings."""
     tasks = [player(p, b, sc.test, s, rule) for p in ("random", "solver") for b in STANDARD_TESTS
@@ -359,6 +372,10 @@ EXTRA_SPECS = {s.id: s for s in [
     Spec("ext:how_good", "How good can it get? Floor, bandits and ceiling under each opening rule",
          "Random clicks, frozen bandit agents trained on 8x8x10, and the exact-probability solver, on the three "
          "levels under the reference, safe and zero openings.", how_good_tasks),
+    Spec("ext:pseq", "The solver's guesses: lowest probability alone, or the published PSEQ rule",
+         "The exact-probability solver on the three levels under the safe and zero openings (the published "
+         "solver's first-click rules), guessing by lowest probability then fewest covered neighbours, or by "
+         "PSEQ's four criteria.", pseq_tasks),
 ]}
 
 

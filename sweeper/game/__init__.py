@@ -6,6 +6,6 @@
 """
 
 from .engine import PRESETS, Game, Setting
-from .probability import mine_probabilities
+from .probability import count_layouts, mine_probabilities
 
-__all__ = ["Game", "Setting", "PRESETS", "mine_probabilities"]
+__all__ = ["Game", "Setting", "PRESETS", "count_layouts", "mine_probabilities"]

@@ -226,8 +226,9 @@ def _enumerate(nb, size, bc, nbc, need, cap, T, budget):
 
 
 @njit(cache=True)
-def _conv(a, b):
-    """Convolution of two nonnegative arrays, rescaled to a maximum of 1."""
+def _conv_scaled(a, b):
+    """Convolution of two nonnegative arrays, rescaled to a maximum of 1, and the log of the factor
+    divided out (0 when all is zero)."""
     out = np.zeros(a.shape[0] + b.shape[0] - 1)
     for i in range(a.shape[0]):
         if a[i] != 0.0:
@@ -236,13 +237,21 @@ def _conv(a, b):
     top = out.max()
     if top > 0.0:
         out /= top
-    return out
+        return out, math.log(top)
+    return out, 0.0
+
+
+@njit(cache=True)
+def _conv(a, b):
+    """Convolution of two nonnegative arrays, rescaled to a maximum of 1."""
+    return _conv_scaled(a, b)[0]
 
 
 @njit(cache=True)
 def _weights(tot, mines, U):
     """Relative weights ``C(U, mines - F)`` of the frontier totals ``F`` that ``tot``
-    allows (0 elsewhere); all zero when no total is possible."""
+    allows (0 elsewhere; all zero when no total is possible), and the log of the factor
+    ``U! / C(U, mines - F)`` they were divided by (-inf when none is possible)."""
     logw = np.full(tot.shape[0], -np.inf)
     best = -np.inf
     for F in range(tot.shape[0]):
@@ -250,14 +259,15 @@ def _weights(tot, mines, U):
         if tot[F] > 0.0 and 0 <= k <= U:
             logw[F] = -math.lgamma(k + 1.0) - math.lgamma(U - k + 1.0)
             best = max(best, logw[F])
-    return np.exp(logw - best) if best > -np.inf else np.zeros(tot.shape[0])
+    return (np.exp(logw - best) if best > -np.inf else np.zeros(tot.shape[0])), best
 
 
 @njit(cache=True)
 def _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l, cnt_l):
     """Find and enumerate the frontier groups (group ``g`` is ``order[start[g]:start[g+1]]``,
-    ``ok[g]`` when within budget). Returns (groups, unconstrained tiles, fallbacks);
-    ``groups`` is ``INCONSISTENT`` when a group has no solution."""
+    ``ok[g]`` when within budget). Returns (groups, unconstrained tiles, fallbacks, the log of the
+    factors the groups' layout counts were divided by); ``groups`` is ``INCONSISTENT`` when a group has
+    no solution."""
     P = view.shape[0]
     n = tiles.shape[0]
     cid = np.full(P, -1, np.int64)
@@ -266,6 +276,7 @@ def _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l,
     U = 0
     ng = 0
     fallbacks = 0
+    logscale = 0.0
     for j in range(n):
         t = tiles[j]
         if not _covered(view[t]) or gid[t] != -1:
@@ -283,7 +294,8 @@ def _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l,
         if done:
             top = sols.max()
             if top == 0.0:
-                return INCONSISTENT, U, fallbacks
+                return INCONSISTENT, U, fallbacks, logscale
+            logscale += math.log(top)
             for i in range(nb):
                 cnt[:, i] /= size[i] * top
             sols /= top
@@ -295,23 +307,28 @@ def _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l,
         cnt_l.append(cnt)
         ng += 1
         start[ng] = end
-    return ng, U, fallbacks
+    return ng, U, fallbacks, logscale
 
 
 @njit(cache=True)
-def _combine(view, tiles, mines, U, ng, ok, order, start, box, sols_l, cnt_l, prob):
+def _combine(view, tiles, mines, U, ng, ok, order, start, box, sols_l, cnt_l, prob, logz):
     """Combine the groups with the unconstrained tiles into ``prob``; False if no
-    total mine count is possible."""
+    total mine count is possible. Adds to ``logz[0]`` the log of what the layout count was divided by."""
     pre = List.empty_list(types.float64[:])
     suf = List.empty_list(types.float64[:])
     pre.append(np.ones(1))
     suf.append(np.ones(1))
     for g in range(ng):
-        pre.append(_conv(pre[g], sols_l[g]) if ok[g] else pre[g])
+        if ok[g]:
+            nxt, lt = _conv_scaled(pre[g], sols_l[g])
+            logz[0] += lt
+            pre.append(nxt)
+        else:
+            pre.append(pre[g])
     for g in range(ng - 1, -1, -1):
         suf.append(_conv(sols_l[g], suf[-1]) if ok[g] else suf[-1])
     tot = pre[ng]
-    w = _weights(tot, mines, U)
+    w, logw = _weights(tot, mines, U)
     den = 0.0
     num = 0.0
     for F in range(tot.shape[0]):
@@ -319,6 +336,7 @@ def _combine(view, tiles, mines, U, ng, ok, order, start, box, sols_l, cnt_l, pr
         num += tot[F] * w[F] * (mines - F)
     if den == 0.0:
         return False
+    logz[0] += math.log(den) + logw + math.lgamma(U + 1.0)
     pu = num / den / U if U > 0 else 0.0
     for j in range(tiles.shape[0]):
         prob[tiles[j]] = pu if _covered(view[tiles[j]]) else np.nan
@@ -334,6 +352,14 @@ def analyse(view, tiles, off8, mines, budget, prob):
     """Mine probabilities of the padded ``view`` into ``prob`` (NaN on revealed tiles).
 
     Returns the number of groups that fell back, or ``INCONSISTENT``."""
+    return analyse_counted(view, tiles, off8, mines, budget, prob, np.zeros(1))
+
+
+@njit(cache=True)
+def analyse_counted(view, tiles, off8, mines, budget, prob, logz):
+    """:func:`analyse`, and the natural log of the number of mine layouts consistent with the view
+    into ``logz[0]`` (exact when no group fell back; -inf when inconsistent)."""
+    logz[0] = -np.inf
     if not _numbers_fit(view, tiles, off8):
         return INCONSISTENT
     P = view.shape[0]
@@ -345,8 +371,13 @@ def analyse(view, tiles, off8, mines, budget, prob):
     ok = np.zeros(n, np.bool_)
     sols_l = List.empty_list(types.float64[:])
     cnt_l = List.empty_list(types.float64[:, :])
-    ng, U, fallbacks = _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l, cnt_l)
-    if ng == INCONSISTENT or not _combine(view, tiles, mines, U, ng, ok, order, start, box, sols_l, cnt_l, prob):
+    ng, U, fallbacks, logscale = _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l,
+                                               cnt_l)
+    if ng == INCONSISTENT:
+        return INCONSISTENT
+    logz[0] = logscale
+    if not _combine(view, tiles, mines, U, ng, ok, order, start, box, sols_l, cnt_l, prob, logz):
+        logz[0] = -np.inf
         return INCONSISTENT
     return fallbacks
 
@@ -377,12 +408,8 @@ def check_budget(budget) -> int:
     return whole(budget, "budget", 1)
 
 
-def mine_probabilities(view2d, mines, *, budget: int = NODE_BUDGET, return_fallbacks: bool = False):
-    """Each covered tile's probability of hiding a mine (float64, NaN on revealed tiles).
-
-    ``view2d`` holds cell codes (0-8 numbers, 9 covered, 10 flagged: read as
-    covered); ``mines`` is the board's total. With ``return_fallbacks`` the
-    result is ``(probabilities, groups that fell back)``."""
+def prepared_view(view2d, mines, budget):
+    """Check a 2-D view and its mine count; returns (padded view, tiles, off8, mines, budget)."""
     view = np.asarray(view2d)
     if view.ndim != 2 or view.size == 0 or not np.issubdtype(view.dtype, np.integer):
         raise ValueError(f"the view must be a non-empty 2-D integer array, got {view.dtype} of shape {view.shape}")
@@ -394,9 +421,30 @@ def mine_probabilities(view2d, mines, *, budget: int = NODE_BUDGET, return_fallb
     padded = pad_view(view)
     tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
     off8, _ = padded_offsets(cols)
+    return padded, tiles, off8, int(mines), budget
+
+
+def mine_probabilities(view2d, mines, *, budget: int = NODE_BUDGET, return_fallbacks: bool = False):
+    """Each covered tile's probability of hiding a mine (float64, NaN on revealed tiles).
+
+    ``view2d`` holds cell codes (0-8 numbers, 9 covered, 10 flagged: read as
+    covered); ``mines`` is the board's total. With ``return_fallbacks`` the
+    result is ``(probabilities, groups that fell back)``."""
+    padded, tiles, off8, mines, budget = prepared_view(view2d, mines, budget)
+    rows, cols = np.asarray(view2d).shape
     prob = np.full(padded.shape[0], np.nan)
-    f = analyse(padded, tiles, off8, int(mines), budget, prob)
+    f = analyse(padded, tiles, off8, mines, budget, prob)
     if f == INCONSISTENT:
         raise ValueError(f"no layout of {mines} mines is consistent with this view")
     out = prob.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
     return (out, int(f)) if return_fallbacks else out
+
+
+def count_layouts(view2d, mines, *, log: bool = False, budget: int = NODE_BUDGET) -> float:
+    """How many placements of ``mines`` mines on the covered (or flagged) tiles match every revealed
+    number of ``view2d`` (0 when none does); with ``log``, its natural logarithm (-inf for none), which
+    stays finite where the count itself would overflow."""
+    padded, tiles, off8, mines, budget = prepared_view(view2d, mines, budget)
+    logz = np.zeros(1)
+    analyse_counted(padded, tiles, off8, mines, budget, np.full(padded.shape[0], np.nan), logz)
+    return float(logz[0]) if log else float(math.exp(logz[0]))
