@@ -222,8 +222,9 @@ def _reproduce(args) -> int:
     if args.workers < 1:
         raise ValueError("--workers must be >= 1")
     results = Path(args.results) if args.results else default_results(args.scale)
+    exact = args.scale != "paper"  # below paper scale a store is a cache: results of older code are recomputed
     if args.list:
-        store = store_for(results, args.scale)
+        store = store_for(results, args.scale, exact_source=exact)
         known = {**SPECS, **EXTRA_SPECS}
         for sid in (args.ids or known):
             if sid not in known:
@@ -244,7 +245,7 @@ def _reproduce(args) -> int:
     all_tasks(args.ids, args.scale, seeds)  # validates the ids before any work
     t0 = time.perf_counter()
     counts = reproduce(args.ids or None, args.scale, seeds, workers=args.workers, dask=args.dask, results=results,
-                       progress=not args.no_progress)
+                       progress=not args.no_progress, exact_source=exact)
     done = (f"{counts['tasks']} tasks: {counts['cached']} already done, {counts['computed']} computed "
             f"in {time.perf_counter() - t0:.1f} s")
     if counts["summary"] is not None:

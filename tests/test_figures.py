@@ -95,3 +95,40 @@ def test_sa_verdict_names_the_nearer_reading_and_where_the_paper_s_pairs_lie():
     assert "nearer the reading with flags hidden (0.7540, ours minus the paper's +0.0078, outside" in text
     assert "223,094 pairs are between ours" in text
     assert figures.sa_verdict(sa.assign(**{"paper: win rate": float("nan")})).startswith("The paper's Table II has")
+
+
+def _pseq_rows():
+    """Two settings, both guessing rules; PSEQ apart from (above) lowest P on the first only."""
+    rows = []
+    settings = [("8x8x10", "zero", 0.8828, (0.8779, 0.8759, 0.8799), (0.8833, 0.8813, 0.8853)),
+                ("16x30x99", "safe", 0.3961, (0.3879, 0.3849, 0.3909), (0.3880, 0.3850, 0.3910))]
+    for board, opening, published, fewest, pseq in settings:
+        for guess, (rate, lo, hi), speed in [("fewest", fewest, 1000.0), ("pseq", pseq, 250.0)]:
+            rows.append(dict(board=board, opening=opening, guess=guess, wins=int(rate * 10**5), games=10**5,
+                             win_rate=rate, ci_low=lo, ci_high=hi, games_per_second=speed, fallbacks=0,
+                             published=published))
+    return pd.DataFrame(rows)
+
+
+def test_pseq_table_puts_both_rules_beside_the_published_figure():
+    t = figures.pseq_table(_pseq_rows())
+    assert list(t.index) == [("8x8x10", "zero"), ("16x30x99", "safe")]
+    assert t.loc[("8x8x10", "zero"), "published PSEQ"] == "0.8828"
+    assert t.loc[("8x8x10", "zero"), "ours, PSEQ"] == "0.8833 [0.8813, 0.8853]"
+    assert t.loc[("8x8x10", "zero"), "lowest P: gap (points)"] == "-0.49"
+    assert t.loc[("16x30x99", "safe"), "PSEQ: gap (points)"] == "-0.81"
+
+
+def test_pseq_verdict_counts_gaps_intervals_and_separations():
+    text = figures.pseq_verdict(_pseq_rows())
+    assert ("Guessing by lowest P, then fewest covered neighbours: ours minus the published ranges from -0.82 to "
+            "-0.49 points; the published figure is inside our 95% interval in 0 of 2 settings; no gap exceeds 1 "
+            "point.") in text
+    assert "Guessing by PSEQ: ours minus the published ranges from -0.81 to +0.05 points; the published figure is "\
+           "inside our 95% interval in 1 of 2 settings" in text
+    assert "higher, with the intervals apart, in 8x8x10 (zero); lower in none; elsewhere the intervals overlap." in text
+    assert "4.0 to 4.0 times fewer games per second" in text
+    # a published value inside our interval counts, a gap beyond one point is named
+    d = _pseq_rows()
+    d.loc[d["guess"] == "fewest", "win_rate"] -= 0.02
+    assert "the gap exceeds 1 point in 8x8x10 (zero), 16x30x99 (safe)." in figures.pseq_verdict(d)

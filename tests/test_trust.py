@@ -318,6 +318,21 @@ def test_partial_reproduce_says_the_summary_is_not_written(tmp_path, capsys, mon
     assert "summary not written yet: 115 tasks" in out and "summary written" not in out
 
 
+def test_reproduce_below_paper_scale_recomputes_results_of_older_code(tmp_path, capsys, monkeypatch):
+    """The command the book's error messages name must refresh a quick store whose runs older code made."""
+    import sweeper.experiments.reproduce as rep
+    seen = []
+
+    def fake(*a, **k):
+        seen.append(k["exact_source"])
+        return {"tasks": 1, "cached": 0, "computed": 1, "summary": None, "missing": 0}
+
+    monkeypatch.setattr(rep, "reproduce", fake)
+    for scale in ("quick", "paper"):
+        assert main(["reproduce", "fig:exp_1", "--scale", scale, "--results", str(tmp_path), "--no-progress"]) == 0
+    assert seen == [True, False]
+
+
 def test_quick_results_go_to_a_git_ignored_place():
     assert default_results("quick") == QUICK_RESULTS and default_results("paper") == REPO / "results"
     if not (REPO / ".git").exists():
