@@ -221,8 +221,10 @@ def _alive(pid):
 def test_killing_the_runner_stops_its_workers(tmp_path, sig):
     script = tmp_path / "runner.py"
     script.write_text(RUNNER)
+    # a shell's background job starts with SIGINT ignored, and a child inherits that: give it Ctrl-C back
     proc = subprocess.Popen([sys.executable, str(script), str(tmp_path / "store")],
-                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+                            env=dict(os.environ, PYTHONPATH=str(REPO)),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.time() + 120
         while len(_children(proc.pid)) < 3 and time.time() < deadline:  # 2 workers + resource tracker
@@ -442,15 +444,20 @@ def test_kernel_calls_are_sized_by_work(monkeypatch):
 def test_ctrl_c_stops_a_long_run_between_kernel_calls():
     train("greedy", "5x5x3", 10, progress=False)  # compiled before timing
     agent = make_agent("greedy")
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
-    t = time.perf_counter()
-    timer.start()
-    with pytest.raises(KeyboardInterrupt, match="stopped after"):
-        train(agent, "100x100x1500", 20_000, seed=1, progress=False)  # about 30 minutes in one call before
-    assert time.perf_counter() - t < 1.0 + 4 * training.CALL_SECONDS
-    keys, q, n = agent.table.recorded()
-    assert agent.actions_recorded == len(keys) > 0  # the games played were learned, consistently
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # Python's own Ctrl-C handler, even when pytest runs as a background job (which starts with SIGINT ignored)
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+        t = time.perf_counter()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt, match="stopped after"):
+            train(agent, "100x100x1500", 20_000, seed=1, progress=False)  # about 30 minutes in one call before
+        assert time.perf_counter() - t < 1.0 + 4 * training.CALL_SECONDS
+        keys, q, n = agent.table.recorded()
+        assert agent.actions_recorded == len(keys) > 0  # the games played were learned, consistently
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, outer)
 
 
 # ------------------------------------------------------------ 8. evaluate(spec, freeze=True) --

@@ -643,17 +643,16 @@ def pseq() -> pd.DataFrame:
 
 
 def pseq_table(d: pd.DataFrame) -> pd.DataFrame:
-    """:func:`pseq` as one row per level and opening: the published figure, then per guessing rule our win rate
-    [95% interval] and ours minus the published, in points."""
+    """:func:`pseq` as one row per level, opening and guessing rule (long, so that it fits a page): our win rate
+    [95% interval], the published PSEQ figure and ours minus the published, in points."""
     rows = []
     for (board, opening), g in d.groupby(["board", "opening"], sort=False):
-        row = {"level": board, "opening": opening, "published PSEQ": f"{g['published'].iloc[0]:.4f}"}
         for _, r in g.iterrows():
-            name = "PSEQ" if r["guess"] == "pseq" else "lowest P"
-            row[f"ours, {name}"] = f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
-            row[f"{name}: gap (points)"] = f"{(r['win_rate'] - r['published']) * 100:+.2f}"
-        rows.append(row)
-    return pd.DataFrame(rows).set_index(["level", "opening"])
+            rows.append({"level": board, "opening": opening, "guessing": "PSEQ" if r["guess"] == "pseq" else "lowest P",
+                         "ours [95% interval]": f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
+                         "published PSEQ": f"{r['published']:.4f}",
+                         "gap (points)": f"{(r['win_rate'] - r['published']) * 100:+.2f}"})
+    return pd.DataFrame(rows).set_index(["level", "opening", "guessing"])
 
 
 def pseq_verdict(d: pd.DataFrame) -> str:
