@@ -114,11 +114,13 @@ def test_pseq_table_puts_both_rules_beside_the_published_figure():
     t = figures.pseq_table(_pseq_rows())
     assert list(t.index) == [("8x8x10", "zero", "lowest P"), ("8x8x10", "zero", "PSEQ"),
                              ("16x30x99", "safe", "lowest P"), ("16x30x99", "safe", "PSEQ")]
-    assert list(t.columns) == ["ours [95% interval]", "published PSEQ", "gap (points)"]
+    assert list(t.columns) == ["ours [95% interval]", "published", "gap, points"]
     assert t.loc[("8x8x10", "zero", "PSEQ"), "ours [95% interval]"] == "0.8833 [0.8813, 0.8853]"
-    assert t.loc[("8x8x10", "zero", "PSEQ"), "published PSEQ"] == "0.8828"
-    assert t.loc[("8x8x10", "zero", "lowest P"), "gap (points)"] == "-0.49"
-    assert t.loc[("16x30x99", "safe", "PSEQ"), "gap (points)"] == "-0.81"
+    assert t.loc[("8x8x10", "zero", "PSEQ"), "published"] == "0.8828"
+    assert t.loc[("8x8x10", "zero", "lowest P"), "gap, points"] == "-0.49"
+    assert t.loc[("16x30x99", "safe", "PSEQ"), "gap, points"] == "-0.81"
+    tiny = _pseq_rows().assign(win_rate=lambda d: d["published"] - 0.00001)
+    assert set(figures.pseq_table(tiny)["gap, points"]) == {"+0.00"}  # no "-0.00"
 
 
 def test_pseq_verdict_counts_gaps_intervals_and_separations():

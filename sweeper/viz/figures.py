@@ -644,14 +644,14 @@ def pseq() -> pd.DataFrame:
 
 def pseq_table(d: pd.DataFrame) -> pd.DataFrame:
     """:func:`pseq` as one row per level, opening and guessing rule (long, so that it fits a page): our win rate
-    [95% interval], the published PSEQ figure and ours minus the published, in points."""
+    [95% interval], the published PSEQ figure and ours minus the published, in points (no "-0.00")."""
     rows = []
     for (board, opening), g in d.groupby(["board", "opening"], sort=False):
         for _, r in g.iterrows():
             rows.append({"level": board, "opening": opening, "guessing": "PSEQ" if r["guess"] == "pseq" else "lowest P",
                          "ours [95% interval]": f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
-                         "published PSEQ": f"{r['published']:.4f}",
-                         "gap (points)": f"{(r['win_rate'] - r['published']) * 100:+.2f}"})
+                         "published": f"{r['published']:.4f}",
+                         "gap, points": f"{round((r['win_rate'] - r['published']) * 100, 2) + 0.0:+.2f}"})
     return pd.DataFrame(rows).set_index(["level", "opening", "guessing"])
 
 
