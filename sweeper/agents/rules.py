@@ -69,7 +69,7 @@ from ..game.engine import (G_C, G_K, G_R, LOST, ND, NFL, ONGOING, REV, ST, click
 from ..game.grid import COVERED, OUT
 from ..rng import below, beta, uniform
 from .values import (DECISIONS, EMPTY, PERFECT, RECORDED, Table, ensure_room, find, find_or_insert, insert, needs_room,
-                     probe, update)
+                     prefetch, probe, update)
 from .windows import window_code, window_key
 
 # agent kinds and the layout of the policy array ``pol``
@@ -98,10 +98,12 @@ RULE_OK, RULE_BAD_INDEX, RULE_RAISED, RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED = 0,
 #: its 9 cells when its keys were last computed (-1: never). Thompson sampling's draws of one decision
 #: by slot (a small hash map: ``tslot`` the slot, ``tgen`` the decision it was drawn at, ``tdraw`` the
 #: draw). ``last_live`` the live tiles of the last ordinary decision, ``frec`` the flags placed
-#: (key, tile) awaiting the end of the game, ``ac`` the agent's counters (``DEC``...).
+#: (key, tile) awaiting the end of the game, ``ac`` the agent's counters (``DEC``...), ``pend`` scratch
+#: space of :func:`refresh_arrays` (the candidates whose keys it must look up, with their keys).
 #: (Kernels read a bundle's arrays into local names once, outside their loops: an array taken out of a
 #: bundle inside a loop costs a reference count each time.)
-Cache = namedtuple("Cache", ["cslot", "cq", "cn", "rawc", "tslot", "tgen", "tdraw", "last_live", "frec", "ac"])
+Cache = namedtuple("Cache", ["cslot", "cq", "cn", "rawc", "tslot", "tgen", "tdraw", "last_live", "frec", "ac",
+                             "pend"])
 
 
 def new_cache(board) -> Cache:
@@ -121,7 +123,7 @@ def new_cache(board) -> Cache:
     return Cache(cslot=np.full(P * 8, -1, dtype=np.int64), cq=cq, cn=cn, rawc=np.full(P, -1, dtype=np.int64),
                  tslot=np.full(m, -1, dtype=np.int64), tgen=np.zeros(m, dtype=np.int64), tdraw=np.zeros(m),
                  last_live=np.zeros(P, dtype=np.uint8), frec=np.zeros(2 * R * C + 2, dtype=np.int64),
-                 ac=np.zeros(AC_SIZE, dtype=np.int64))
+                 ac=np.zeros(AC_SIZE, dtype=np.int64), pend=np.zeros(2 * P * 8, dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -130,7 +132,7 @@ def live(view, flg, p):
     return (view[p] == COVERED) & (flg[p] == 0)  # no short circuit: one basic block, no reference counts
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sa_code(tiles, view, skip):
     """Base-11 code of the whole view (cell codes 0..10), tile ``skip`` shown covered."""
     code = np.int64(0)
@@ -150,8 +152,8 @@ def begin_game(c):
         ac[i] = 0
 
 
-@njit(cache=True)
-def refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac,
+@njit(cache=True, _nrt=False)
+def refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac, pend,
                    keys, q, n, meta, kind, sym, moved):
     """:func:`refresh` on the arrays, once the value table has room (``moved``: it was just regrown,
     so every cached slot is stale)."""
@@ -169,6 +171,9 @@ def refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn
                 dlist[j] = tiles[j]
                 rawc[tiles[j]] = -1
             gs[ND] = tiles.shape[0]
+        # first pass: the keys of the windows that changed, their slots' cache lines requested at once
+        # (the lookups that follow then wait for their misses together, not one after another)
+        m = 0
         for j in range(gs[ND]):
             ctr = dlist[j]
             dirty[ctr] = 0
@@ -179,15 +184,26 @@ def refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn
                 x = ctr + off8[bp]
                 if view[x] == COVERED:
                     i = x * 8 + 7 - bp
-                    if not same:
+                    if same:
+                        s = cslot[i]
+                        cq[i] = q[s]
+                        cn[i] = n[s]
+                    else:
                         key = window_key(view, ctr, off9, bp, sym)
-                        s = probe(keys, key)
-                        if keys[s] == EMPTY:
-                            insert(keys, q, n, meta, s, key)
-                        cslot[i] = s
-                    s = cslot[i]
-                    cq[i] = q[s]
-                    cn[i] = n[s]
+                        prefetch(keys, key)
+                        pend[2 * m] = i
+                        pend[2 * m + 1] = key
+                        m += 1
+        # second pass: find or reserve their slots, in the order met
+        for r in range(m):
+            i = pend[2 * r]
+            key = pend[2 * r + 1]
+            s = probe(keys, key)
+            if keys[s] == EMPTY:
+                insert(keys, q, n, meta, s, key)
+            cslot[i] = s
+            cq[i] = q[s]
+            cn[i] = n[s]
         gs[ND] = 0
     for j in range(tiles.shape[0]):
         p = tiles[j]
@@ -208,11 +224,11 @@ def refresh(b, c, t, pol):
     if moved:
         keys, q, n = ensure_room(keys, q, n, meta, room)
     refresh_arrays(b.tiles, b.shown, b.flg, b.dirty, b.dlist, b.gs, b.off8, b.off9, c.cslot, c.cq, c.cn,
-                   c.rawc, c.last_live, c.ac, keys, q, n, meta, np.int64(pol[P_KIND]), pol[P_SYM] != 0, moved)
+                   c.rawc, c.last_live, c.ac, c.pend, keys, q, n, meta, np.int64(pol[P_KIND]), pol[P_SYM] != 0, moved)
     return Table(keys, q, n, meta)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def learn_slot(tiles, view, flg, cslot, cq, cn, q, n, meta, slot, reward):
     """Update one slot and refresh the cached copies held by every live candidate.
 
@@ -287,7 +303,7 @@ def chosen(cslot, cq, cn, i, score, flag):
     return i // 8, -1, cslot[i], cq[i], cn[i], score, flag, i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_greedy(tiles, view, flg, cq, cn):
     """Largest |Q|, then largest N, then first in scan order (the cache index; click when Q < 0, else flag)."""
     best_a = 0.0
@@ -304,7 +320,7 @@ def choose_greedy(tiles, view, flg, cq, cn):
     return best_i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_random(tiles, view, flg, cn, rng):
     """epsilon-greedy's exploration: a uniformly random candidate (click or flag by the sign of its Q)."""
     total = 0
@@ -326,7 +342,7 @@ def choose_random(tiles, view, flg, cn, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_ucb(tiles, view, flg, cq, cn, cc, logt):
     """Largest |UCB score| (unseen actions score -1e10), ties to the last in scan order: (index, score)."""
     best_a = 0.0
@@ -606,7 +622,7 @@ def flag_to_remove(b, t, pol):
     return best_t, best_key
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tiles, cslot, cq, cn, ac, frec,
                  keys, q, n, meta, learn, visible, tile, key, slot, do_flag):
     """:func:`apply` on the arrays, up to the flag limit: click (learned at once) or flag (remembered).
@@ -713,7 +729,7 @@ def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, cou
     no_layout = np.zeros(0, dtype=np.uint8)
     tiles, view, flg, mine, cnt, gs, geo = b.tiles, b.shown, b.flg, b.mine, b.cnt, b.gs, b.geo
     stack, off8, off9, dirty, dlist = b.stack, b.off8, b.off9, b.dirty, b.dlist
-    cslot, cq, cn, rawc, last_live, ac, frec = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.frec
+    cslot, cq, cn, rawc, last_live, ac, frec, pend = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.frec, c.pend
     tslot, tgen, tdraw = c.tslot, c.tgen, c.tdraw
     keys, q, n, meta = t.keys, t.q, t.n, t.meta
     kind = np.int64(pol[P_KIND])
@@ -729,7 +745,7 @@ def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, cou
             moved = needs_room(keys, meta, room)
             if moved:
                 keys, q, n = ensure_room(keys, q, n, meta, room)
-            refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac,
+            refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac, pend,
                            keys, q, n, meta, kind, sym, moved)
             if gs[ST] != ONGOING:
                 break

@@ -94,7 +94,7 @@ def _build_weights():
 WEIGHT, RAW_WEIGHT = _build_weights()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def window_code(view, centre, offsets9):
     """Base-12 code of the 9 cells of the window centred at ``centre`` (identifies its content)."""
     code = np.int64(0)
@@ -103,7 +103,7 @@ def window_code(view, centre, offsets9):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def window_key(view, centre, offsets9, bp, symmetric):
     """Key of the action (window around padded index ``centre``, target ``bp``).
 

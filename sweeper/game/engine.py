@@ -170,7 +170,7 @@ def clear_changes(board: Board) -> None:
 
 # ---------------------------------------------------------------- kernels --
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def touch(view, dirty, dlist, gs, off8, x):
     """Log tile ``x`` and its 8 neighbours (every window centre that sees ``x``) as changed
     (the board's arrays are passed one by one: this runs for every revealed tile)."""
@@ -186,7 +186,7 @@ def touch(view, dirty, dlist, gs, off8, x):
             gs[ND] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reveal_arrays(cnt, view, flg, gs, stack, off8, dirty, dlist, t):
     """:func:`reveal` on the board's arrays (the form the agents' per-decision loop calls: a bundle
     handed to a helper inside a loop costs an atomic reference count per array, arrays cost none)."""
@@ -225,7 +225,7 @@ def reveal(b, t):
     reveal_arrays(b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_game(b, rng, layout):
     """Reset the arrays and deal a new board (from ``rng``, or ``layout`` if it
     has one entry per tile), then make the opening move. Every tile starts in the change log."""
@@ -298,7 +298,7 @@ def new_game(b, rng, layout):
         gs[ST] = WON
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def click_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, t):
     """:func:`click` on the board's arrays (see :func:`reveal_arrays`)."""
     if mine[t] != 0:
@@ -316,7 +316,7 @@ def click(b, t):
     click_arrays(b.mine, b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist, b.geo, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_flag_arrays(view, flg, gs, dirty, dlist, off8, t, on, visible):
     """:func:`set_flag` on the board's arrays (see :func:`reveal_arrays`)."""
     flg[t] = 1 if on else 0
