@@ -58,7 +58,7 @@ def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_u64(s):
     """Advance the state ``s`` and return the next 64-bit output."""
     result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
@@ -72,13 +72,13 @@ def next_u64(s):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def uniform(s):
     """A float in [0, 1) with 53 random bits."""
     return float(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def below(s, n):
     """An integer uniform on ``0 .. n-1`` (n >= 1), by rejection: no bias."""
     un = np.uint64(n)
@@ -89,7 +89,7 @@ def below(s, n):
             return np.int64(x % un)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def normal(s):
     """A standard normal draw (Marsaglia's polar method)."""
     while True:
@@ -100,7 +100,7 @@ def normal(s):
             return u * np.sqrt(-2.0 * np.log(r) / r)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gamma(s, shape):
     """A Gamma(shape, 1) draw (Marsaglia and Tsang; shape < 1 by the U^(1/shape) boost)."""
     boost = 1.0
@@ -120,7 +120,7 @@ def gamma(s, shape):
             return d * v * boost
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def beta(s, a, b):
     """A Beta(a, b) draw.
 

@@ -363,7 +363,7 @@ def choose_ucb(tiles, view, flg, cq, cn, cc, logt):
     return best_i, best_s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_thompson(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, gen, a0, b0, rng):
     """The most certain draw (largest |2p - 1|, first in scan order on ties): (index, draw); click below
     1/2, else flag."""
@@ -384,7 +384,7 @@ def choose_thompson(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, gen, a0
     return best_i, best_p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_sa(tiles, view, flg, keys, q, n, code):
     """State-action: one candidate per live tile keyed by (the whole view ``code``, the tile); greedy order."""
     nt = tiles.shape[0]
@@ -411,7 +411,7 @@ def choose_sa(tiles, view, flg, keys, q, n, code):
     return best_t, best_key, best_s, best_q, best_n, best_q, best_q >= 0.0, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gather(tiles, view, flg, cq, cn, qbuf, nbuf, ibuf):
     """The live candidates in scan order: their Q, N and cache index in ``qbuf``/``nbuf``/``ibuf``.
     Returns how many."""
@@ -458,7 +458,7 @@ def choose_by_rule(tiles, view, flg, cslot, cq, cn, gen, rule):
     return chosen(cslot, cq, cn, k, cq[k], fl != 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_arrays(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, ac, keys, q, n, meta, pol, rng,
                   rule=None):
     """:func:`choose` on the arrays."""
@@ -586,7 +586,7 @@ def give_up_by_rule(b, t, pol, rule):
 
 
 @njit(cache=True)
-def flag_to_remove(b, t, pol):
+def flag_to_remove(b, c, t, pol):
     """The flag the agent gives up when flags exceed mines: (tile, key). The lowest value wins, the
     last in scan order on ties; an action never seen counts as -1 (the state-action agent scores the
     flagged tile itself, the others each pair of :func:`flag_windows`, UCB by its score)."""
@@ -609,8 +609,9 @@ def flag_to_remove(b, t, pol):
                 best, best_t, best_key = v, f, key
         return best_t, best_key
     logt = math.log(max(t.meta[DECISIONS], 1))
-    kbuf = np.empty(8 * b.gs[NFL], np.int64)
-    tbuf = np.empty(8 * b.gs[NFL], np.int64)
+    half = c.pend.shape[0] // 2  # the cache's scratch space: 8 keys and tiles per flag at most
+    kbuf = c.pend[:half]
+    tbuf = c.pend[half:]
     for i in range(flag_windows(b, pol[P_SYM] != 0, kbuf, tbuf)):
         s = find(keys, kbuf[i])
         if kind == UCB:
@@ -652,7 +653,7 @@ def give_up_flag(b, c, t, pol, rule=None):
     rule's ``give_up``), click its tile and learn it at once. Returns the tile, or -1 when the rule
     failed (the flag stays and the caller stops)."""
     if rule is None:
-        f, fkey = flag_to_remove(b, t, pol)
+        f, fkey = flag_to_remove(b, c, t, pol)
     else:
         f, fkey = give_up_by_rule(b, t, pol, rule)
         if f < 0:
@@ -714,19 +715,16 @@ def end_game(b, c, t, pol):
                 update(q, n, meta, cslot[i], reward)
 
 
-@njit(cache=True)
-def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, rule=None):
-    """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``.
+@njit(cache=True, _nrt=False)
+def _play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule=None):
+    """The kernel of :func:`play_games`: plays games ``start .. start+count-1`` until the value table
+    needs room before a decision. Returns the index of the game it stopped in (``start + count`` when all
+    are played, or the game where a plug-in rule failed: its status says so). ``resume``: the game
+    ``start`` is under way (stopped for room: its table has just grown, so every cached slot is stale).
 
-    ``layouts`` is either empty (boards drawn from ``rng_boards``) or holds one
-    mine layout per game. ``rule``: a plug-in rule's tuple (:mod:`sweeper.agents.custom`);
-    when it fails, the game in progress is abandoned, its index is recorded in the
-    rule's status and the call returns. Returns the (possibly regrown) table.
-
-    The same steps as :func:`refresh`, :func:`choose` and :func:`apply`, on arrays read out of
-    the bundles once, here: inside the loop a bundle handed to a helper costs an atomic
-    reference count per array (see "Speed" above)."""
-    no_layout = np.zeros(0, dtype=np.uint8)
+    Compiled without reference counting (``_nrt=False``): it allocates nothing and keeps no array, and the
+    atomic reference counts numba would put around every array passed to a helper were an eighth of the
+    run time (see "Speed" above)."""
     tiles, view, flg, mine, cnt, gs, geo = b.tiles, b.shown, b.flg, b.mine, b.cnt, b.gs, b.geo
     stack, off8, off9, dirty, dlist = b.stack, b.off8, b.off9, b.dirty, b.dlist
     cslot, cq, cn, rawc, last_live, ac, frec, pend = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.frec, c.pend
@@ -737,16 +735,18 @@ def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, cou
     learn = pol[P_LEARN] != 0
     visible = pol[P_VISIBLE] != 0
     room = 8 * geo[G_R] * geo[G_C] + 16
+    no_layout = layouts.reshape(layouts.size)[:0]
     for g in range(start, start + count):
-        layout = layouts[g] if layouts.shape[0] > 0 else no_layout
-        new_game(b, rng_boards, layout)
-        begin_game(c)
+        moved = resume and g == start
+        if not moved:
+            new_game(b, rng_boards, layouts[g] if layouts.shape[0] > 0 else no_layout)
+            begin_game(c)
         while True:
-            moved = needs_room(keys, meta, room)
-            if moved:
-                keys, q, n = ensure_room(keys, q, n, meta, room)
+            if needs_room(keys, meta, room):
+                return g
             refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac, pend,
                            keys, q, n, meta, kind, sym, moved)
+            moved = False
             if gs[ST] != ONGOING:
                 break
             x, key, slot, qv, nv, sc, fl, _ = choose_arrays(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw,
@@ -754,17 +754,17 @@ def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, cou
             if rule is not None:
                 if x < 0:
                     rule[7][E_GAME] = g
-                    return Table(keys, q, n, meta)
+                    return g
             if apply_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tiles, cslot, cq, cn, ac,
                             frec, keys, q, n, meta, learn, visible, x, key, slot, fl):
-                give_up_flag(b, c, Table(keys, q, n, meta), pol, rule)
+                give_up_flag(b, c, t, pol, rule)
             if rule is not None:
                 if rule[7][E_CODE] != RULE_OK:
                     rule[7][E_GAME] = g
-                    return Table(keys, q, n, meta)
+                    return g
             if gs[ST] != ONGOING:
                 break
-        end_game(b, c, Table(keys, q, n, meta), pol)
+        end_game(b, c, t, pol)
         records[g, R_WON] = 1 if gs[ST] != LOST else 0
         records[g, R_DEC] = ac[DEC]
         records[g, R_CLK] = ac[CLK]
@@ -774,4 +774,30 @@ def play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, cou
         records[g, R_REM] = ac[REM]
         records[g, R_RECORDED] = meta[RECORDED]
         records[g, R_PERFECT] = meta[PERFECT]
-    return Table(keys, q, n, meta)
+    return start + count
+
+
+def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start, count, rule=None) -> None:
+    """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``.
+
+    ``b``, ``c``: the board and cache bundles; ``table``: the agent's
+    :class:`~sweeper.agents.values.ValueTable`, grown here whenever it needs room before a
+    decision (then the game in progress goes on, every window key recomputed). ``layouts`` is
+    either empty (boards drawn from ``rng_boards``) or holds one mine layout per game. ``rule``: a
+    plug-in rule's tuple (:mod:`sweeper.agents.custom`); when it fails, the game in progress is
+    abandoned, its index is recorded in the rule's status and the call returns.
+
+    The kernel :func:`_play_games` runs the same steps as :func:`refresh`, :func:`choose` and
+    :func:`apply`, on arrays read out of the bundles once (inside the loop a bundle handed to a
+    helper costs an atomic reference count per array: see "Speed" above)."""
+    room = 8 * int(b.geo[G_R]) * int(b.geo[G_C]) + 16
+    end = start + count
+    resume = False
+    while start < end:
+        extra = () if rule is None else (rule,)
+        start = _play_games(b, c, table.bundle, pol, rng_boards, rng_agent, layouts, records, start, end - start,
+                            resume, *extra)
+        if start >= end or (rule is not None and rule[7][E_CODE] != RULE_OK):
+            return
+        table.make_room(room)
+        resume = True

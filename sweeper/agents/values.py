@@ -240,6 +240,10 @@ class ValueTable:
         """The arrays as one :data:`Table` for the kernels."""
         return Table(self.keys, self.q, self.n, self.meta)
 
+    def make_room(self, room: int) -> None:
+        """Grow (doubling) until ``room`` more keys keep the table at most half full."""
+        self.keys, self.q, self.n = ensure_room(self.keys, self.q, self.n, self.meta, room)
+
     def adopt(self, bundle: Table) -> None:
         """Take back the arrays a kernel returned (they move when the table grows)."""
         self.keys, self.q, self.n = bundle.keys, bundle.q, bundle.n

@@ -578,7 +578,7 @@ class BanditPolicy:
     def _to_remove(self) -> int:
         from ..agents.rules import flag_to_remove
 
-        f, _ = flag_to_remove(self.board, self.agent.table.bundle, self.pol)
+        f, _ = flag_to_remove(self.board, self.cache, self.agent.table.bundle, self.pol)
         return int(f)
 
     # the policy ------------------------------------------------------------------

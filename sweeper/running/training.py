@@ -179,10 +179,10 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
                 t_call = time.perf_counter()
                 view = records[done:done + episodes]
                 if rule is None:
-                    table.adopt(play_games(board, cache, table.bundle, pol, rng_b, rng_a, lay, view, start, count))
+                    play_games(board, cache, table, pol, rng_b, rng_a, lay, view, start, count)
                 else:
-                    table.adopt(custom.quiet(custom.play_games, board, cache, table.bundle, pol, rng_b, rng_a, lay,
-                                             view, start, count, rule))
+                    custom.quiet(custom.play_games, board, cache, table, pol, rng_b, rng_a, lay, view, start, count,
+                                 rule)
                     message = agent.rule.failure(rule, done)
                     if message is not None:
                         finished = done + int(rule[7][custom.E_GAME])
