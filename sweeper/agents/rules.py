@@ -42,18 +42,33 @@ the agent's :class:`Cache` (what it remembers of the current game) and its
 policy array ``pol`` (the agent's kind and parameters, ``P_*`` indices).
 The per-decision steps also exist on the arrays themselves (``refresh_arrays``,
 ``choose_arrays``, ``apply_arrays``, and the engine's ``reveal_arrays``,
-``click_arrays``, ``set_flag_arrays``). :func:`play_games` reads the bundles
-once and loops over those. The reason is speed: numba counts a reference,
-atomically, for every array of a bundle it copies into a helper. With three
-bundles that came to about 110 increments and 110 decrements per decision, a
-quarter of the run time (perf, 10^5 beginner games). The bundle kernels
-:func:`refresh`, :func:`choose` and :func:`apply` are thin wrappers over the
-array forms, so every rule is written once.
+``click_arrays``, ``set_flag_arrays``); the bundle kernels :func:`refresh`,
+:func:`choose` and :func:`apply` are thin wrappers over them, so every rule is
+written once. :func:`play_games` (training and evaluation) runs the kernel
+:func:`_play_games`, which reads the bundles once and loops over the array forms.
 
-Speed: window keys are cached per (centre, target direction) and recomputed only
-for centres next to a tile that changed since the previous decision; each cached
-key holds a reserved slot of the value table, so a decision is one pass that
-reads Q and N by slot, with no hashing.
+Speed (measured with perf on 10^5 and 2x10^5 beginner games; figures in the
+notes of issue 11):
+
+* Window keys are cached per (centre, target direction) and recomputed only
+  for centres next to a tile that changed since the previous decision; each
+  cached key holds a reserved slot of the value table, so a decision reads Q
+  and N by slot, with no hashing.
+* No reference counts on the hot path. Numba counts a reference, atomically,
+  for every array a function receives, and the counts it cannot prove useless
+  stay: with bundles, about 110 increments and 110 decrements per decision, and
+  still an eighth of the run time with arrays. The per-decision kernels and
+  :func:`_play_games` are compiled with ``_nrt=False``: they allocate nothing and
+  keep no array, so they need no counts. (Numba compiles the functions such a
+  kernel calls under the same flag, so none of them may allocate: the table
+  grows in :func:`play_games`, between kernel calls, and :func:`flag_to_remove`
+  uses the cache's scratch space.)
+* Lookups overlap their cache misses. At 10^5 games the table holds about
+  280,000 keys in 25 MB, so most lookups miss the cache. :func:`refresh_arrays`
+  first computes the keys of all windows that changed and asks the CPU to fetch
+  each key's slot (:func:`~sweeper.agents.values.prefetch`), then looks them up
+  in the same order; a slot's key, N and Q share one record, so the lookup and
+  the reads of Q and N touch one cache line.
 """
 
 from __future__ import annotations

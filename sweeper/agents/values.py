@@ -3,10 +3,13 @@
 An open-addressing hash table whose slots are records of three 8-byte fields
 (key, N, Q) in one buffer, seen as three strided NumPy arrays (``keys``, ``q``,
 ``n``), plus a small ``meta`` array of counters, so that numba kernels can read
-and update it directly. One record per slot means that a lookup and the reads
-of its Q and N touch one cache line, not three: at 10^6 games the table is
-about 25 MB, so most lookups miss the cache and these misses set the speed. It doubles whenever it becomes half full (the kernels
+and update it directly. It doubles whenever it becomes half full (the kernels
 check before every decision), so it never overflows and never drops a key.
+
+Speed: a beginner agent's table holds 25 MB after 10^5 games, so most lookups
+miss the CPU caches. A slot's key, N and Q share one record, so a lookup and the
+reads of its Q and N touch one cache line, and one :func:`prefetch` (issued
+before the lookup, while other work goes on) brings all three.
 
 Conventions (paper Section IV-B): an unseen action has Q = -1 and N = 0. An
 update with reward R is ``N += 1; Q += (1 / N) * (R - Q)``, in exactly that
@@ -14,8 +17,8 @@ floating-point order: the step size ``1 / N`` is rounded first, then multiplied
 by the error. This is the order of the paper's published code. Written as
 ``Q + (R - Q) / N`` the result can differ in the last bit, and since the agents
 break ties on exact equality of |Q|, one such bit can change which window is
-credited and, games later, which games are played (see ``tests/test_paper_games.py``). A key may sit in the
-table with N = 0 (the kernels reserve a slot when they first meet a window);
+credited and, games later, which games are played (see ``tests/test_paper_games.py``).
+A key may sit in the table with N = 0 (the kernels reserve a slot when they first meet a window);
 such keys are not "recorded": *actions recorded* counts keys with N > 0 and
 *perfect actions* counts those whose |Q| is exactly 1.
 """
@@ -37,7 +40,8 @@ META_SIZE = 4
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 #: A value table as one bundle for the kernels: ``keys``, ``q``, ``n`` (the fields of the slots, as
-#: strided views of one buffer: :func:`new_slots`) and ``meta`` (the counters ``USED``, ``RECORDED``, ``PERFECT``, ``DECISIONS``).
+#: strided views of one buffer: :func:`new_slots`) and ``meta`` (the counters ``USED``, ``RECORDED``,
+#: ``PERFECT``, ``DECISIONS``).
 Table = namedtuple("Table", ["keys", "q", "n", "meta"])
 
 
