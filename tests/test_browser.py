@@ -137,8 +137,10 @@ def _requests(drv) -> list[str]:
 
 
 def _outside(urls, root: str) -> list[str]:
-    """The URLs that leave the book (data:, blob: and about: stay in the page)."""
-    inside = ("data:", "blob:", "about:", root)
+    """The URLs that leave the book (data:, blob: and about: stay in the page; chrome:// and
+    chrome-untrusted:// are Chromium's own resources, never the network: newer Chromium builds load some
+    for their own UI into the same log)."""
+    inside = ("data:", "blob:", "about:", "chrome:", "chrome-untrusted:", root)
     return [u for u in urls if not u.startswith(inside)]
 
 
