@@ -167,7 +167,7 @@ def begin_game(c):
         ac[i] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac, pend,
                    keys, q, n, meta, kind, sym, moved):
     """:func:`refresh` on the arrays, once the value table has room (``moved``: it was just regrown,
@@ -473,7 +473,7 @@ def choose_by_rule(tiles, view, flg, cslot, cq, cn, gen, rule):
     return chosen(cslot, cq, cn, k, cq[k], fl != 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_arrays(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, ac, keys, q, n, meta, pol, rng,
                   rule=None):
     """:func:`choose` on the arrays."""
@@ -638,7 +638,7 @@ def flag_to_remove(b, c, t, pol):
     return best_t, best_key
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def apply_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tiles, cslot, cq, cn, ac, frec,
                  keys, q, n, meta, learn, visible, tile, key, slot, do_flag):
     """:func:`apply` on the arrays, up to the flag limit: click (learned at once) or flag (remembered).
