@@ -38,14 +38,12 @@ stated in full in the book page "The reference rules"
 
 Kernels take three bundles: the game's :class:`~sweeper.game.engine.Board`,
 the agent's :class:`Cache` (what it remembers of the current game) and its
-:class:`~sweeper.agents.values.Table` (Q and N of every action), plus the
-policy array ``pol`` (the agent's kind and parameters, ``P_*`` indices).
-The per-decision steps also exist on the arrays themselves (``refresh_arrays``,
-``choose_arrays``, ``apply_arrays``, and the engine's ``reveal_arrays``,
-``click_arrays``, ``set_flag_arrays``); the bundle kernels :func:`refresh`,
-:func:`choose` and :func:`apply` are thin wrappers over them, so every rule is
-written once. :func:`play_games` (training and evaluation) runs the kernel
-:func:`_play_games`, which reads the bundles once and loops over the array forms.
+value :class:`~sweeper.agents.values.Table`, plus the policy array ``pol`` (the
+agent's kind and parameters, ``P_*`` indices). A decision is three steps,
+:func:`refresh`, :func:`choose` and :func:`apply`; :func:`play_games` (training
+and evaluation) runs the kernel :func:`_play_games`, which loops over the very
+same steps (``refresh_keys`` is :func:`refresh` once the table has room,
+``move`` is :func:`apply` up to the flag limit), so every rule is written once.
 
 Speed (measured with perf on 10^5 and 2x10^5 beginner games; figures in the
 notes of issue 11):
@@ -56,18 +54,18 @@ notes of issue 11):
   and N by slot, with no hashing.
 * No reference counts on the hot path. Numba counts a reference, atomically,
   for every array a function receives, and the counts it cannot prove useless
-  stay: with bundles, about 110 increments and 110 decrements per decision, and
-  still an eighth of the run time with arrays. The per-decision kernels and
-  :func:`_play_games` are compiled with ``_nrt=False``: they allocate nothing and
-  keep no array, so they need no counts. (Numba compiles the functions such a
-  kernel calls under the same flag, so none of them may allocate: the table
-  grows in :func:`play_games`, between kernel calls, and :func:`flag_to_remove`
-  uses the cache's scratch space.)
+  stay: with bundles, about 110 increments and 110 decrements per decision. The
+  per-decision steps and :func:`_play_games` are compiled with ``_nrt=False``:
+  they allocate nothing and keep no array, so they need no counts, and a bundle
+  costs nothing to hand on. (Numba compiles the functions such a kernel calls
+  under the same flag, so none of them may allocate: the table grows in
+  :func:`play_games`, between kernel calls, and :func:`flag_to_remove` uses the
+  cache's scratch space.)
 * No argument copying. Numba passes an array as seven machine words, so a call
-  with 22 arrays copies about 150 words; ``refresh_arrays``, ``choose_arrays``
-  and ``apply_arrays`` are inlined (``inline="always"``) into :func:`_play_games`.
+  with three bundles would copy about 200 words; the steps are inlined
+  (``inline="always"``) into :func:`_play_games`.
 * Lookups overlap their cache misses. At 10^5 games the table holds about
-  280,000 keys in 25 MB, so most lookups miss the cache. :func:`refresh_arrays`
+  280,000 keys in 25 MB, so most lookups miss the cache. :func:`refresh_keys`
   first computes the keys of all windows that changed and asks the CPU to fetch
   each key's slot (:func:`~sweeper.agents.values.prefetch`), then looks them up
   in the same order; a slot's key, N and Q share one record, so the lookup and
@@ -82,8 +80,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..game.engine import (G_C, G_K, G_R, LOST, ND, NFL, ONGOING, REV, ST, click, click_arrays, new_game, set_flag,
-                           set_flag_arrays)
+from ..game.engine import G_C, G_K, G_R, LOST, ND, NFL, ONGOING, REV, ST, click, new_game, set_flag
 from ..game.grid import COVERED, OUT
 from ..rng import below, beta, uniform
 from .values import (DECISIONS, EMPTY, PERFECT, RECORDED, Table, ensure_room, find, find_or_insert, insert, needs_room,
@@ -117,7 +114,7 @@ RULE_OK, RULE_BAD_INDEX, RULE_RAISED, RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED = 0,
 #: by slot (a small hash map: ``tslot`` the slot, ``tgen`` the decision it was drawn at, ``tdraw`` the
 #: draw). ``last_live`` the live tiles of the last ordinary decision, ``frec`` the flags placed
 #: (key, tile) awaiting the end of the game, ``ac`` the agent's counters (``DEC``...), ``pend`` scratch
-#: space of :func:`refresh_arrays` (the candidates whose keys it must look up, with their keys).
+#: space of :func:`refresh_keys` (the candidates whose keys it must look up, with their keys).
 #: (Kernels read a bundle's arrays into local names once, outside their loops: an array taken out of a
 #: bundle inside a loop costs a reference count each time.)
 Cache = namedtuple("Cache", ["cslot", "cq", "cn", "rawc", "tslot", "tgen", "tdraw", "last_live", "frec", "ac",
@@ -171,10 +168,14 @@ def begin_game(c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac, pend,
-                   keys, q, n, meta, kind, sym, moved):
-    """:func:`refresh` on the arrays, once the value table has room (``moved``: it was just regrown,
-    so every cached slot is stale)."""
+def refresh_keys(b, c, t, pol, moved):
+    """:func:`refresh` once the value table has room (``moved``: it was just regrown, so every cached
+    slot is stale)."""
+    tiles, view, flg, dirty, dlist, gs, off8, off9 = b.tiles, b.shown, b.flg, b.dirty, b.dlist, b.gs, b.off8, b.off9
+    cslot, cq, cn, rawc, last_live, ac, pend = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.pend
+    keys, q, n, meta = t.keys, t.q, t.n, t.meta
+    kind = np.int64(pol[P_KIND])
+    sym = pol[P_SYM] != 0
     if kind == SA:
         ac[LAST] = sa_code(tiles, view, -1)
         for j in range(gs[ND]):
@@ -236,22 +237,22 @@ def refresh(b, c, t, pol):
     recompute the key of each direction whose target cell is covered, reserve its
     slot and copy its Q and N; then clear the log. Grows the value table first if
     needed (then every key is recomputed). Returns the (possibly new) table."""
-    keys, q, n, meta = t.keys, t.q, t.n, t.meta
     room = 8 * b.geo[G_R] * b.geo[G_C] + 16
-    moved = needs_room(keys, meta, room)
+    moved = needs_room(t.keys, t.meta, room)
     if moved:
-        keys, q, n = ensure_room(keys, q, n, meta, room)
-    refresh_arrays(b.tiles, b.shown, b.flg, b.dirty, b.dlist, b.gs, b.off8, b.off9, c.cslot, c.cq, c.cn,
-                   c.rawc, c.last_live, c.ac, c.pend, keys, q, n, meta, np.int64(pol[P_KIND]), pol[P_SYM] != 0, moved)
-    return Table(keys, q, n, meta)
+        keys, q, n = ensure_room(t.keys, t.q, t.n, t.meta, room)
+        t = Table(keys, q, n, t.meta)
+    refresh_keys(b, c, t, pol, moved)
+    return t
 
 
-@njit(cache=True, _nrt=False)
-def learn_slot(tiles, view, flg, cslot, cq, cn, q, n, meta, slot, reward):
+@njit(cache=True, _nrt=False, inline="always")
+def learn_slot(b, c, t, slot, reward):
     """Update one slot and refresh the cached copies held by every live candidate.
 
     (A tile that becomes live again later is re-read by ``refresh``.)"""
-    update(q, n, meta, slot, reward)
+    tiles, view, flg, cslot, cq, cn, q, n = b.tiles, b.shown, b.flg, c.cslot, c.cq, c.cn, t.q, t.n
+    update(q, n, t.meta, slot, reward)
     qv = q[slot]
     nv = n[slot]
     for j in range(tiles.shape[0]):
@@ -264,7 +265,7 @@ def learn_slot(tiles, view, flg, cslot, cq, cn, q, n, meta, slot, reward):
 
 
 # ------------------------------------------------------------ the choice --
-# A decision (:func:`choose`, :func:`choose_arrays`) returns (tile, key, slot, Q, N, score, flag?, index):
+# A decision (:func:`choose`) returns (tile, key, slot, Q, N, score, flag?, index):
 # ``key`` only for the state-action agent (window agents give the slot), ``score`` what the rule compared
 # (Q, the UCB score, the Thompson draw), ``index`` the chosen candidate's cache index (-1 for the
 # state-action agent). The window kinds' helpers return that index (with the score when it is not Q),
@@ -382,9 +383,10 @@ def choose_ucb(tiles, view, flg, cq, cn, cc, logt):
 
 
 @njit(cache=True, _nrt=False)
-def choose_thompson(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, gen, a0, b0, rng):
+def choose_thompson(tiles, view, flg, c, gen, a0, b0, rng):
     """The most certain draw (largest |2p - 1|, first in scan order on ties): (index, draw); click below
     1/2, else flag."""
+    cslot, cq, cn, tslot, tgen, tdraw = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw
     best = -1.0
     best_i = -1
     best_p = 0.0
@@ -477,37 +479,29 @@ def choose_by_rule(tiles, view, flg, cslot, cq, cn, gen, rule):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_arrays(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, ac, keys, q, n, meta, pol, rng,
-                  rule=None):
-    """:func:`choose` on the arrays."""
+def choose(b, c, t, pol, rng, rule=None):
+    """The agent's decision (counts it in the table's decision counter first). ``rule``: a plug-in
+    rule's tuple (:func:`choose_by_rule`), for the agents of :mod:`sweeper.agents.custom` only."""
+    tiles, view, flg, cslot, cq, cn, ac, meta = b.tiles, b.shown, b.flg, c.cslot, c.cq, c.cn, c.ac, t.meta
     kind = np.int64(pol[P_KIND])
     meta[DECISIONS] += 1
     ac[EXPLORED] = 0
     if rule is not None:
         return choose_by_rule(tiles, view, flg, cslot, cq, cn, meta[DECISIONS], rule)
     if kind == SA:
-        return choose_sa(tiles, view, flg, keys, q, n, ac[LAST])
+        return choose_sa(tiles, view, flg, t.keys, t.q, t.n, ac[LAST])
     if kind == EGREEDY and uniform(rng) < pol[P_EPS]:
         ac[EXPLORED] = 1
         i = choose_random(tiles, view, flg, cn, rng)
         return chosen(cslot, cq, cn, i, cq[i], cq[i] >= 0.0)
     if kind == THOMPSON:
-        i, draw = choose_thompson(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw, meta[DECISIONS],
-                                  pol[P_A0], pol[P_B0], rng)
+        i, draw = choose_thompson(tiles, view, flg, c, meta[DECISIONS], pol[P_A0], pol[P_B0], rng)
         return chosen(cslot, cq, cn, i, draw, draw >= 0.5)
     if kind == UCB:
         i, sc = choose_ucb(tiles, view, flg, cq, cn, pol[P_C], math.log(meta[DECISIONS]))
         return chosen(cslot, cq, cn, i, sc, sc >= 0.0)
     i = choose_greedy(tiles, view, flg, cq, cn)
     return chosen(cslot, cq, cn, i, cq[i], cq[i] >= 0.0)
-
-
-@njit(cache=True, inline="always")
-def choose(b, c, t, pol, rng, rule=None):
-    """The agent's decision (counts it in the table's decision counter first). ``rule``: a plug-in
-    rule's tuple (:func:`choose_by_rule`), for the agents of :mod:`sweeper.agents.custom` only."""
-    return choose_arrays(b.tiles, b.shown, b.flg, c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw, c.ac,
-                         t.keys, t.q, t.n, t.meta, pol, rng, rule)
 
 
 @njit(cache=True)
@@ -642,27 +636,28 @@ def flag_to_remove(b, c, t, pol):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def apply_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tiles, cslot, cq, cn, ac, frec,
-                 keys, q, n, meta, learn, visible, tile, key, slot, do_flag):
-    """:func:`apply` on the arrays, up to the flag limit: click (learned at once) or flag (remembered).
-    Returns whether flags now exceed mines (then :func:`give_up_flag` must follow)."""
+def move(b, c, t, pol, tile, key, slot, do_flag):
+    """:func:`apply` up to the flag limit: click (learned at once) or flag (remembered). Returns whether
+    flags now exceed mines (then :func:`give_up_flag` must follow)."""
+    ac = c.ac
     ac[DEC] += 1
     if not do_flag:
         ac[CLK] += 1
-        if learn:
+        if pol[P_LEARN] != 0:
             if slot < 0:
-                slot = find_or_insert(keys, q, n, meta, key)
-            learn_slot(tiles, view, flg, cslot, cq, cn, q, n, meta, slot, 1.0 if mine[tile] != 0 else -1.0)
-        click_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tile)
+                slot = find_or_insert(t.keys, t.q, t.n, t.meta, key)
+            learn_slot(b, c, t, slot, 1.0 if b.mine[tile] != 0 else -1.0)
+        click(b, tile)
         return False
     if key < 0:
-        key = keys[slot]
-    set_flag_arrays(view, flg, gs, dirty, dlist, off8, tile, True, visible)
+        key = t.keys[slot]
+    set_flag(b, tile, True, pol[P_VISIBLE] != 0)
     ac[FLP] += 1
+    frec = c.frec
     frec[2 * ac[NREC]] = key
     frec[2 * ac[NREC] + 1] = tile
     ac[NREC] += 1
-    return gs[NFL] > geo[G_K]
+    return b.gs[NFL] > b.geo[G_K]
 
 
 @njit(cache=True)
@@ -681,8 +676,7 @@ def give_up_flag(b, c, t, pol, rule=None):
     c.ac[CLK] += 1
     if pol[P_LEARN] != 0:
         slot = find_or_insert(t.keys, t.q, t.n, t.meta, fkey)
-        learn_slot(b.tiles, b.shown, b.flg, c.cslot, c.cq, c.cn, t.q, t.n, t.meta, slot,
-                   1.0 if b.mine[f] != 0 else -1.0)
+        learn_slot(b, c, t, slot, 1.0 if b.mine[f] != 0 else -1.0)
     click(b, f)
     return f
 
@@ -693,9 +687,7 @@ def apply(b, c, t, pol, tile, key, slot, do_flag, rule=None):
     force the removal of a flag and a click). Returns the removed flag's tile or -1
     (``rule``: a plug-in rule's tuple, whose ``give_up`` picks the flag; on its failure
     the flag stays and the caller stops)."""
-    if apply_arrays(b.mine, b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist, b.geo, b.tiles,
-                    c.cslot, c.cq, c.cn, c.ac, c.frec, t.keys, t.q, t.n, t.meta, pol[P_LEARN] != 0,
-                    pol[P_VISIBLE] != 0, tile, key, slot, do_flag):
+    if move(b, c, t, pol, tile, key, slot, do_flag):
         return give_up_flag(b, c, t, pol, rule)
     return -1
 
@@ -741,18 +733,10 @@ def _play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, co
     ``start`` is under way (stopped for room: its table has just grown, so every cached slot is stale).
 
     Compiled without reference counting (``_nrt=False``): it allocates nothing and keeps no array, and the
-    atomic reference counts numba would put around every array passed to a helper were an eighth of the
+    atomic reference counts numba would put around every array handed to a step were an eighth of the
     run time (see "Speed" above)."""
-    tiles, view, flg, mine, cnt, gs, geo = b.tiles, b.shown, b.flg, b.mine, b.cnt, b.gs, b.geo
-    stack, off8, off9, dirty, dlist = b.stack, b.off8, b.off9, b.dirty, b.dlist
-    cslot, cq, cn, rawc, last_live, ac, frec, pend = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.frec, c.pend
-    tslot, tgen, tdraw = c.tslot, c.tgen, c.tdraw
-    keys, q, n, meta = t.keys, t.q, t.n, t.meta
-    kind = np.int64(pol[P_KIND])
-    sym = pol[P_SYM] != 0
-    learn = pol[P_LEARN] != 0
-    visible = pol[P_VISIBLE] != 0
-    room = 8 * geo[G_R] * geo[G_C] + 16
+    gs, ac, meta = b.gs, c.ac, t.meta
+    room = 8 * b.geo[G_R] * b.geo[G_C] + 16
     no_layout = layouts.reshape(layouts.size)[:0]
     for g in range(start, start + count):
         moved = resume and g == start
@@ -760,21 +744,18 @@ def _play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, co
             new_game(b, rng_boards, layouts[g] if layouts.shape[0] > 0 else no_layout)
             begin_game(c)
         while True:
-            if needs_room(keys, meta, room):
+            if needs_room(t.keys, meta, room):
                 return g
-            refresh_arrays(tiles, view, flg, dirty, dlist, gs, off8, off9, cslot, cq, cn, rawc, last_live, ac, pend,
-                           keys, q, n, meta, kind, sym, moved)
+            refresh_keys(b, c, t, pol, moved)
             moved = False
             if gs[ST] != ONGOING:
                 break
-            x, key, slot, qv, nv, sc, fl, _ = choose_arrays(tiles, view, flg, cslot, cq, cn, tslot, tgen, tdraw,
-                                                            ac, keys, q, n, meta, pol, rng_agent, rule)
+            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent, rule)
             if rule is not None:
                 if x < 0:
                     rule[7][E_GAME] = g
                     return g
-            if apply_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, tiles, cslot, cq, cn, ac,
-                            frec, keys, q, n, meta, learn, visible, x, key, slot, fl):
+            if move(b, c, t, pol, x, key, slot, fl):
                 give_up_flag(b, c, t, pol, rule)
             if rule is not None:
                 if rule[7][E_CODE] != RULE_OK:
@@ -805,9 +786,9 @@ def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start,
     plug-in rule's tuple (:mod:`sweeper.agents.custom`); when it fails, the game in progress is
     abandoned, its index is recorded in the rule's status and the call returns.
 
-    The kernel :func:`_play_games` runs the same steps as :func:`refresh`, :func:`choose` and
-    :func:`apply`, on arrays read out of the bundles once (inside the loop a bundle handed to a
-    helper costs an atomic reference count per array: see "Speed" above)."""
+    The kernel :func:`_play_games` runs the steps of :func:`refresh`, :func:`choose` and
+    :func:`apply`; the table grows here, between its calls, because the kernel allocates nothing
+    (see "Speed" above)."""
     room = 8 * int(b.geo[G_R]) * int(b.geo[G_C]) + 16
     end = start + count
     resume = False

@@ -170,10 +170,15 @@ def clear_changes(board: Board) -> None:
 
 # ---------------------------------------------------------------- kernels --
 
+# Kernels take the :class:`Board` bundle. Those the agents call at every move (``reveal``, ``click``,
+# ``set_flag``) allocate nothing, so they are compiled without reference counting (``_nrt=False``: numba
+# would otherwise count, atomically, a reference for every array of the bundle) and inlined into their
+# callers (``inline="always"``: no copying of the bundle's arrays as arguments).
+
 @njit(cache=True, _nrt=False)
 def touch(view, dirty, dlist, gs, off8, x):
     """Log tile ``x`` and its 8 neighbours (every window centre that sees ``x``) as changed
-    (the board's arrays are passed one by one: this runs for every revealed tile)."""
+    (only the arrays it needs are passed: it runs for every revealed tile)."""
     if view[x] != OUT and dirty[x] == 0:
         dirty[x] = 1
         dlist[gs[ND]] = x
@@ -186,10 +191,14 @@ def touch(view, dirty, dlist, gs, off8, x):
             gs[ND] += 1
 
 
-@njit(cache=True, _nrt=False)
-def reveal_arrays(cnt, view, flg, gs, stack, off8, dirty, dlist, t):
-    """:func:`reveal` on the board's arrays (the form the agents' per-decision loop calls: a bundle
-    handed to a helper inside a loop costs an atomic reference count per array, arrays cost none)."""
+@njit(cache=True, _nrt=False, inline="always")
+def reveal(b, t):
+    """Reveal safe covered tile ``t`` with flood fill of zeros.
+
+    Flagged tiles (``view == FLAG``) are never opened by the fill; a tile the
+    agent only marked (invisible-flag mode: ``flg`` set, view still covered) is
+    opened and loses its mark."""
+    cnt, view, flg, gs, stack, off8, dirty, dlist = b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist
     sp = 0
     view[t] = cnt[t]
     gs[REV] += 1
@@ -213,16 +222,6 @@ def reveal_arrays(cnt, view, flg, gs, stack, off8, dirty, dlist, t):
                 if cnt[y] == 0:
                     stack[sp] = y
                     sp += 1
-
-
-@njit(cache=True, inline="always")
-def reveal(b, t):
-    """Reveal safe covered tile ``t`` with flood fill of zeros.
-
-    Flagged tiles (``view == FLAG``) are never opened by the fill; a tile the
-    agent only marked (invisible-flag mode: ``flg`` set, view still covered) is
-    opened and loses its mark."""
-    reveal_arrays(b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist, t)
 
 
 @njit(cache=True, _nrt=False)
@@ -298,39 +297,29 @@ def new_game(b, rng, layout):
         gs[ST] = WON
 
 
-@njit(cache=True, _nrt=False)
-def click_arrays(mine, cnt, view, flg, gs, stack, off8, dirty, dlist, geo, t):
-    """:func:`click` on the board's arrays (see :func:`reveal_arrays`)."""
-    if mine[t] != 0:
-        view[t] = EXPLODED
+@njit(cache=True, _nrt=False, inline="always")
+def click(b, t):
+    """Click covered tile ``t``: lose on a mine, else reveal; sets the status."""
+    gs, geo = b.gs, b.geo
+    if b.mine[t] != 0:
+        b.shown[t] = EXPLODED
         gs[ST] = LOST
     else:
-        reveal_arrays(cnt, view, flg, gs, stack, off8, dirty, dlist, t)
+        reveal(b, t)
         if gs[REV] == geo[G_R] * geo[G_C] - geo[G_K]:
             gs[ST] = WON
 
 
-@njit(cache=True, inline="always")
-def click(b, t):
-    """Click covered tile ``t``: lose on a mine, else reveal; sets the status."""
-    click_arrays(b.mine, b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist, b.geo, t)
-
-
-@njit(cache=True, _nrt=False)
-def set_flag_arrays(view, flg, gs, dirty, dlist, off8, t, on, visible):
-    """:func:`set_flag` on the board's arrays (see :func:`reveal_arrays`)."""
-    flg[t] = 1 if on else 0
-    gs[NFL] += 1 if on else -1
-    if visible:
-        view[t] = FLAG if on else COVERED
-    touch(view, dirty, dlist, gs, off8, t)
-
-
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def set_flag(b, t, on, visible):
     """Place (``on``) or remove a flag on covered tile ``t``. With ``visible``
     false the flag is only the agent's mark: the view keeps showing a covered tile."""
-    set_flag_arrays(b.shown, b.flg, b.gs, b.dirty, b.dlist, b.off8, t, on, visible)
+    gs = b.gs
+    b.flg[t] = 1 if on else 0
+    gs[NFL] += 1 if on else -1
+    if visible:
+        b.shown[t] = FLAG if on else COVERED
+    touch(b.shown, b.dirty, b.dlist, gs, b.off8, t)
 
 
 # ------------------------------------------------------------- Python face --
