@@ -505,11 +505,19 @@ def choose(b, c, t, pol, rng, rule=None):
 
 
 @njit(cache=True)
-def candidate_scores(b, c, t, pol, idx, key, qs, ns, score, strength, second):
+def candidate_scores(b, c, t, pol):
     """What the last :func:`choose` compared, candidate by candidate (call it right after ``choose``,
     before the move): for each candidate in scan order its cache index (the tile for the state-action
     agent), key, Q, N, score, and the pair the rule maximised lexicographically (``strength``, then
-    ``second``). Returns (candidates, ties go to the last in scan order?)."""
+    ``second``). Returns those seven arrays and whether ties go to the last in scan order."""
+    cap = b.shown.shape[0] * 8
+    idx = np.empty(cap, np.int64)
+    key = np.empty(cap, np.int64)
+    ns = np.empty(cap, np.int64)
+    qs = np.empty(cap)
+    score = np.empty(cap)
+    strength = np.empty(cap)
+    second = np.empty(cap)
     tiles, view, flg = b.tiles, b.shown, b.flg
     cslot, cq, cn, tslot, tgen, tdraw = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw
     keys, q, n = t.keys, t.q, t.n
@@ -548,7 +556,7 @@ def candidate_scores(b, c, t, pol, idx, key, qs, ns, score, strength, second):
                 nd = 0.0
             idx[m], key[m], qs[m], ns[m], score[m], strength[m], second[m] = i, keys[cslot[i]], qv, nv, sc, st, nd
             m += 1
-    return m, kind == UCB
+    return idx[:m], key[:m], qs[:m], ns[:m], score[:m], strength[:m], second[:m], kind == UCB
 
 
 # ----------------------------------------------------- flags and learning --

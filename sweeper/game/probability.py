@@ -39,6 +39,7 @@ abandoned group is counted: :func:`mine_probabilities` returns the count with
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, types
@@ -51,6 +52,12 @@ from .grid import COVERED, FLAG, pad_view, padded_offsets
 NODE_BUDGET = 1_000_000
 INCONSISTENT = -1
 BINOM = np.array([[math.comb(n, k) for k in range(9)] for n in range(9)], dtype=np.float64)
+
+#: The frontier's groups, as one bundle for the kernels: ``gid`` the group of each padded cell (-1: none),
+#: ``box`` its box within the group, ``order`` the group members one group after another (group ``g`` is
+#: ``order[start[g]:start[g+1]]``), ``ok[g]`` whether group ``g`` was enumerated within budget, and per
+#: group ``sols`` (layouts by the group's mine count) and ``cnts`` (per box, layouts with a mine on a tile).
+Groups = namedtuple("Groups", ["gid", "box", "order", "start", "ok", "sols", "cnts"])
 
 
 # ---------------------------------------------------------------- kernels --
@@ -263,11 +270,11 @@ def _weights(tot, mines, U):
 
 
 @njit(cache=True)
-def _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l, cnt_l):
-    """Find and enumerate the frontier groups (group ``g`` is ``order[start[g]:start[g+1]]``,
-    ``ok[g]`` when within budget). Returns (groups, unconstrained tiles, fallbacks, the log of the
-    factors the groups' layout counts were divided by); ``groups`` is ``INCONSISTENT`` when a group has
-    no solution."""
+def _solve_groups(view, tiles, off8, budget, gr):
+    """Find and enumerate the frontier groups into the bundle ``gr`` (:data:`Groups`). Returns (groups,
+    unconstrained tiles, fallbacks, the log of the factors the groups' layout counts were divided by);
+    ``groups`` is ``INCONSISTENT`` when a group has no solution."""
+    gid, box, order, start, ok, sols_l, cnt_l = gr
     P = view.shape[0]
     n = tiles.shape[0]
     cid = np.full(P, -1, np.int64)
@@ -311,9 +318,11 @@ def _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l,
 
 
 @njit(cache=True)
-def _combine(view, tiles, mines, U, ng, ok, order, start, box, sols_l, cnt_l, prob, logz):
-    """Combine the groups with the unconstrained tiles into ``prob``; False if no
-    total mine count is possible. Adds to ``logz[0]`` the log of what the layout count was divided by."""
+def _combine(view, tiles, mines, U, ng, gr, prob, logz):
+    """Combine the ``ng`` groups of ``gr`` (:data:`Groups`) with the ``U`` unconstrained tiles into
+    ``prob``; False if no total mine count is possible. Adds to ``logz[0]`` the log of what the layout
+    count was divided by."""
+    _, box, order, start, ok, sols_l, cnt_l = gr
     pre = List.empty_list(types.float64[:])
     suf = List.empty_list(types.float64[:])
     pre.append(np.ones(1))
@@ -364,19 +373,14 @@ def analyse_counted(view, tiles, off8, mines, budget, prob, logz):
         return INCONSISTENT
     P = view.shape[0]
     n = tiles.shape[0]
-    gid = np.full(P, -1, np.int64)
-    box = np.full(P, -1, np.int64)
-    order = np.empty(n, np.int64)
-    start = np.zeros(n + 1, np.int64)
-    ok = np.zeros(n, np.bool_)
-    sols_l = List.empty_list(types.float64[:])
-    cnt_l = List.empty_list(types.float64[:, :])
-    ng, U, fallbacks, logscale = _solve_groups(view, tiles, off8, budget, gid, box, order, start, ok, sols_l,
-                                               cnt_l)
+    gr = Groups(gid=np.full(P, -1, np.int64), box=np.full(P, -1, np.int64), order=np.empty(n, np.int64),
+                start=np.zeros(n + 1, np.int64), ok=np.zeros(n, np.bool_),
+                sols=List.empty_list(types.float64[:]), cnts=List.empty_list(types.float64[:, :]))
+    ng, U, fallbacks, logscale = _solve_groups(view, tiles, off8, budget, gr)
     if ng == INCONSISTENT:
         return INCONSISTENT
     logz[0] = logscale
-    if not _combine(view, tiles, mines, U, ng, ok, order, start, box, sols_l, cnt_l, prob, logz):
+    if not _combine(view, tiles, mines, U, ng, gr, prob, logz):
         logz[0] = -np.inf
         return INCONSISTENT
     return fallbacks

@@ -32,6 +32,7 @@ is the agent as trained.
 from __future__ import annotations
 
 import time
+from collections import namedtuple
 
 import numpy as np
 import pandas as pd
@@ -66,12 +67,17 @@ def belief_bin(qv):
     return 1 + min(int((qv + 1.0) * 0.5 * 20.0), 19)
 
 
+#: Where :func:`_audit_games` writes: per decision rows ``di`` (ints, ``D_*`` columns) and ``df`` (floats,
+#: ``F_*``), per game (won, cause, by_removal, decisions) ``games``, and every candidate's (count, belief sum,
+#: exact sum, known-safe, known-mine) by belief bin ``cbins``.
+AuditRecords = namedtuple("AuditRecords", ["di", "df", "games", "cbins"])
+
+
 @njit(cache=True)
-def _audit_games(b, c, t, pol, rng_b, rng_a, count, game0, budget, prob, di, df, games, cbins):
-    """Play ``count`` games; per decision rows into ``di`` (ints) / ``df`` (floats),
-    per game (won, cause, by_removal, decisions) into ``games``, every candidate's
-    (count, belief sum, exact sum, known-safe, known-mine) by belief bin into
-    ``cbins``. Returns (rows written, fallbacks, the table)."""
+def _audit_games(b, c, t, pol, rng_b, rng_a, count, game0, budget, prob, out):
+    """Play ``count`` games (numbered from ``game0``) with the exact probabilities of every view in
+    ``prob``, writing into ``out`` (:data:`AuditRecords`). Returns (rows written, fallbacks, the table)."""
+    di, df, games, cbins = out
     layout = np.zeros(0, np.uint8)
     K = b.geo[G_K]
     tiles, view, flg, mine, gs, cq, cn = b.tiles, b.shown, b.flg, b.mine, b.gs, c.cq, c.cn
@@ -240,8 +246,8 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
         cap = count * 2 * setting.tiles + 1
         di = np.zeros((cap, 9), np.int64)
         dfl = np.zeros((cap, 4))
-        rows, f, bundle = _audit_games(board, cache, table.bundle, pol, rng_b, rng_a, count, start, budget, prob, di,
-                                       dfl, games, cbins)
+        rows, f, bundle = _audit_games(board, cache, table.bundle, pol, rng_b, rng_a, count, start, budget, prob,
+                                       AuditRecords(di, dfl, games, cbins))
         table.adopt(bundle)
         fallbacks += int(f)
         parts_i.append(di[:rows])

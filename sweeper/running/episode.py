@@ -143,14 +143,8 @@ class Episode:
     def _scored(self, cache, table: Table, chosen: int) -> pd.DataFrame:
         """The candidates as the rule compared them at the decision ``choose`` just made on
         (``cache``, ``table``), ranked by the rule's own order; ``chosen`` is the chosen index."""
-        cap = self.board.shown.shape[0] * 8
-        idx = np.empty(cap, np.int64)
-        key = np.empty(cap, np.int64)
-        ns = np.empty(cap, np.int64)
-        qs, score, strength, second = (np.empty(cap) for _ in range(4))
-        m, ties_last = candidate_scores(self.board, cache, table, self.pol, idx, key, qs, ns, score, strength,
-                                        second)
-        idx, key, qs, ns, score, strength, second = (x[:m] for x in (idx, key, qs, ns, score, strength, second))
+        idx, key, qs, ns, score, strength, second, ties_last = candidate_scores(self.board, cache, table, self.pol)
+        m = idx.shape[0]
         sa = int(self.pol[P_KIND]) == SA
         tiles = idx if sa else idx // 8
         rc = np.array([self._rc(p) for p in tiles], dtype=np.int64).reshape(-1, 2)
