@@ -1,0 +1,38 @@
+"""The README's code runs as written and prints what it says it prints."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sweeper.experiments.paper import headline
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+
+
+def test_the_readme_has_its_two_examples():
+    blocks = python_blocks()
+    assert len(blocks) == 2
+    assert "train(" in blocks[0] and "Rule(" in blocks[1]
+
+
+@pytest.mark.slow
+def test_the_package_example_gives_the_win_rate_it_states():
+    block = python_blocks()[0]
+    stated = re.search(r"run\.win_rate\s+# ([0-9.]+) \(paper: ([0-9.]+)\)", block)
+    assert stated, "the README no longer states the headline run's win rate"
+    scope: dict = {}
+    exec(compile(block, str(README), "exec"), scope)  # noqa: S102 - the README's own example
+    assert f"{scope['run'].win_rate:.4f}" == stated.group(1)
+    assert scope["test"].win_rate < scope["run"].win_rate  # expert is far harder than beginner
+    assert float(stated.group(2)) == headline()
+
+
+def test_the_plug_in_example_runs():
+    scope: dict = {}
+    block = python_blocks()[1].replace("episodes=10_000", "episodes=300")
+    exec(compile(block, str(README), "exec"), scope)  # noqa: S102 - the README's own example
