@@ -136,3 +136,50 @@ def test_pseq_verdict_counts_gaps_intervals_and_separations():
     d = _pseq_rows()
     d.loc[d["guess"] == "fewest", "win_rate"] -= 0.02
     assert "the gap exceeds 1 point in 8x8x10 (zero), 16x30x99 (safe)." in figures.pseq_verdict(d)
+
+
+def test_duration_picks_a_unit_a_reader_takes_in():
+    assert [figures.duration(s) for s in (0.42, 27.3, 75, 186, 14 * 3600, 7.5 * 3600)] == \
+        ["0.4 s", "27 s", "1.2 min", "3.1 min", "14 h", "7.5 h"]
+    with pytest.raises(ValueError, match="seconds"):
+        figures.duration(float("nan"))
+
+
+def test_timings_table_states_what_was_timed_and_the_speed_up():
+    t = pd.DataFrame({"agent": ["greedy", "greedy"], "train_setting": ["8x8x15", "8x8x15"],
+                      "train_episodes": [1_000_000, 1_000_000], "eval_setting": ["training", "16x30x99"],
+                      "eval_episodes": [None, 10_000], "ours (hours)": [0.05, 0.0075], "paper (hours)": [14.0, 7.5]})
+    tt = figures.timings_table(t)
+    assert list(tt.index) == ["training, 8x8x15, 1,000,000 games", "testing, 16x30x99, 10,000 games"]
+    assert tt.iloc[0].tolist() == ["14 h", "3.0 min", "280"]
+    assert tt.iloc[1].tolist() == ["7.5 h", "27 s", "1,000"]
+
+
+def test_slowest_runs_come_first_formatted():
+    runs = pd.DataFrame({"task": ["a", "b", "c"], "seconds": [30.0, 300.0, 90.0], "train_seconds": [20.0, 250.0, None],
+                         "games": [100_000, 1_000_000, None], "games_per_second": [5000.0, 4000.4, None]})
+    s = figures.slowest_runs(runs, n=2)
+    assert list(s.index) == ["b", "c"]
+    assert s.loc["b"].tolist() == ["5.0 min", "1,000,000", "4,000"]
+    assert s.loc["c"].tolist() == ["1.5 min", "", ""]
+
+
+def test_final_win_rates_put_the_interval_beside_the_paper_s_value():
+    c = pd.DataFrame({"experiment": ["initial", "initial", "initial", "transfer"],
+                      "agent": ["greedy", "ucb(c=0.1)", "greedy", "greedy"],
+                      "metric": ["win_rate", "win_rate", "actions_recorded", "win_rate"],
+                      "ours": [0.70330, 0.6387, 270669.0, 0.5], "ci_low": [0.70240, 0.6377, None, 0.4],
+                      "ci_high": [0.70419, 0.6396, None, 0.6], "paper": [0.7025, None, None, 0.5]})
+    f = figures.final_win_rates(c)
+    assert list(f.index) == ["greedy", "ucb:0.1"]
+    assert f.loc["greedy"].tolist() == ["0.7033 [0.7024, 0.7042]", "0.7025"]
+    assert f.loc["ucb:0.1"].tolist() == ["0.6387 [0.6377, 0.6396]", ""]
+
+
+def test_seed_table_shows_the_mean_interval_spread_and_range():
+    final = pd.DataFrame({"seed 1": [0.70, 0.60], "seed 2": [0.72, 0.64], "mean": [0.71, 0.62], "sd": [0.0141, 0.0283],
+                          "t95_low": [0.58, 0.37], "t95_high": [0.84, 0.87]}, index=pd.Index(["greedy", "ucb:0.1"],
+                                                                                          name="agent"))
+    t = figures.seed_table(final)
+    assert t.loc["greedy"].tolist() == ["0.7100 [0.5800, 0.8400]", "0.0141", "0.7000", "0.7200"]
+    assert t.loc["ucb:0.1", "highest seed"] == "0.6400"

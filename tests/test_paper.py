@@ -1,9 +1,10 @@
 """The paper's numbers and the published solver figures ship with the package and are read through one module."""
 
+import pandas as pd
 import pytest
 
 from sweeper.experiments import paper
-from sweeper.experiments.reproduce import COLUMNS
+from sweeper.experiments.reproduce import COLUMNS, REPO
 
 
 def test_paper_results_are_package_data_with_the_summary_columns():
@@ -41,3 +42,18 @@ def test_published_solver_figures_carry_rule_board_and_first_click():
     assert paper.published_solver_rate("8x8x10", "reference") is None
     assert paper.published_solver_rate("8x8x10", "zero", (4, 4)) is None
 
+
+
+def test_every_published_number_of_our_experiments_meets_one_of_ours():
+    """No paper number drops out of results/comparison.csv through a key that does not match ours."""
+    comparison = REPO / "results" / "comparison.csv"
+    if not comparison.exists():
+        pytest.skip("no committed comparison table")
+    c = pd.read_csv(comparison)
+    p = paper.paper_results()
+    p = p[p["experiment"] != "related_work"]
+    unmet = [tuple(r) for r in p[["experiment", "agent", "train_setting", "eval_setting", "metric", "value"]]
+             .itertuples(index=False)
+             if not ((c["experiment"] == r.experiment) & (c["paper"] == r.value)
+                     & ((c["eval_setting"] == r.eval_setting) | (r.eval_setting == "training"))).any()]
+    assert not unmet, unmet

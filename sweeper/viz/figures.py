@@ -28,6 +28,7 @@ from ..agents.kinds import load_agent
 from ..experiments.paper import PAPER_BOLD, paper_results, published_solver_rate  # noqa: F401  (paper_results re-exported)
 from ..experiments.reproduce import REPO, default_results, store_for, train_label, transfer_best
 from ..experiments.specs import BAND_SEEDS
+from .glance import agent_name
 
 SCALE_ENV = "SWEEPER_SCALE"
 
@@ -261,6 +262,30 @@ def timings() -> pd.DataFrame:
         columns={"ours": "ours (hours)", "paper": "paper (hours)"}).reset_index(drop=True)
 
 
+def duration(seconds: float) -> str:
+    """A wall time in the unit a reader takes in at a glance: ``42 s``, ``3.1 min``, ``14 h``."""
+    if not seconds >= 0:
+        raise ValueError(f"a duration is a number of seconds >= 0, got {seconds!r}")
+    if seconds < 60:
+        return f"{seconds:.0f} s" if seconds >= 10 else f"{seconds:.1f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h".replace(".0 h", " h")
+
+
+def timings_table(t: pd.DataFrame) -> pd.DataFrame:
+    """:func:`timings` as the book shows it (narrow enough for the text column): what was timed, the paper's
+    wall time and ours (one core), and how many times faster ours ran."""
+    rows = []
+    for _, r in t.iterrows():
+        what = (f"training, {r['train_setting']}, {int(r['train_episodes']):,} games" if r["eval_setting"] == "training"
+                else f"testing, {r['eval_setting']}, {int(r['eval_episodes']):,} games")
+        ours, paper = r["ours (hours)"] * 3600, r["paper (hours)"] * 3600
+        rows.append({"what": what, "paper": "" if pd.isna(paper) else duration(paper), "ours": duration(ours),
+                     "× faster": "" if pd.isna(paper) else f"{paper / ours:,.0f}"})
+    return pd.DataFrame(rows).set_index("what")
+
+
 def run_times() -> pd.DataFrame:
     """Seconds and games/s of every stored run (from each run's meta.json)."""
     s = store()
@@ -271,6 +296,26 @@ def run_times() -> pd.DataFrame:
         rows.append({"task": t.label, "seconds": meta["seconds"], "train_seconds": info.get("train_seconds"),
                      "games": info.get("games"), "games_per_second": info.get("games_per_second")})
     return pd.DataFrame(rows)
+
+
+def slowest_runs(runs: pd.DataFrame, n: int = 8) -> pd.DataFrame:
+    """The ``n`` longest runs of :func:`run_times`: the wall time of the whole run (training and tests), its
+    training games and their speed."""
+    r = runs.sort_values("seconds", ascending=False).head(n)
+    return pd.DataFrame({"run": r["task"], "wall time": r["seconds"].map(duration),
+                         "training games": r["games"].map(lambda v: "" if pd.isna(v) else f"{int(v):,}"),
+                         "games/s": r["games_per_second"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}")}
+                        ).set_index("run")
+
+
+def final_win_rates(c: pd.DataFrame) -> pd.DataFrame:
+    """Each agent's final training win rate of Fig. 7 (``initial`` rows of :func:`comparison`) with its 95%
+    Wilson interval, beside the paper's value where it gives one."""
+    f = c[(c["experiment"] == "initial") & (c["metric"] == "win_rate")]
+    return pd.DataFrame({"agent": f["agent"].map(agent_name),
+                         "win rate [95% interval]": [_fmt(v, lo, hi) for v, lo, hi in
+                                                     zip(f["ours"], f["ci_low"], f["ci_high"])],
+                         "paper": [_fmt(v) for v in f["paper"]]}).set_index("agent")
 
 
 #: The first-click tile of our ``safe`` and ``zero`` openings in the stored runs (the engine's default corner).
@@ -387,6 +432,17 @@ def final_by_seed(spec_id: str = "fig:exp_1") -> pd.DataFrame:
     wide["mean"], wide["sd"], wide["t95_low"], wide["t95_high"] = mean, sd, mean - half, mean + half
     order = [a for a in ex.EXP1_AGENTS + ex.THOMPSON_AGENTS if a in wide.index]
     return wide.reindex(order + [a for a in wide.index if a not in order])
+
+
+def seed_table(final: pd.DataFrame) -> pd.DataFrame:
+    """:func:`final_by_seed` as the book shows it (narrow enough for the text column): per agent the mean over
+    seeds with its 95% t interval, the standard deviation over seeds and the lowest and highest seed's value."""
+    seeds = final[[c for c in final.columns if c.startswith("seed ")]]
+    return pd.DataFrame({"mean [95% t interval]": [_fmt(m, lo, hi) for m, lo, hi in
+                                                   zip(final["mean"], final["t95_low"], final["t95_high"])],
+                         "sd": final["sd"].map(lambda v: f"{v:.4f}"),
+                         "lowest seed": seeds.min(axis=1).map(lambda v: f"{v:.4f}"),
+                         "highest seed": seeds.max(axis=1).map(lambda v: f"{v:.4f}")}, index=final.index)
 
 
 def _heat_band(boards, spec_id: str) -> pd.DataFrame:

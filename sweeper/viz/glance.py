@@ -143,7 +143,7 @@ def _metric_name(m: str) -> str:
     return {"win_rate": "win rate", "actions_recorded": "actions recorded",
             "state_actions_recorded": "state-action pairs recorded", "mean_count_perfect": "mean N, perfect actions",
             "mean_count_nonperfect": "mean N, other actions", "mean_count_all": "mean N, all actions",
-            "wall_hours": "training time (hours)"}.get(m, m.replace("_", " "))
+            "wall_hours": "wall time (hours)"}.get(m, m.replace("_", " "))
 
 
 def agent_name(a: str) -> str:

@@ -123,14 +123,16 @@ def zoom_final(df: pd.DataFrame, last: float = 0.5) -> alt.Chart:
     scale, where the differences between agents are small enough to need the seeds."""
     start = df["episode"].max() * (1 - last)
     d = df[df["episode"] >= start]
-    base = alt.Chart(d).encode(_episodes_axis(), alt.Color("agent:N", sort=AGENT_ORDER, legend=None))
+    x = alt.X("episode:Q", title="training episodes", axis=alt.Axis(format="~s", tickCount=4))
+    base = alt.Chart(d).encode(x, alt.Color("agent:N", sort=AGENT_ORDER, legend=None))
     band = base.mark_area(opacity=0.3).encode(alt.Y("low:Q", title="cumulative win rate",
                                                     scale=alt.Scale(zero=False)), alt.Y2("high:Q"))
     line = base.mark_line().encode(alt.Y("cum_win_rate:Q"),
                                    tooltip=["agent", "episode", alt.Tooltip("cum_win_rate:Q", format=".4f"),
                                             alt.Tooltip("low:Q", format=".4f"), alt.Tooltip("high:Q", format=".4f")])
-    return alt.layer(band, line).properties(width=170, height=110).facet(
-        facet=alt.Facet("agent:N", sort=AGENT_ORDER, title=None), columns=3
+    # two panels a row: as wide as the text column, and no empty panel (whose axis would still be drawn)
+    return alt.layer(band, line).properties(width=190, height=100).facet(
+        facet=alt.Facet("agent:N", sort=AGENT_ORDER, title=None), columns=2
     ).resolve_scale(y="independent").properties(title=f"the last {last:.0%} of training, one panel per agent")
 
 
