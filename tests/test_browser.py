@@ -188,6 +188,17 @@ def test_book_has_the_pages_of_the_toc(book):
         assert f"book/{name}.html" in pages
 
 
+def test_no_page_shows_a_warning_or_a_traceback(book):
+    """What a cell wrote to stderr (a library's warning) or an error would reach the reader as part of the page."""
+    shown = {}
+    for page in _pages():
+        html = (book / page).read_text(encoding="utf-8")
+        found = re.findall(r'class="[^"]*\boutput (stderr|traceback)\b', html)
+        if found:
+            shown[page] = sorted(set(found))
+    assert not shown, shown
+
+
 def test_every_page_offline_from_file(browser, book):
     root = book.resolve().as_uri() + "/"
     results = [_check_page(browser, root, page) for page in _pages()]
