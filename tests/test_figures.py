@@ -38,15 +38,19 @@ def test_calibration_summary_on_hand_made_bins():
     assert row["unsure belief, target already known"] == pytest.approx(2 / 4)
 
 
-def test_how_good_table_orders_players_and_formats_intervals():
+def test_how_good_table_orders_players_floor_to_ceiling():
     d = pd.DataFrame({"player": ["solver", "random"], "board": ["8x8x10", "8x8x10"], "opening": ["safe", "safe"],
                       "win_rate": [0.8113, 0.0], "ci_low": [0.8036, 0.0], "ci_high": [0.8188, 0.0004],
                       "games_per_second": [21000.4, 30000.6]})
     t = figures.how_good_table(d)
-    assert list(t.index) == list(figures.PLAYERS)
-    assert t.loc["solver", ("8x8x10", "safe")] == "0.811 [0.804, 0.819]"
-    assert t.loc["random", ("8x8x10", "safe")] == "0.000 [0.000, 0.000]"
-    assert figures.how_good_speeds(d).loc["random", ("8x8x10", "safe")] == 30001
+    assert list(t.columns) == list(figures.PLAYERS)
+    assert [o for b, o in t.index if b == "8x8x10"] == list(figures.OPENINGS)
+    assert t.loc[("8x8x10", "safe"), "solver"] == "0.811"
+    assert t.loc[("8x8x10", "safe"), "random"] == "0.000"
+    assert t.loc[("8x8x10", "zero"), "solver"] == ""
+    assert figures.how_good_speeds(d).loc[("8x8x10", "safe"), "random"] == "30,001"
+    assert figures.how_good_interval(d.assign(games=[10_000, 10_000])).startswith(
+        "Each win rate has a 95% Wilson interval no wider than ±0.008 (10,000 games")
 
 
 def test_band_facts_finds_the_close_pairs_and_the_widest_cell():
@@ -183,3 +187,89 @@ def test_seed_table_shows_the_mean_interval_spread_and_range():
     t = figures.seed_table(final)
     assert t.loc["greedy"].tolist() == ["0.7100 [0.5800, 0.8400]", "0.0141", "0.7000", "0.7200"]
     assert t.loc["ucb:0.1", "highest seed"] == "0.6400"
+
+
+def test_table_ii_in_long_form_keeps_the_paper_beside_each_agent():
+    rows = []
+    for agent, w, k in (("mab-greedy", 0.95, 3000.0), ("mab-greedy+nosym", 0.947, 17864.0), ("sa-greedy", 0.93, 19354.0)):
+        metric = "state_actions_recorded" if agent == "sa-greedy" else "actions_recorded"
+        rows.append(dict(experiment="sa_vs_mab", agent=agent, train_setting="4x4x3", train_episodes=100_000,
+                         metric="win_rate", ours=w, ci_low=w - 0.001, ci_high=w + 0.001,
+                         paper=0.9379 if agent == "sa-greedy" else 0.9466))
+        rows.append(dict(experiment="sa_vs_mab", agent=agent, train_setting="4x4x3", train_episodes=100_000,
+                         metric=metric, ours=k, ci_low=None, ci_high=None,
+                         paper=15170.0 if agent == "sa-greedy" else 13940.0))
+    t = figures.tab_sa_vs_mab(pd.DataFrame(rows))
+    assert list(t.index) == [("4x4x3", "100,000", a) for a in ("MAB", "MAB no sym.", "SA")]
+    assert t.loc[("4x4x3", "100,000", "SA")].tolist() == ["0.9300 [0.9290, 0.9310]", "0.9379", "19,354", "15,170"]
+    assert t.loc[("4x4x3", "100,000", "MAB no sym."), ("recorded", "paper")] == "13,940"
+
+
+def test_solver_table_puts_the_published_figure_and_the_gap_beside_ours():
+    d = pd.DataFrame({"player": ["solver", "solver", "greedy"], "board": ["8x8x10", "8x8x10", "8x8x10"],
+                      "opening": ["safe", "reference", "safe"], "win_rate": [0.8113, 0.878, 0.7],
+                      "ci_low": [0.8036, 0.87, 0.69], "ci_high": [0.8188, 0.885, 0.71],
+                      "published": [0.8164, None, 0.8164], "games_per_second": [14576.4, 14705.0, 15130.0]})
+    t = figures.solver_table(d)
+    assert list(t.index) == [("8x8x10", "safe")]
+    assert t.iloc[0].tolist() == ["0.8113 [0.8036, 0.8188]", "0.8164", "-0.51", "14,576"]
+
+
+def test_thompson_tables_fit_one_row_per_agent_and_level():
+    final = pd.DataFrame({"seed 1": [0.70, 0.68], "mean": [0.7026, 0.6802], "sd": [0.0014, 0.0008],
+                          "t95_low": [0.7009, 0.6792], "t95_high": [0.7043, 0.6811],
+                          "actions recorded": [270159.6, 334351.4], "training games/s": [6165.7, 1280.6]},
+                         index=pd.Index(["greedy", "thompson"], name="agent"))
+    assert figures.thompson_table(final).loc["thompson"].tolist() == ["0.6802 [0.6792, 0.6811]", "0.0008",
+                                                                      "334,351", "1,281"]
+    tests = pd.DataFrame({"agent": ["thompson", "greedy"] * 4, "test": ["16x16x40"] * 4 + ["8x8x10"] * 4,
+                          "mode": ["learning", "learning", "frozen", "frozen"] * 2, "seed": [1] * 8,
+                          "win_rate": [0.43, 0.44, 0.42, 0.43, 0.73, 0.74, 0.72, 0.735]})
+    tt = figures.thompson_tests_table(pd.concat([tests, tests.assign(seed=2, win_rate=tests["win_rate"] + 0.01)]))
+    assert list(tt.index) == [("8x8x10", "thompson"), ("8x8x10", "greedy"), ("16x16x40", "thompson"),
+                              ("16x16x40", "greedy")]
+    assert list(tt.columns) == ["learning", "frozen"]
+    assert tt.loc[("8x8x10", "greedy"), "frozen"] == "0.7400 (0.7350–0.7450)"
+
+
+def test_calibration_and_loss_tables_for_the_page():
+    idx = pd.MultiIndex.from_tuples([("greedy", "8x8x10", "chosen")], names=["agent", "board", "actions"])
+    calib = pd.DataFrame({"count": [244384], "calibration error": [0.00421], "surely safe (Q = -1) on a known mine":
+                          [0.0011], "unsure belief, target already known": [0.871]}, index=idx)
+    assert figures.calibration_table(calib).iloc[0].tolist() == ["244k", "0.0042", "0.1%", "87%"]
+    assert figures.calibration_table(calib.assign(count=1_722_925_715))["count"].iloc[0] == "1,722.9M"
+    idx = pd.MultiIndex.from_tuples([("greedy", "8x8x10")], names=["agent", "board"])
+    losses = pd.DataFrame({"clicked a known mine": [0.046], "forced guess": [0.06], "missed a safe tile": [0.1705],
+                           "win rate": [0.724], "games": [10000], "fallbacks": [0]}, index=idx)
+    t = figures.loss_display(losses)
+    assert list(t.columns) == ["forced guess", "missed safe", "known mine", "won", "games", "fallbacks"]
+    assert t.iloc[0].tolist() == ["6.0%", "17.1%", "4.6%", "72.4%", "10,000", "0"]
+
+
+def test_transfer_tables_are_blocks_of_scenarios_with_the_paper_beside_ours(monkeypatch):
+    monkeypatch.setenv(figures.SCALE_ENV, "paper")  # the committed paper-scale results
+    t = figures.tab_transfer("greedy")
+    assert list(t.columns) == ["ours [95% interval]", "paper"]
+    assert list(dict.fromkeys(t.index.get_level_values("tested on"))) == ["(training)", "beginner", "intermediate",
+                                                                          "expert"]
+    assert len(t) == 4 * 5
+    head = t.loc[("(training)", "8x8x10")]
+    assert head["paper"].rstrip("*") == "0.7025" and head["ours [95% interval]"].startswith("0.70")
+    with pytest.raises(ValueError, match="agent must be one of"):
+        figures.tab_transfer("thompson")
+
+
+def test_learning_minus_frozen_marks_only_separated_intervals():
+    rows = []
+    for test, (lw, ll, lh), (fw, fl, fh) in (("8x8x10", (0.74, 0.73, 0.75), (0.70, 0.69, 0.71)),
+                                              ("16x16x40", (0.44, 0.43, 0.45), (0.435, 0.425, 0.445))):
+        rows.append(dict(experiment="transfer", agent="greedy", train_setting="8x8x15", eval_setting=test,
+                         metric="win_rate", ours=lw, ci_low=ll, ci_high=lh))
+        rows.append(dict(experiment="transfer", agent="greedy", train_setting="8x8x15", eval_setting=test,
+                         metric="win_rate_frozen", ours=fw, ci_low=fl, ci_high=fh))
+    d = figures.learning_minus_frozen(pd.DataFrame(rows)).set_index("tested on")
+    assert d.loc["beginner", "order"] == 1 and d.loc["intermediate", "order"] == 0
+    assert d.loc["beginner", "learning − frozen"] == pytest.approx(0.04)
+    t = figures.learning_minus_frozen_table(d.reset_index())
+    assert list(t.columns) == ["beginner", "intermediate"]
+    assert t.loc[("greedy", "8x8x15")].tolist() == ["+0.0400", "+0.0050"]

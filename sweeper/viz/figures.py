@@ -190,29 +190,34 @@ def _fmt(v, lo=None, hi=None, digits=4):
     return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def tab_sa_vs_mab() -> pd.DataFrame:
-    """Win rate and actions (MAB) / state-action pairs (SA) recorded, ours beside the paper's."""
-    c = comparison()
+def tab_sa_vs_mab(c: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Table II (tab:SAvsMAB) in long form, so that it fits the text column: per board, training length and agent
+    (the bandit with its symmetries, without them, and the state-action agent) the win rate [95% interval] and the
+    actions (bandit) or state-action pairs (SA) recorded, each beside the paper's. ``c``: the comparison table
+    (default: :func:`comparison`)."""
+    c = comparison() if c is None else c
     c = c[c["experiment"] == "sa_vs_mab"]
     rows = []
     for (setting, episodes), g in c.groupby(["train_setting", "train_episodes"], sort=True):
-        row = {"setting": setting, "games": int(episodes)}
         for agent, name in (("mab-greedy", "MAB"), ("mab-greedy+nosym", "MAB no sym."), ("sa-greedy", "SA")):
             w = g[(g["agent"] == agent) & (g["metric"] == "win_rate")].iloc[0]
             k = g[(g["agent"] == agent) & (g["metric"] != "win_rate")].iloc[0]
-            row[f"{name} win rate"] = _fmt(w["ours"], w["ci_low"], w["ci_high"])
-            row[f"{name} win rate (paper)"] = _fmt(w["paper"])
-            row[f"{name} recorded"] = _fmt(k["ours"])
-            row[f"{name} recorded (paper)"] = _fmt(k["paper"])
-        rows.append(row)
-    return pd.DataFrame(rows).set_index(["setting", "games"])
+            rows.append({"board": setting, "games": f"{int(episodes):,}", "agent": name,
+                         ("win rate", "ours [95% interval]"): _fmt(w["ours"], w["ci_low"], w["ci_high"]),
+                         ("win rate", "paper"): _fmt(w["paper"]), ("recorded", "ours"): _fmt(k["ours"]),
+                         ("recorded", "paper"): _fmt(k["paper"])})
+    t = pd.DataFrame(rows).set_index(["board", "games", "agent"])
+    t.columns = pd.MultiIndex.from_tuples(t.columns)
+    return t
 
 
 def tab_transfer(agent: str = "greedy", mode: str = "learning") -> pd.DataFrame:
-    """A transfer table (tab:exp_1 for greedy, tab:tl_ucb for ucb:0.1): win rate [95% CI]
-    per training setting and scenario, ``*`` = significantly best (Mann-Whitney, 0.05),
-    beside the paper's value (its bold cells also marked ``*``). ``mode``: test games
-    still ``learning`` (the paper's code) or ``frozen``."""
+    """A transfer table (tab:exp_1 for greedy, tab:tl_ucb for ucb:0.1) in long form, so that it fits the text
+    column and the paper's value stays beside ours: one block per scenario (the training itself, then the test on
+    each level), one row per training setting within it, so that the agents compare down a block as down a
+    column of the paper's table. Each row: our win rate [95% CI], ``*`` = significantly best of its block
+    (Mann-Whitney, 0.05), and the paper's value (its bold cells also marked ``*``). ``mode``: test games still
+    ``learning`` (the paper's code) or ``frozen``."""
     if agent not in ex.TRANSFER_TRAINING:
         raise ValueError(f"agent must be one of {sorted(ex.TRANSFER_TRAINING)}")
     c = comparison()
@@ -224,24 +229,22 @@ def tab_transfer(agent: str = "greedy", mode: str = "learning") -> pd.DataFrame:
     paper = paper[paper["experiment"].isin(["transfer", "initial"])]
     metric = "win_rate" if mode == "learning" else "win_rate_frozen"
     rows = []
-    for boards in ex.TRANSFER_TRAINING[agent]:
-        label = train_label(boards)
-        row = {"trained on": label}
-        for scenario in ("training",) + ex.STANDARD_TESTS:
-            m = "win_rate" if scenario == "training" else metric
+    for scenario in ("training",) + ex.STANDARD_TESTS:
+        m = "win_rate" if scenario == "training" else metric
+        bmode = "learning" if scenario == "training" else mode
+        for boards in ex.TRANSFER_TRAINING[agent]:
+            label = train_label(boards)
             r = c[(c["train_setting"] == label) & (c["eval_setting"] == scenario) & (c["metric"] == m)].iloc[0]
-            bmode = "learning" if scenario == "training" else mode
             b = best[(best["train_setting"] == label) & (best["eval_setting"] == scenario) & (best["mode"] == bmode)]
             star = "*" if bool(b["best"].iloc[0]) else ""
-            col = "training" if scenario == "training" else ex.LEVEL[scenario]
-            row[col] = _fmt(r["ours"], r["ci_low"], r["ci_high"]) + star
             pr = paper[(paper["agent"] == name) & (paper["train_setting"] == label)
                        & (paper["eval_setting"] == scenario) & (paper["metric"] == "win_rate")]
             pv = pr["value"].iloc[0] if len(pr) and _scale().train == pr["train_episodes"].iloc[0] else float("nan")
             bold = (name, label, scenario) in PAPER_BOLD
-            row[f"{col} (paper)"] = _fmt(pv) + ("*" if bold and pd.notna(pv) else "")
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("trained on")
+            rows.append({"tested on": "(training)" if scenario == "training" else ex.LEVEL[scenario],
+                         "trained on": label, "ours [95% interval]": _fmt(r["ours"], r["ci_low"], r["ci_high"]) + star,
+                         "paper": _fmt(pv) + ("*" if bold and pd.notna(pv) else "")})
+    return pd.DataFrame(rows).set_index(["tested on", "trained on"])
 
 
 def learning_vs_frozen() -> pd.DataFrame:
@@ -252,6 +255,31 @@ def learning_vs_frozen() -> pd.DataFrame:
     p = c.pivot_table(index=["agent", "train_setting", "eval_setting"], columns="metric", values="ours")
     p["difference"] = p["win_rate"] - p["win_rate_frozen"]
     return p.reset_index().rename(columns={"win_rate": "learning", "win_rate_frozen": "frozen"})
+
+
+def learning_minus_frozen(c: pd.DataFrame) -> pd.DataFrame:
+    """Every transfer test cell of the comparison table ``c``: the agent, what it was trained and tested on, its
+    win rate still learning minus frozen, and ``order``: +1 / -1 when the two 95% intervals are apart (learning
+    higher / lower), 0 when they overlap (:func:`sweeper.viz.glance.order`)."""
+    from .glance import order
+    t = c[(c["experiment"] == "transfer") & (c["eval_setting"] != "training")
+          & c["metric"].isin(["win_rate", "win_rate_frozen"])]
+    t = t.pivot_table(index=["agent", "train_setting", "eval_setting"], columns="metric",
+                      values=["ours", "ci_low", "ci_high"])
+    rows = []
+    for (agent, trained, test), r in t.iterrows():
+        learning, frozen = ((r[("ours", m)], r[("ci_low", m)], r[("ci_high", m)])
+                            for m in ("win_rate", "win_rate_frozen"))
+        rows.append({"agent": agent_name(agent), "trained on": trained, "tested on": ex.LEVEL[test],
+                     "learning − frozen": learning[0] - frozen[0], "order": order(learning, frozen)})
+    return pd.DataFrame(rows)
+
+
+def learning_minus_frozen_table(diff: pd.DataFrame) -> pd.DataFrame:
+    """:func:`learning_minus_frozen` as the book shows it: one row per agent and training, one column per level."""
+    shown = diff.pivot_table(index=["agent", "trained on"], columns="tested on", values="learning − frozen")
+    shown.columns.name = None
+    return shown[[ex.LEVEL[t] for t in ex.STANDARD_TESTS if ex.LEVEL[t] in shown.columns]].map(lambda v: f"{v:+.4f}")
 
 
 def timings() -> pd.DataFrame:
@@ -522,21 +550,46 @@ PLAYERS = ("random", "ucb:0.1", "egreedy:0.01", "thompson", "greedy", "solver")
 
 
 def _by_level_and_opening(d: pd.DataFrame, values: str) -> pd.DataFrame:
-    columns = pd.MultiIndex.from_product([LEVELS, OPENINGS], names=["board", "opening"])
-    table = d.pivot_table(index="player", columns=["board", "opening"], values=values, aggfunc="first")
-    return table.reindex(index=list(PLAYERS), columns=columns)
+    """One row per level and opening, one column per player from floor to ceiling (narrow enough for the text
+    column)."""
+    rows = pd.MultiIndex.from_product([LEVELS, OPENINGS], names=["board", "opening"])
+    table = d.pivot_table(index=["board", "opening"], columns="player", values=values, aggfunc="first")
+    table = table.reindex(index=rows, columns=list(PLAYERS))
+    table.columns.name = "player"
+    return table
 
 
 def how_good_table(d: pd.DataFrame) -> pd.DataFrame:
-    """Win rate [95% interval] of every player (rows, floor to ceiling) per level and opening
-    (columns), from :func:`how_good`."""
-    cells = [f"{w:.3f} [{lo:.3f}, {hi:.3f}]" for w, lo, hi in zip(d["win_rate"], d["ci_low"], d["ci_high"])]
-    return _by_level_and_opening(d.assign(cell=cells), "cell")
+    """Win rate of every player (columns, floor to ceiling) per level and opening (rows), from :func:`how_good`;
+    :func:`how_good_interval` gives the widest 95% interval (the chart of :func:`~sweeper.viz.paper_charts.how_good`
+    draws each one)."""
+    return _by_level_and_opening(d, "win_rate").map(lambda v: "" if pd.isna(v) else f"{v:.3f}")
+
+
+def how_good_interval(d: pd.DataFrame) -> str:
+    """The largest half-width of the 95% intervals of :func:`how_good`, in words for the page."""
+    half = float(((d["ci_high"] - d["ci_low"]) / 2).max())
+    games = int(d["games"].min()) if "games" in d else None
+    return (f"Each win rate has a 95% Wilson interval no wider than ±{half:.3f}"
+            + (f" ({games:,} games per cell or more)" if games else "") + "; the chart draws every interval.")
 
 
 def how_good_speeds(d: pd.DataFrame) -> pd.DataFrame:
-    """Games per second of every player per level and opening, from :func:`how_good`."""
-    return _by_level_and_opening(d, "games_per_second").round(0)
+    """Games per second of every player per level and opening, from :func:`how_good` (thousands separated)."""
+    return _by_level_and_opening(d, "games_per_second").map(lambda v: "" if pd.isna(v) else f"{v:,.0f}")
+
+
+def solver_table(d: pd.DataFrame) -> pd.DataFrame:
+    """The solver's rows of :func:`how_good` that have a published figure: our win rate [95% interval], the
+    published figure, ours minus the published in points, and our games/s."""
+    s = d[(d["player"] == "solver") & d["published"].notna()]
+    return pd.DataFrame({"board": s["board"], "opening": s["opening"],
+                         "ours [95% interval]": [_fmt(w, lo, hi) for w, lo, hi in
+                                                 zip(s["win_rate"], s["ci_low"], s["ci_high"])],
+                         "published": s["published"].map(lambda v: f"{v:.4f}"),
+                         "gap, points": [f"{round((w - p) * 100, 2) + 0.0:+.2f}" for w, p in
+                                         zip(s["win_rate"], s["published"])],
+                         "games/s": s["games_per_second"].map(lambda v: f"{v:,.0f}")}).set_index(["board", "opening"])
 
 
 def thompson_summary() -> pd.DataFrame:
@@ -743,10 +796,27 @@ def pseq_verdict(d: pd.DataFrame) -> str:
 
 
 def thompson_tests_table(tests: pd.DataFrame) -> pd.DataFrame:
-    """Mean (min, max over seeds) test win rate per agent, mode and level, from :func:`thompson_band`."""
+    """The test win rates of :func:`thompson_band`, one row per level and agent, one column per mode (still
+    learning, frozen): the mean over seeds with the lowest and highest seed, ``mean (low–high)``."""
     t = tests.assign(test=pd.Categorical(tests["test"], list(LEVELS), ordered=True))
-    t = t.groupby(["agent", "test", "mode"], sort=False, observed=True)["win_rate"].agg(["mean", "min", "max"])
-    return t.unstack("test").reorder_levels([1, 0], axis=1).sort_index(axis=1, level=0, sort_remaining=False)
+    agents = list(dict.fromkeys(tests["agent"]))
+    t = t.assign(agent=pd.Categorical(t["agent"], agents, ordered=True))
+    g = t.groupby(["test", "agent", "mode"], observed=True)["win_rate"].agg(["mean", "min", "max"])
+    cells = g.apply(lambda r: f"{r['mean']:.4f} ({r['min']:.4f}–{r['max']:.4f})", axis=1).unstack("mode")
+    cells = cells.reindex(columns=[m for m in ("learning", "frozen") if m in cells.columns])
+    cells.index.names = ["test", "agent"]
+    cells.columns.name = None
+    return cells
+
+
+def thompson_table(final: pd.DataFrame) -> pd.DataFrame:
+    """:func:`thompson_summary` as the book shows it: per agent the mean final training win rate over seeds
+    with its 95% t interval, the standard deviation, the mean actions recorded and the training speed."""
+    return pd.DataFrame({"mean [95% t interval]": [_fmt(m, lo, hi) for m, lo, hi in
+                                                   zip(final["mean"], final["t95_low"], final["t95_high"])],
+                         "sd": final["sd"].map(lambda v: f"{v:.4f}"),
+                         "actions recorded": final["actions recorded"].map(lambda v: f"{v:,.0f}"),
+                         "games/s": final["training games/s"].map(lambda v: f"{v:,.0f}")}, index=final.index)
 
 
 def calibration_error(bins: pd.DataFrame) -> float:
@@ -769,6 +839,31 @@ def calibration_summary(cal: pd.DataFrame) -> pd.DataFrame:
                      "unsure belief, target already known": (unsure["known_safe"] + unsure["known_mine"]).sum()
                      / max(unsure["count"].sum(), 1)})
     return pd.DataFrame(rows).set_index(["agent", "board", "actions"])
+
+
+def calibration_table(calib: pd.DataFrame) -> pd.DataFrame:
+    """:func:`calibration_summary` as the book shows it, with short headers so that it fits the text column:
+    ``count`` (k: thousands, M: millions), ``error`` (the calibration error), ``Q = −1, a mine`` (the share of
+    "surely safe" beliefs aimed at a provable mine) and ``unsure, settled`` (the share of unsure beliefs whose
+    target the board already settles)."""
+    def count(v):
+        return f"{v / 1e6:,.1f}M" if v >= 1e6 else f"{v / 1e3:,.0f}k" if v >= 1e4 else f"{v:,}"
+    return pd.DataFrame({"count": calib["count"].map(count),
+                         "error": calib["calibration error"].map(lambda v: f"{v:.4f}"),
+                         "Q = −1, a mine": calib["surely safe (Q = -1) on a known mine"].map(lambda v: f"{v:.1%}"),
+                         "unsure, settled": calib["unsure belief, target already known"].map(lambda v: f"{v:.0%}")},
+                        index=calib.index)
+
+
+def loss_display(losses: pd.DataFrame) -> pd.DataFrame:
+    """:func:`loss_table` as the book shows it: the shares of games lost by each cause and the win rate as
+    percentages, then the games and the solver's fallbacks, under short headers."""
+    pct = lambda v: "" if pd.isna(v) else f"{v:.1%}"  # noqa: E731
+    return pd.DataFrame({"forced guess": losses["forced guess"].map(pct),
+                         "missed safe": losses["missed a safe tile"].map(pct),
+                         "known mine": losses["clicked a known mine"].map(pct),
+                         "won": losses["win rate"].map(pct), "games": losses["games"].map(lambda v: f"{int(v):,}"),
+                         "fallbacks": losses["fallbacks"].map(lambda v: f"{int(v):,}")}, index=losses.index)
 
 
 def loss_table(bel: dict) -> pd.DataFrame:

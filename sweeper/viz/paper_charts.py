@@ -188,13 +188,14 @@ def calibration(df: pd.DataFrame, title: str = "", levels=("8x8x10", "16x16x40",
     line = base.mark_line(opacity=0.5).encode(x, y, alt.Color("agent:N"))
     pts = base.mark_circle(opacity=0.8).encode(
         x, y, alt.Size("count:Q", scale=alt.Scale(type="log", range=[10, 400]), title="actions",
-                       legend=alt.Legend(format="~s")),
+                       legend=alt.Legend(format="~s", orient="bottom")),
         alt.Color("agent:N", legend=alt.Legend(orient="bottom")),
         tooltip=["agent", "board", "bin_label", alt.Tooltip("count:Q", format=","),
                  alt.Tooltip("belief:Q", format=".3f"), alt.Tooltip("exact:Q", format=".3f"),
                  alt.Tooltip("known_safe:Q", format=",", title="target surely safe"),
                  alt.Tooltip("known_mine:Q", format=",", title="target surely a mine")])
-    return alt.layer(line, pts, diag, data=df).properties(width=170, height=170).facet(
+    # legends below the panels: three panels and their axes fill the text column
+    return alt.layer(line, pts, diag, data=df).properties(width=150, height=150).facet(
         column=alt.Column("board:N", sort=list(levels), title=None)).properties(title=title)
 
 
