@@ -159,20 +159,21 @@ def heat_band(df: pd.DataFrame, x: str, x_title: str, title: str) -> alt.HConcat
     tip = ["train_setting", alt.Tooltip("win_rate:Q", format=".4f", title="mean"),
            alt.Tooltip("low:Q", format=".4f"), alt.Tooltip("high:Q", format=".4f"),
            alt.Tooltip("sd:Q", format=".4f", title="sd over seeds"), "seeds"]
-    mean = (base.mark_rect().encode(alt.Color("win_rate:Q", title="mean win rate",
+    # legends below the maps: the two maps and their axes fill the text column
+    mean = (base.mark_rect().encode(alt.Color("win_rate:Q", title="mean win rate", legend=alt.Legend(orient="bottom"),
                                               scale=alt.Scale(domain=[0, 1], scheme="viridis")), tooltip=tip)
             + base.mark_text(fontSize=10).encode(
                 alt.Text("win_rate:Q", format=".2f"),
                 color=alt.condition(alt.datum.win_rate > 0.55, alt.value("black"), alt.value("white"))))
-    spread = (base.mark_rect().encode(alt.Color("spread:Q", title="spread (points)",
+    spread = (base.mark_rect().encode(alt.Color("spread:Q", title="spread (points)", legend=alt.Legend(orient="bottom"),
                                                 scale=alt.Scale(scheme="greys", domain=[0, max(2.0, d["spread"].max())])),
                                       tooltip=tip)
               + base.mark_text(fontSize=10).encode(alt.Text("spread:Q", format=".1f"),
                                                    color=alt.condition(alt.datum.spread > 1.5, alt.value("white"),
                                                                        alt.value("black"))))
     k = int(d["seeds"].max())
-    return alt.hconcat(mean.properties(width=230, height=220, title=f"mean of {k} seeds"),
-                       spread.properties(width=230, height=220, title="highest minus lowest seed (points)"),
+    return alt.hconcat(mean.properties(width=240, height=230, title=f"mean of {k} seeds"),
+                       spread.properties(width=240, height=230, title="highest minus lowest seed (points)"),
                        title=title).resolve_scale(color="independent")
 
 
