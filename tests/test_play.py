@@ -197,3 +197,13 @@ def test_episode_table_lists_every_decision(trained_agent):
     assert len(t) == len(ep.history) and list(t.index) == list(range(1, len(t) + 1))
     assert t["action"].isin(["click", "flag"]).all() and t["game"].iloc[-1] == ep.status
     assert (t["Q"].to_numpy() == [d.q for d in ep.history]).all()
+
+
+def test_blocks_split_the_run_into_labelled_win_rates():
+    run = train("greedy", "8x8x10", 2_500, seed=3, progress=False)
+    b = run.blocks(1_000)
+    assert list(b.index) == ["games 1-1,000", "games 1,001-2,000", "games 2,001-2,500"]
+    assert b["win rate"].tolist() == [run.records["won"].iloc[k:k + 1_000].mean() for k in (0, 1_000, 2_000)]
+    assert b["actions recorded"].iloc[-1] == run.records["actions_recorded"].iloc[-1] == run.agent.actions_recorded
+    with pytest.raises(ValueError, match="size must be a positive integer"):
+        run.blocks(0)

@@ -52,6 +52,16 @@ class Run:
     def win_rate(self) -> float:
         return self.wins / len(self.records) if len(self.records) else float("nan")
 
+    def blocks(self, size: int = 10_000) -> pd.DataFrame:
+        """The run in blocks of ``size`` games (the last may be shorter): per block its win rate and the
+        actions recorded at its end, one row per block labelled by its games (``games 1-5,000``)."""
+        size = whole(size, "size", 1)
+        r = self.records
+        g = r.groupby(np.arange(len(r)) // size)
+        out = g.agg(win_rate=("won", "mean"), actions_recorded=("actions_recorded", "last"))
+        out.index = [f"games {k * size + 1:,}-{min((k + 1) * size, len(r)):,}" for k in out.index]
+        return out.rename(columns=lambda c: c.replace("_", " "))
+
     def summary(self) -> dict:
         """The CLI's JSON keys: agent, board, episodes, wins, win_rate, actions_recorded, ..."""
         n = len(self.records)
