@@ -273,3 +273,17 @@ def test_learning_minus_frozen_marks_only_separated_intervals():
     t = figures.learning_minus_frozen_table(d.reset_index())
     assert list(t.columns) == ["beginner", "intermediate"]
     assert t.loc[("greedy", "8x8x15")].tolist() == ["+0.0400", "+0.0050"]
+
+
+def test_size_reversals_are_larger_boards_that_win_more_beyond_the_seed_ranges():
+    heat = pd.DataFrame({"rows": [3, 3, 3, 4], "cols": [5, 6, 7, 5],
+                         "train_setting": ["3x5x2", "3x6x3", "3x7x3", "4x5x3"],
+                         "win_rate": [0.97, 0.91, 0.95, 0.90], "low": [0.96, 0.90, 0.94, 0.89],
+                         "high": [0.98, 0.92, 0.96, 0.91]})
+    r = figures.size_reversals(heat)
+    assert r[["smaller", "larger"]].values.tolist() == [["3x6x3", "3x7x3"]]
+    assert r["larger density"].iloc[0] == pytest.approx(3 / 21)
+    text = figures.size_trend(heat)
+    assert "In 1 of the 3 pairs of neighbouring cells the larger board wins *more*" in text
+    assert "in 1 of those 1 the larger board has the lower mine density" in text
+    assert "In all 3 pairs" in figures.size_trend(heat.assign(low=heat["win_rate"] - 0.1))

@@ -483,6 +483,45 @@ def _heat_band(boards, spec_id: str) -> pd.DataFrame:
     return _band(df, ["train_setting"], "win_rate")
 
 
+def size_reversals(heat: pd.DataFrame) -> pd.DataFrame:
+    """Neighbouring cells of a board-size heatmap (:func:`fig_exp_6_band`: one more column, or one more row) where
+    the larger board has the higher win rate with the seed ranges apart (its lowest seed above the smaller board's
+    highest), with both boards' mine densities: rounding the mine count makes neighbouring boards' densities differ."""
+    cells = heat.set_index(["rows", "cols"])
+    rows = []
+    for (r, c), small in cells.iterrows():
+        for big_at in ((r, c + 1), (r + 1, c)):
+            if big_at not in cells.index:
+                continue
+            big = cells.loc[big_at]
+            if big["low"] > small["high"]:
+                density = [int(x.split("x")[2]) / (int(x.split("x")[0]) * int(x.split("x")[1]))
+                           for x in (small["train_setting"], big["train_setting"])]
+                rows.append({"smaller": small["train_setting"], "larger": big["train_setting"],
+                             "smaller win rate": small["win_rate"], "larger win rate": big["win_rate"],
+                             "smaller density": density[0], "larger density": density[1]})
+    return pd.DataFrame(rows, columns=["smaller", "larger", "smaller win rate", "larger win rate", "smaller density",
+                                       "larger density"])
+
+
+def size_trend(heat: pd.DataFrame) -> str:
+    """What :func:`size_reversals` finds, in a sentence for the page: how many of the neighbouring pairs reverse
+    the trend beyond the seed ranges, how many of those have a lower density on the larger board, and the largest."""
+    rev = size_reversals(heat)
+    cells = set(zip(heat["rows"], heat["cols"]))
+    pairs = sum((r, c + 1) in cells for r, c in cells) + sum((r + 1, c) in cells for r, c in cells)
+    if rev.empty:
+        return (f"**Measured.** In all {pairs} pairs of neighbouring cells the larger board wins less or the seed "
+                "ranges overlap.")
+    lower = int((rev["larger density"] < rev["smaller density"]).sum())
+    top = rev.loc[(rev["larger win rate"] - rev["smaller win rate"]).idxmax()]
+    return (f"**Measured.** In {len(rev)} of the {pairs} pairs of neighbouring cells the larger board wins *more*, "
+            f"beyond the seed ranges; in {lower} of those {len(rev)} the larger board has the lower mine density, "
+            f"because the mine count is rounded. The largest: {top['smaller']} {top['smaller win rate']:.3f} "
+            f"(density {top['smaller density']:.3f}) against {top['larger']} {top['larger win rate']:.3f} "
+            f"(density {top['larger density']:.3f}).")
+
+
 def fig_exp_6_band() -> pd.DataFrame:
     """fig:exp_6 over the band seeds: per cell the mean training win rate, the lowest and highest
     seed, and the standard deviation over seeds."""
