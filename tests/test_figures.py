@@ -1,5 +1,6 @@
 """The seed-band helpers of sweeper.viz.figures (the tables behind the bands)."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -287,3 +288,11 @@ def test_size_reversals_are_larger_boards_that_win_more_beyond_the_seed_ranges()
     assert "In 1 of the 3 pairs of neighbouring cells the larger board wins *more*" in text
     assert "in 1 of those 1 the larger board has the lower mine density" in text
     assert "In all 3 pairs" in figures.size_trend(heat.assign(low=heat["win_rate"] - 0.1))
+
+
+def test_value_facts_count_perfect_actions_seen_once():
+    q = np.array([-1.0, 1.0, -1.0, 0.5, -0.2])
+    n = np.array([1, 3, 1, 4, 7])
+    text = figures.value_facts({"greedy": (np.arange(5), q, n)})
+    assert text == ("**Measured.** greedy: 60% of its 5 recorded actions are perfect, and 67% of those were seen "
+                    "exactly once.")

@@ -128,6 +128,17 @@ def fig_exp_5(points: int = 400) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def value_facts(tables: dict) -> str:
+    """What Fig. 9 cannot show, in a sentence for the page: per agent (``tables``: name -> (keys, q, n) of its
+    recorded actions) the share of perfect actions (|Q| = 1) and how many of those were seen exactly once."""
+    parts = []
+    for name, (_, q, n) in tables.items():
+        perfect = np.abs(q) == 1.0
+        parts.append(f"{name}: {perfect.mean():.0%} of its {len(q):,} recorded actions are perfect, and "
+                     f"{(n[perfect] == 1).mean():.0%} of those were seen exactly once")
+    return "**Measured.** " + "; ".join(parts) + "."
+
+
 def tab_action_cnt() -> pd.DataFrame:
     """Mean N of perfect, non-perfect and all recorded actions, ours beside the paper's."""
     c = comparison()
