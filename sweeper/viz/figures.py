@@ -28,7 +28,9 @@ from ..agents.kinds import load_agent
 from ..experiments.paper import PAPER_BOLD, paper_results, published_solver_rate  # noqa: F401  (paper_results re-exported)
 from ..experiments.reproduce import REPO, default_results, store_for, train_label, transfer_best
 from ..experiments.specs import BAND_SEEDS
+from ..game.engine import Setting
 from .glance import agent_name
+from .glance import order as interval_order
 
 SCALE_ENV = "SWEEPER_SCALE"
 
@@ -272,7 +274,6 @@ def learning_minus_frozen(c: pd.DataFrame) -> pd.DataFrame:
     """Every transfer test cell of the comparison table ``c``: the agent, what it was trained and tested on, its
     win rate still learning minus frozen, and ``order``: +1 / -1 when the two 95% intervals are apart (learning
     higher / lower), 0 when they overlap (:func:`sweeper.viz.glance.order`)."""
-    from .glance import order
     t = c[(c["experiment"] == "transfer") & (c["eval_setting"] != "training")
           & c["metric"].isin(["win_rate", "win_rate_frozen"])]
     t = t.pivot_table(index=["agent", "train_setting", "eval_setting"], columns="metric",
@@ -282,7 +283,7 @@ def learning_minus_frozen(c: pd.DataFrame) -> pd.DataFrame:
         learning, frozen = ((r[("ours", m)], r[("ci_low", m)], r[("ci_high", m)])
                             for m in ("win_rate", "win_rate_frozen"))
         rows.append({"agent": agent_name(agent), "trained on": trained, "tested on": ex.LEVEL[test],
-                     "learning − frozen": learning[0] - frozen[0], "order": order(learning, frozen)})
+                     "learning − frozen": learning[0] - frozen[0], "order": interval_order(learning, frozen)})
     return pd.DataFrame(rows)
 
 
@@ -506,8 +507,7 @@ def size_reversals(heat: pd.DataFrame) -> pd.DataFrame:
                 continue
             big = cells.loc[big_at]
             if big["low"] > small["high"]:
-                density = [int(x.split("x")[2]) / (int(x.split("x")[0]) * int(x.split("x")[1]))
-                           for x in (small["train_setting"], big["train_setting"])]
+                density = [Setting.parse(x).density for x in (small["train_setting"], big["train_setting"])]
                 rows.append({"smaller": small["train_setting"], "larger": big["train_setting"],
                              "smaller win rate": small["win_rate"], "larger win rate": big["win_rate"],
                              "smaller density": density[0], "larger density": density[1]})
