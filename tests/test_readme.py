@@ -35,4 +35,8 @@ def test_the_package_example_gives_the_win_rate_it_states():
 def test_the_plug_in_example_runs():
     scope: dict = {}
     block = python_blocks()[1].replace("episodes=10_000", "episodes=300")
-    exec(compile(block, str(README), "exec"), scope)  # noqa: S102 - the README's own example
+    assert "\ntrain(" in block
+    exec(compile(block.replace("\ntrain(", "\nrun = train("), str(README), "exec"), scope)  # noqa: S102
+    run = scope["run"]
+    assert len(run.records) == 300 and run.agent.name.startswith("rule:softmax")
+    assert run.agent.actions_recorded > 0

@@ -260,16 +260,6 @@ def tab_transfer(agent: str = "greedy", mode: str = "learning") -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["tested on", "trained on"])
 
 
-def learning_vs_frozen() -> pd.DataFrame:
-    """The test win rates with learning on minus frozen, for every transfer agent and level."""
-    c = comparison()
-    c = c[(c["experiment"] == "transfer") & c["metric"].isin(["win_rate", "win_rate_frozen"])
-          & (c["eval_setting"] != "training")]
-    p = c.pivot_table(index=["agent", "train_setting", "eval_setting"], columns="metric", values="ours")
-    p["difference"] = p["win_rate"] - p["win_rate_frozen"]
-    return p.reset_index().rename(columns={"win_rate": "learning", "win_rate_frozen": "frozen"})
-
-
 def learning_minus_frozen(c: pd.DataFrame) -> pd.DataFrame:
     """Every transfer test cell of the comparison table ``c``: the agent, what it was trained and tested on, its
     win rate still learning minus frozen, and ``order``: +1 / -1 when the two 95% intervals are apart (learning
