@@ -18,8 +18,8 @@ def layouts(board, count, seed):
 
 
 def same_games(builtin, agent, board, lays):
-    ours = play(agent, board, 0, layouts=lays, progress=False).records
-    theirs = play(builtin, board, 0, layouts=lays, progress=False).records
+    ours = play(agent, board, len(lays), layouts=lays, progress=False).records
+    theirs = play(builtin, board, len(lays), layouts=lays, progress=False).records
     assert ours.equals(theirs)
     keys, q, n = agent.table.recorded()
     k2, q2, n2 = builtin.table.recorded()

@@ -18,7 +18,7 @@ def layouts(board, count, seed):
 
 
 def compare(agent, board, lays, **ref_kw):
-    run = play(agent, board, 0, layouts=lays, progress=False)
+    run = play(agent, board, len(lays), layouts=lays, progress=False)
     games, table = play_reference(lays, **ref_kw)
     rec = run.records
     assert list(rec["won"]) == [g["won"] for g in games]
@@ -61,6 +61,6 @@ def test_state_action_matches_reference():
 
 def test_epsilon_zero_is_greedy():
     lays = layouts("6x6x7", 60, 8)
-    a = play(EpsilonGreedy(0.0), "6x6x7", 0, layouts=lays, progress=False)
-    b = play(Greedy(), "6x6x7", 0, layouts=lays, progress=False)
+    a = play(EpsilonGreedy(0.0), "6x6x7", len(lays), layouts=lays, progress=False)
+    b = play(Greedy(), "6x6x7", len(lays), layouts=lays, progress=False)
     assert a.records.equals(b.records)

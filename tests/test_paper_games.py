@@ -28,7 +28,7 @@ def replay(name):
     make, board = CASES[name]
     data = np.load(DATA / f"{name}.npz", allow_pickle=False)
     agent = make()
-    run = play(agent, board, 0, layouts=list(data["layouts"]), opening="reference", progress=False)
+    run = play(agent, board, len(data["layouts"]), layouts=list(data["layouts"]), opening="reference", progress=False)
     rec = run.records
     ours = {"won": rec["won"].to_numpy(), "plays": rec["decisions"].to_numpy(),
             "actions": rec["actions_recorded"].to_numpy()}

@@ -28,7 +28,7 @@ def test_a_one_tile_with_one_covered_neighbour_is_learned_as_a_mine():
     mine (unseen actions look safe) and loses; game 2 flags it and clicks its way to a win."""
     mines = np.array([[False, False, True, False, False]])
     agent = Greedy()
-    run = play(agent, "1x5x1", 0, layouts=[mines, mines], progress=False)
+    run = play(agent, "1x5x1", 2, layouts=[mines, mines], progress=False)
     assert list(run.records["won"]) == [False, True]
     view = np.array([[0, 1, COVERED, COVERED, COVERED]])
     q, n = agent.table[key_of(view, (0, 1), (0, 2))]

@@ -40,10 +40,14 @@ Kernels take three bundles: the game's :class:`~sweeper.game.engine.Board`,
 the agent's :class:`Cache` (what it remembers of the current game) and its
 value :class:`~sweeper.agents.values.Table`, plus the policy array ``pol`` (the
 agent's kind and parameters, ``P_*`` indices). A decision is three steps,
-:func:`refresh`, :func:`choose` and :func:`apply`; :func:`play_games` (training
-and evaluation) runs the kernel :func:`_play_games`, which loops over the very
-same steps (``refresh_keys`` is :func:`refresh` once the table has room,
-``move`` is :func:`apply` up to the flag limit), so every rule is written once.
+:func:`refresh`, :func:`choose` and :func:`apply`. There is one game loop,
+:func:`_games`, run by :func:`play_games` for training, evaluation, the audit
+and the regret runs (the last two hand it a probe of :mod:`sweeper.agents.oracle`,
+which measures each decision against the exact probabilities and changes
+nothing). The step-through (:class:`~sweeper.running.episode.Episode`) and the
+Gymnasium policy call the same three steps one decision at a time. A plug-in
+rule's agent is never played without its rule: :func:`check_rule` refuses it,
+and :func:`choose` makes no choice for it.
 
 Speed (measured with perf on 10^5 and 2x10^5 beginner games; figures in the
 notes of issue 11):
@@ -85,6 +89,7 @@ from ..game.grid import COVERED, OUT
 from ..rng import below, beta, uniform
 from .values import (DECISIONS, EMPTY, PERFECT, RECORDED, Table, ensure_room, find, find_or_insert, insert, needs_room,
                      prefetch, probe, update)
+from . import oracle
 from .windows import window_code, window_key
 
 # agent kinds and the layout of the policy array ``pol``
@@ -316,6 +321,10 @@ def ucb_score(qv, nv, c, logt, unseen):
     return qv + s * c * math.sqrt(logt / nv)
 
 
+#: The choice tuple of no choice (a plug-in rule's agent asked to choose without its rule).
+NO_CHOICE = (np.int64(-1), np.int64(-1), np.int64(-1), 0.0, np.int64(0), 0.0, False, np.int64(-1))
+
+
 @njit(cache=True, inline="always")
 def chosen(cslot, cq, cn, i, score, flag):
     """The choice tuple of the candidate with cache index ``i``."""
@@ -488,6 +497,8 @@ def choose(b, c, t, pol, rng, rule=None):
     ac[EXPLORED] = 0
     if rule is not None:
         return choose_by_rule(tiles, view, flg, cslot, cq, cn, meta[DECISIONS], rule)
+    if kind == RULE:  # a plug-in rule's agent without its rule: no choice (never another kind's)
+        return NO_CHOICE
     if kind == SA:
         return choose_sa(tiles, view, flg, t.keys, t.q, t.n, ac[LAST])
     if kind == EGREEDY and uniform(rng) < pol[P_EPS]:
@@ -669,16 +680,25 @@ def move(b, c, t, pol, tile, key, slot, do_flag):
 
 
 @njit(cache=True)
+def give_up_choice(b, c, t, pol, rule=None):
+    """The flag the agent gives up when flags exceed mines, (tile, key): :func:`flag_to_remove`, or a
+    plug-in rule's ``give_up`` (:func:`give_up_by_rule`; (-1, -1) when it failed, or when a plug-in rule's
+    agent comes without its rule)."""
+    if rule is not None:
+        return give_up_by_rule(b, t, pol, rule)
+    if np.int64(pol[P_KIND]) == RULE:
+        return np.int64(-1), np.int64(-1)
+    return flag_to_remove(b, c, t, pol)
+
+
+@njit(cache=True)
 def give_up_flag(b, c, t, pol, rule=None):
-    """Flags exceed mines: remove the flag the agent gives up (:func:`flag_to_remove`, or a plug-in
-    rule's ``give_up``), click its tile and learn it at once. Returns the tile, or -1 when the rule
-    failed (the flag stays and the caller stops)."""
-    if rule is None:
-        f, fkey = flag_to_remove(b, c, t, pol)
-    else:
-        f, fkey = give_up_by_rule(b, t, pol, rule)
-        if f < 0:
-            return -1
+    """Flags exceed mines: remove the flag the agent gives up (:func:`give_up_choice`), click its tile
+    and learn it at once. Returns the tile, or -1 when the rule failed (the flag stays and the caller
+    stops)."""
+    f, fkey = give_up_choice(b, c, t, pol, rule)
+    if f < 0:
+        return -1
     set_flag(b, f, False, pol[P_VISIBLE] != 0)
     c.ac[REM] += 1
     c.ac[CLK] += 1
@@ -733,24 +753,25 @@ def end_game(b, c, t, pol):
                 update(q, n, meta, cslot[i], reward)
 
 
-@njit(cache=True, _nrt=False)
-def _play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule=None):
-    """The kernel of :func:`play_games`: plays games ``start .. start+count-1`` until the value table
-    needs room before a decision. Returns the index of the game it stopped in (``start + count`` when all
-    are played, or the game where a plug-in rule failed: its status says so). ``resume``: the game
-    ``start`` is under way (stopped for room: its table has just grown, so every cached slot is stale).
-
-    Compiled without reference counting (``_nrt=False``): it allocates nothing and keeps no array, and the
-    atomic reference counts numba would put around every array handed to a step were an eighth of the
-    run time (see "Speed" above)."""
+@njit(cache=True, inline="always")
+def _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule, probe):
+    """The one game loop: plays games ``start .. start+count-1`` until the value table needs room before a
+    decision. Returns the index of the game it stopped in (``start + count`` when all are played, or the
+    game where no choice could be made: a plug-in rule failed, and its status says so, or a rule agent
+    came without its rule). ``resume``: the game ``start`` is under way (stopped for room: its table has
+    just grown, so every cached slot is stale). ``probe``: None, or an :data:`~sweeper.agents.oracle.Probe`
+    that measures every decision against the exact probabilities without changing it."""
     gs, ac, meta = b.gs, c.ac, t.meta
     room = 8 * b.geo[G_R] * b.geo[G_C] + 16
     no_layout = layouts.reshape(layouts.size)[:0]
+    window_agent = np.int64(pol[P_KIND]) != SA
     for g in range(start, start + count):
         moved = resume and g == start
         if not moved:
             new_game(b, rng_boards, layouts[g] if layouts.shape[0] > 0 else no_layout)
             begin_game(c)
+            if probe is not None:
+                oracle.begin_game(probe)
         while True:
             if needs_room(t.keys, meta, room):
                 return g
@@ -758,20 +779,25 @@ def _play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, co
             moved = False
             if gs[ST] != ONGOING:
                 break
+            if probe is not None:
+                oracle.before_choice(b, c, window_agent, probe)
             x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent, rule)
-            if rule is not None:
-                if x < 0:
+            if x < 0:
+                if rule is not None:
                     rule[7][E_GAME] = g
-                    return g
-            if move(b, c, t, pol, x, key, slot, fl):
-                give_up_flag(b, c, t, pol, rule)
+                return g
+            removed = apply(b, c, t, pol, x, key, slot, fl, rule)
             if rule is not None:
                 if rule[7][E_CODE] != RULE_OK:
                     rule[7][E_GAME] = g
                     return g
+            if probe is not None:
+                oracle.after_move(b, probe, g, x, fl, qv, nv, removed)
             if gs[ST] != ONGOING:
                 break
         end_game(b, c, t, pol)
+        if probe is not None:
+            oracle.end_of_game(b, probe, g)
         records[g, R_WON] = 1 if gs[ST] != LOST else 0
         records[g, R_DEC] = ac[DEC]
         records[g, R_CLK] = ac[CLK]
@@ -784,27 +810,61 @@ def _play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, co
     return start + count
 
 
-def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start, count, rule=None) -> None:
-    """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``.
+@njit(cache=True, _nrt=False)
+def _play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule=None):
+    """The loop :func:`_games` without a probe, compiled without reference counting (``_nrt=False``): it
+    allocates nothing and keeps no array, and the atomic reference counts numba would put around every
+    array handed to a step were an eighth of the run time (see "Speed" above)."""
+    return _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule, None)
+
+
+@njit(cache=True)
+def _play_games_probed(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule, probe):
+    """The loop :func:`_games` with a probe (its solver allocates, so this one keeps reference counting)."""
+    return _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule, probe)
+
+
+def check_rule(pol, rule) -> None:
+    """A plug-in rule's tuple goes with a rule agent's policy, and only there (else ``ValueError``): a rule
+    agent never falls back on another kind's choice."""
+    is_rule = int(pol[P_KIND]) == RULE
+    if is_rule and rule is None:
+        raise ValueError("a plug-in rule's agent needs its rule's tuple (sweeper.agents.custom.Rule.bundle)")
+    if rule is not None and not is_rule:
+        raise ValueError("a rule's tuple goes with a plug-in rule's agent only")
+
+
+def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start, count, rule=None,
+               probe=None) -> None:
+    """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``: the one game loop,
+    behind training, evaluation, the audit and the regret runs.
 
     ``b``, ``c``: the board and cache bundles; ``table``: the agent's
     :class:`~sweeper.agents.values.ValueTable`, grown here whenever it needs room before a
     decision (then the game in progress goes on, every window key recomputed). ``layouts`` is
     either empty (boards drawn from ``rng_boards``) or holds one mine layout per game. ``rule``: a
     plug-in rule's tuple (:mod:`sweeper.agents.custom`); when it fails, the game in progress is
-    abandoned, its index is recorded in the rule's status and the call returns.
+    abandoned, its index is recorded in the rule's status and the call returns. ``probe``: an
+    :data:`~sweeper.agents.oracle.Probe` to measure every decision against the exact probabilities.
 
-    The kernel :func:`_play_games` runs the steps of :func:`refresh`, :func:`choose` and
+    The kernel :func:`_games` runs the steps :func:`refresh_keys`, :func:`choose` and
     :func:`apply`; the table grows here, between its calls, because the kernel allocates nothing
     (see "Speed" above)."""
+    check_rule(pol, rule)
     room = 8 * int(b.geo[G_R]) * int(b.geo[G_C]) + 16
     end = start + count
     resume = False
     while start < end:
-        extra = () if rule is None else (rule,)
-        start = _play_games(b, c, table.bundle, pol, rng_boards, rng_agent, layouts, records, start, end - start,
-                            resume, *extra)
+        if probe is None:
+            extra = () if rule is None else (rule,)
+            start = _play_games(b, c, table.bundle, pol, rng_boards, rng_agent, layouts, records, start,
+                                end - start, resume, *extra)
+        else:
+            start = _play_games_probed(b, c, table.bundle, pol, rng_boards, rng_agent, layouts, records, start,
+                                       end - start, resume, rule, probe)
         if start >= end or (rule is not None and rule[7][E_CODE] != RULE_OK):
             return
+        if not needs_room(table.bundle.keys, table.bundle.meta, room):
+            raise RuntimeError(f"no choice could be made in game {start} (the agent had no candidate)")
         table.make_room(room)
         resume = True

@@ -112,9 +112,15 @@ class Setting:
 
 def check_opening(opening: str, setting: Setting, first=None) -> tuple[int, tuple[int, int]]:
     """Validate an opening rule; returns its code and the first-click tile."""
-    if opening not in OPENINGS:
+    if not isinstance(opening, str) or opening not in OPENINGS:
         raise ValueError(f"opening must be one of {sorted(OPENINGS)}, got {opening!r}")
-    r, c = (0, 0) if first is None else first
+    if first is not None and opening == "reference":
+        raise ValueError("first is for the safe and zero openings; the reference opening opens a tile of its own "
+                         "(the first safe tile with no mine around it, column by column)")
+    if first is not None and not (isinstance(first, (tuple, list)) and len(first) == 2 and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in first)):
+        raise ValueError(f"first must be a (row, col) pair of integers, got {first!r}")
+    r, c = (0, 0) if first is None else (int(first[0]), int(first[1]))
     if not (0 <= r < setting.rows and 0 <= c < setting.cols):
         raise ValueError(f"first click {(r, c)} is off the {setting.rows}x{setting.cols} board")
     if opening == "zero":

@@ -4,8 +4,10 @@ the belief audit, and a Gymnasium environment.
 * :mod:`~sweeper.running.training` -- :func:`train`, :func:`evaluate`, per-game records;
 * :mod:`~sweeper.running.episode` -- :class:`Episode`: one game, one decision at a time;
 * :mod:`~sweeper.running.players` -- the solver (ceiling) and the random player (floor);
-* :mod:`~sweeper.running.belief` -- an agent's beliefs against the exact probabilities;
-* :mod:`~sweeper.running.env` -- ``sweeper/Minesweeper-v0`` (imported on demand: it needs Gymnasium).
+* :mod:`~sweeper.running.belief` -- an agent's beliefs and moves against the exact probabilities (the audit);
+* :mod:`~sweeper.running.env` -- ``sweeper/Minesweeper-v0`` (imported on demand: it needs Gymnasium);
+* :mod:`~sweeper.running.policies` -- players of that environment (solver, trained agent, random) and
+  the episode loop.
 """
 
 from .episode import Decision, Episode

@@ -31,120 +31,68 @@ is the agent as trained.
 
 from __future__ import annotations
 
-import time
-from collections import namedtuple
-
 import numpy as np
 import pandas as pd
-from numba import njit
 
-from ..agents.kinds import Agent, StateAction, make_agent
-from ..agents.rules import apply, begin_game, choose, end_game, live, new_cache, refresh
-from ..game.engine import G_K, LOST, ONGOING, ST, Setting, new_board, new_game
+from ..agents import oracle
+from ..agents.kinds import Agent, make_agent
+from ..agents.oracle import (CAUSES, D_CLICKED, D_EXPLODED, D_FLAG, D_GAME, D_N, D_NUM, D_REMOVED, D_SAFE_KNOWN,
+                             D_SIZE, D_TILE, EPS, F_BEST, F_CLICKED_EXACT, F_EXACT, F_LOWEST, F_Q, F_SIZE,
+                             GAME_FLOAT_COLUMNS, GAME_INT_COLUMNS, N_BINS, belief_bin, new_probe)
+from ..game.engine import Setting
 from ..game.grid import tile_of
-from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, check_budget
-from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
-from .training import check_episodes
+from ..game.probability import NODE_BUDGET, check_budget
+from .training import check_episodes, play
 
-#: Probabilities within EPS of 0 or 1 count as known.
-EPS = 1e-9
-#: Belief bins of the calibration tables: Q = -1 exactly, 20 equal bins of (Q + 1) / 2, Q = 1 exactly.
-N_BINS = 22
-CAUSES = ("won", "forced guess", "missed a safe tile", "clicked a known mine")
-WON, FORCED, MISSED, KNOWN_MINE = range(4)
-# per-decision columns
-D_GAME, D_NUM, D_TILE, D_FLAG, D_N, D_CLICKED, D_SAFE_KNOWN, D_EXPLODED, D_REMOVED = range(9)
-F_Q, F_EXACT, F_LOWEST, F_CLICKED_EXACT = range(4)
+__all__ = ["Audit", "audit", "find_episode", "Recorder", "bin_label", "belief_bin", "CAUSES", "EPS", "N_BINS"]
 
 
-@njit(cache=True)
-def belief_bin(qv):
-    """The calibration bin of a value Q: 0 for Q = -1, 21 for Q = 1, else 1 + 20 equal bins of (Q + 1) / 2."""
-    if qv <= -1.0:
-        return 0
-    if qv >= 1.0:
-        return N_BINS - 1
-    return 1 + min(int((qv + 1.0) * 0.5 * 20.0), 19)
+class Recorder:
+    """What :func:`~sweeper.running.training.play` hands the one game loop to measure every decision
+    against the exact probabilities (:mod:`sweeper.agents.oracle`): a probe per kernel call, the rows and
+    per-game sums gathered here. ``rows``: also keep one row per decision (the audit; costs memory)."""
 
+    def __init__(self, rows: bool = True, budget: int = NODE_BUDGET):
+        self.rows = bool(rows)
+        self.budget = check_budget(budget)
+        self.parts_i, self.parts_f, self.games, self.gsums = [], [], [], []
+        self.probe = None
+        self.cbins = np.zeros((N_BINS, 5))
+        self.fallbacks = 0  # solver groups over the budget, over the run
+        self._fallbacks_before = 0
 
-#: Where :func:`_audit_games` writes: per decision rows ``di`` (ints, ``D_*`` columns) and ``df`` (floats,
-#: ``F_*``), per game (won, cause, by_removal, decisions) ``games``, and every candidate's (count, belief sum,
-#: exact sum, known-safe, known-mine) by belief bin ``cbins``.
-AuditRecords = namedtuple("AuditRecords", ["di", "df", "games", "cbins"])
+    def begin_setting(self, board, setting, episodes: int) -> None:
+        """A new board setting of the run, ``episodes`` games."""
+        self._fallbacks_before = self.fallbacks
+        self.probe = new_probe(board, episodes, 0, self.budget)._replace(cbins=self.cbins)
+        self.games.append(self.probe.games)
+        self.gsums.append(self.probe.gsum)
+        self.tiles = setting.tiles
 
+    def call(self, count: int):
+        """The probe of the next kernel call, for ``count`` games."""
+        rows = count * 2 * self.tiles + 1 if self.rows else 0
+        self.probe.state[oracle.R_ROWS] = 0
+        self.probe = self.probe._replace(di=np.zeros((rows, D_SIZE), np.int64), df=np.zeros((rows, F_SIZE)))
+        return self.probe
 
-@njit(cache=True)
-def _audit_games(b, c, t, pol, rng_b, rng_a, count, game0, budget, prob, out):
-    """Play ``count`` games (numbered from ``game0``) with the exact probabilities of every view in
-    ``prob``, writing into ``out`` (:data:`AuditRecords`). Returns (rows written, fallbacks, the table)."""
-    di, df, games, cbins = out
-    layout = np.zeros(0, np.uint8)
-    K = b.geo[G_K]
-    tiles, view, flg, mine, gs, cq, cn = b.tiles, b.shown, b.flg, b.mine, b.gs, c.cq, c.cn
-    row = 0
-    fallbacks = 0
-    for g in range(count):
-        new_game(b, rng_b, layout)
-        begin_game(c)
-        t = refresh(b, c, t, pol)
-        cause = WON
-        removal = 0
-        dec = 0
-        while gs[ST] == ONGOING:
-            f = analyse(view, tiles, b.off8, K, budget, prob)
-            if f == INCONSISTENT:
-                raise RuntimeError("the solver found a real board's view inconsistent")
-            fallbacks += f
-            lowest = 2.0
-            for j in range(tiles.shape[0]):
-                p = tiles[j]
-                if live(view, flg, p):
-                    if prob[p] < lowest:
-                        lowest = prob[p]
-                    for i in range(p * 8, p * 8 + 8):
-                        if cn[i] > 0:
-                            k = belief_bin(cq[i])
-                            cbins[k, 0] += 1.0
-                            cbins[k, 1] += (cq[i] + 1.0) * 0.5
-                            cbins[k, 2] += prob[p]
-                            cbins[k, 3] += prob[p] <= EPS
-                            cbins[k, 4] += prob[p] >= 1.0 - EPS
-            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_a)
-            exact = prob[x]
-            removed = apply(b, c, t, pol, x, key, slot, fl)
-            clicked = removed if fl else x
-            di[row, D_GAME] = game0 + g
-            di[row, D_NUM] = dec
-            di[row, D_TILE] = x
-            di[row, D_FLAG] = fl
-            di[row, D_N] = nv
-            di[row, D_CLICKED] = clicked
-            di[row, D_SAFE_KNOWN] = lowest <= EPS
-            di[row, D_EXPLODED] = clicked >= 0 and mine[clicked] != 0
-            di[row, D_REMOVED] = removed
-            df[row, F_Q] = qv
-            df[row, F_EXACT] = exact
-            df[row, F_LOWEST] = lowest
-            df[row, F_CLICKED_EXACT] = prob[clicked] if clicked >= 0 else np.nan
-            if gs[ST] == LOST:
-                pc = prob[clicked]
-                if pc >= 1.0 - EPS:
-                    cause = KNOWN_MINE
-                elif lowest <= EPS:
-                    cause = MISSED
-                else:
-                    cause = FORCED
-                removal = 1 if fl else 0
-            row += 1
-            dec += 1
-            if gs[ST] == ONGOING:
-                t = refresh(b, c, t, pol)
-        end_game(b, c, t, pol)
-        games[game0 + g, 0] = gs[ST] != LOST
-        games[game0 + g, 1] = cause
-        games[game0 + g, 2] = removal
-        games[game0 + g, 3] = dec
-    return row, fallbacks, t
+    def collect(self) -> None:
+        """Keep what the last call recorded."""
+        rows = int(self.probe.state[oracle.R_ROWS])
+        self.parts_i.append(self.probe.di[:rows])
+        self.parts_f.append(self.probe.df[:rows])
+        self.fallbacks = self._fallbacks_before + int(self.probe.state[oracle.R_FALLBACKS])
+
+    def decision_arrays(self):
+        di = np.concatenate(self.parts_i) if self.parts_i else np.zeros((0, D_SIZE), np.int64)
+        dfl = np.concatenate(self.parts_f) if self.parts_f else np.zeros((0, F_SIZE))
+        return di, dfl
+
+    def game_arrays(self, upto: int):
+        """The per-game integer and float columns of the first ``upto`` games of the run."""
+        gi = np.concatenate(self.games)[:upto] if self.games else np.zeros((0, len(GAME_INT_COLUMNS)), np.int64)
+        gf = np.concatenate(self.gsums)[:upto] if self.gsums else np.zeros((0, len(GAME_FLOAT_COLUMNS)))
+        return gi, gf
 
 
 class Audit:
@@ -213,67 +161,45 @@ def bin_label(b: int) -> str:
 
 
 def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, opening: str = "reference", first=None,
-          learn: bool = False, budget: int = NODE_BUDGET, chunk: int = 1_000) -> Audit:
-    """Play ``episodes`` games of ``agent`` on ``board`` (boards from ``seed``, as
-    :func:`sweeper.evaluate` deals them) and audit every decision against the
-    exact probabilities. ``learn=False`` (default) plays a frozen copy; with
-    ``learn=True`` the copy keeps learning; ``agent`` itself never changes."""
+          learn: bool = False, budget: int = NODE_BUDGET, chunk: int | None = None, progress: bool = False) -> Audit:
+    """Play ``episodes`` games of ``agent`` on ``board`` and audit every decision against the exact
+    probabilities. The games are those of :func:`sweeper.evaluate` with the same seed: with
+    ``learn=False`` (default) those of ``evaluate(agent, board, episodes, seed, freeze=True)``, with
+    ``learn=True`` those of ``train(agent.copy(), board, episodes, seed)`` (the same loop plays them,
+    :func:`sweeper.agents.rules.play_games`, with a probe that only watches). ``agent`` itself never
+    changes. Every agent kind is audited, a plug-in rule included; the state-action agent's decisions and
+    games are recorded, but it has no window values for the candidates' calibration table."""
     if not isinstance(agent, Agent):
         agent = make_agent(agent)
-    if isinstance(agent, StateAction):
-        raise ValueError("the audit reads window actions' Q; the state-action agent has none")
     setting = Setting.parse(board)
     episodes = check_episodes(episodes)
-    seed = check_seed(seed)
-    budget = check_budget(budget)
-    if chunk < 1:
-        raise ValueError("chunk must be >= 1")
-    ag = agent.copy()
-    table = ag.table
-    pol = ag.policy(learn)
-    board = new_board(setting, opening, first)
-    cache = new_cache(board)
-    rng_b = make_state(seed, STREAM_BOARDS)
-    rng_a = make_state(seed, STREAM_AGENT)
-    prob = np.zeros(board.shown.shape[0])
-    games = np.zeros((episodes, 4), np.int64)
-    cbins = np.zeros((N_BINS, 5))
-    parts_i, parts_f = [], []
-    fallbacks = 0
-    t0 = time.perf_counter()
-    for start in range(0, episodes, chunk):
-        count = min(chunk, episodes - start)
-        cap = count * 2 * setting.tiles + 1
-        di = np.zeros((cap, 9), np.int64)
-        dfl = np.zeros((cap, 4))
-        rows, f, bundle = _audit_games(board, cache, table.bundle, pol, rng_b, rng_a, count, start, budget, prob,
-                                       AuditRecords(di, dfl, games, cbins))
-        table.adopt(bundle)
-        fallbacks += int(f)
-        parts_i.append(di[:rows])
-        parts_f.append(dfl[:rows])
-    seconds = time.perf_counter() - t0
-    di = np.concatenate(parts_i) if parts_i else np.zeros((0, 9), np.int64)
-    dfl = np.concatenate(parts_f) if parts_f else np.zeros((0, 4))
+    recorder = Recorder(rows=True, budget=budget)
+    run = play(agent.copy(), setting, episodes, seed, learn=learn, opening=opening, first=first, chunk=chunk,
+               progress=progress, recorder=recorder)
+    di, dfl = recorder.decision_arrays()
+    gi, _ = recorder.game_arrays(episodes)
     r, c = tile_of(di[:, D_TILE], setting.cols)
     cr, cc = tile_of(di[:, D_CLICKED], setting.cols)
     clicked = di[:, D_CLICKED] >= 0
+    flag = di[:, D_FLAG] != 0
+    exact = dfl[:, F_EXACT]
     decisions = pd.DataFrame({
         "game": di[:, D_GAME], "decision": di[:, D_NUM], "row": r, "col": c,
-        "action": np.where(di[:, D_FLAG] != 0, "flag", "click"),
-        "q": dfl[:, F_Q], "n": di[:, D_N], "belief": (dfl[:, F_Q] + 1) / 2, "exact": dfl[:, F_EXACT],
+        "action": np.where(flag, "flag", "click"),
+        "q": dfl[:, F_Q], "n": di[:, D_N], "belief": (dfl[:, F_Q] + 1) / 2, "exact": exact,
         "lowest": dfl[:, F_LOWEST], "safe_known": di[:, D_SAFE_KNOWN].astype(bool),
         "clicked_row": np.where(clicked, cr, -1), "clicked_col": np.where(clicked, cc, -1),
         "clicked_exact": dfl[:, F_CLICKED_EXACT], "exploded": di[:, D_EXPLODED].astype(bool),
         "flag_removed": di[:, D_REMOVED] >= 0,
+        "best": dfl[:, F_BEST],
+        "regret": np.maximum(dfl[:, F_BEST] - np.where(flag, exact, 1.0 - exact), 0.0),
     })
-    gframe = pd.DataFrame({"game": np.arange(episodes), "won": games[:, 0].astype(bool),
-                           "cause": pd.Categorical.from_codes(games[:, 1], categories=list(CAUSES)),
-                           "by_removal": games[:, 2].astype(bool), "decisions": games[:, 3]})
-    cb = pd.DataFrame(cbins, columns=["count", "belief_sum", "exact_sum", "known_safe", "known_mine"])
+    gframe = pd.DataFrame({"game": np.arange(episodes), "won": gi[:, 0].astype(bool),
+                           "cause": pd.Categorical.from_codes(gi[:, 1], categories=list(CAUSES)),
+                           "by_removal": gi[:, 2].astype(bool), "decisions": gi[:, 3]})
+    cb = pd.DataFrame(recorder.cbins, columns=["count", "belief_sum", "exact_sum", "known_safe", "known_mine"])
     cb.index.name = "bin"
-    return Audit(agent.name, str(setting), opening, seed, decisions, gframe, cb, fallbacks, seconds)
-
+    return Audit(agent.name, str(setting), opening, run.seed, decisions, gframe, cb, recorder.fallbacks, run.seconds)
 
 
 def find_episode(agent, cause: str, board="8x8x10", seeds=range(500), *, learn: bool = False):

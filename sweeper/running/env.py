@@ -17,16 +17,9 @@ a Python call. Training the bandit agents uses the numba kernels directly
 (:func:`sweeper.train`, :func:`sweeper.evaluate`), which run whole games
 without leaving compiled code and are orders of magnitude faster.
 
-Helpers to play the environment with the package's players:
-
-* :func:`solver_action` / :func:`solver_policy`: the exact-probability solver's
-  choice (lowest mine probability, :mod:`sweeper.running.players`'s tie rule);
-* :func:`bandit_policy`: a trained bandit agent (greedy, epsilon-greedy, UCB,
-  state-action) choosing through the agents' own kernels (``refresh``,
-  ``choose``, ``flag_to_remove`` of :mod:`sweeper.agents.rules`), never learning;
-* :func:`random_policy`: uniformly random valid clicks (the floor);
-* :func:`run_episodes`: the standard Gymnasium loop, one result per episode;
-* :func:`action_mask`: the valid actions of an observation.
+Players of the environment (the solver, a trained bandit agent, random clicks) and the
+episode loop live in :mod:`sweeper.running.policies`; :func:`action_mask` gives the valid
+actions of an observation.
 """
 
 from __future__ import annotations
@@ -40,17 +33,16 @@ import numpy as np
 from gymnasium import spaces
 
 from ..checks import whole
-from ..game.grid import COVERED, EXPLODED, FLAG, OUT, pad_view, padded_index, padded_offsets, tile_of
-from ..game.engine import (LOST, ND, NFL, ONGOING, REV, ST, STATUS, WON, Board, Game, Setting, check_layout, clear_changes,
-                           new_board, new_game, set_flag)
-from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+from ..game.grid import COVERED, EXPLODED, FLAG, OUT, padded_index
+from ..game.engine import (LOST, NFL, ONGOING, REV, ST, STATUS, WON, Board, Game, Setting, check_layout, clear_changes,
+                           new_game)
+from ..rng import STREAM_BOARDS, check_seed, make_state
 
 ENV_ID = "sweeper/Minesweeper-v0"
 #: Pixels per tile side in ``rgb_array`` renderings.
 TILE_PX = 16
 
-__all__ = ["ENV_ID", "MinesweeperEnv", "Rewards", "BanditPolicy", "action_mask", "solver_action", "solver_policy",
-           "bandit_policy", "random_policy", "run_episodes", "TILE_PX"]
+__all__ = ["ENV_ID", "MinesweeperEnv", "Rewards", "action_mask", "render_rgb", "TILE_PX"]
 
 
 # ----------------------------------------------------------------- rewards --
@@ -416,237 +408,6 @@ class MinesweeperEnv(gymnasium.Env):
     def __repr__(self) -> str:
         return (f"MinesweeperEnv({self.setting}, opening={self.opening!r}, flags={self.flags}, "
                 f"render_mode={self.render_mode!r})")
-
-
-# --------------------------------------------------------------- policies --
-
-def _as_view(obs, setting: Setting | None = None) -> np.ndarray:
-    obs = np.asarray(obs)
-    if obs.ndim != 2 or obs.size == 0 or not np.issubdtype(obs.dtype, np.integer):
-        raise ValueError(f"an observation is a non-empty 2-D integer array, got {obs.dtype} of shape {obs.shape}")
-    if setting is not None and obs.shape != (setting.rows, setting.cols):
-        raise ValueError(f"observation shape {obs.shape} does not match the board {setting}")
-    if (obs == EXPLODED).any():
-        raise ValueError("the game is over (lost): call env.reset()")
-    if ((obs < 0) | (obs > FLAG)).any():
-        raise ValueError(f"observation cells must be 0-8, {COVERED} (covered) or {FLAG} (flagged)")
-    return obs
-
-
-def solver_action(obs, mines: int) -> int:
-    """The exact solver's click on observation ``obs`` of a board with ``mines`` mines.
-
-    The covered, unflagged tile of lowest exact mine probability
-    (:func:`sweeper.game.probability.mine_probabilities`; flags are read as covered tiles),
-    ties broken by the solver's own rule (fewest covered neighbours, then
-    row-major). Returns the action ``r*cols + c`` (a click in both action layouts).
-
-    Playing this in a loop is the solver of :func:`sweeper.running.players.play_solver`
-    move by move (that one clicks all the zero-probability tiles of a turn in
-    row-major order before recomputing; the guesses follow the same rule)."""
-    from .players import lowest_tile as lowest_tile# the solver's own tie rule
-    from ..game.probability import mine_probabilities# the solver's own tie rule
-
-    view = _as_view(obs)
-    rows, cols = view.shape
-    prob = mine_probabilities(view, mines)
-    padded = np.full((rows + 2, cols + 2), np.nan)
-    padded[1:-1, 1:-1] = prob
-    tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
-    off8, _ = padded_offsets(cols)
-    p = int(lowest_tile(pad_view(view), tiles, padded.ravel(), off8))
-    if p < 0:
-        raise ValueError("no covered, unflagged tile to click")
-    return (p // (cols + 2) - 1) * cols + p % (cols + 2) - 1
-
-
-def solver_policy(mines) -> callable:
-    """``obs -> action`` playing :func:`solver_action`; ``mines`` is the mine count or the env."""
-    if not isinstance(mines, (int, np.integer)):
-        mines = mines.unwrapped.setting.mines
-    k = int(mines)
-    return lambda obs: solver_action(obs, k)
-
-
-def random_policy(seed: int = 0) -> callable:
-    """``obs -> action``: a uniformly random covered, unflagged tile clicked (the floor),
-    drawn like :func:`sweeper.running.players.play_random` (``below`` on the seed's agent stream)."""
-    from .players import random_tile as random_tile
-
-    rng = make_state(check_seed(seed), STREAM_AGENT)
-
-    def policy(obs):
-        view = _as_view(obs)
-        rows, cols = view.shape
-        if not (view == COVERED).any():
-            raise ValueError("no covered, unflagged tile to click")
-        tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
-        p = int(random_tile(pad_view(view), tiles, rng))
-        return (p // (cols + 2) - 1) * cols + p % (cols + 2) - 1
-
-    return policy
-
-
-class BanditPolicy:
-    """A trained bandit agent playing :class:`MinesweeperEnv`: ``policy(obs) -> action``.
-
-    Each decision runs the agents' own kernels of :mod:`sweeper.agents.rules` on the
-    observation: ``refresh`` (window keys, Q and N from the agent's table),
-    ``choose`` (greedy: largest |Q|, ties to the larger N, then the first in
-    scan order; click if Q < 0, else flag; epsilon-greedy and UCB as trained)
-    and ``flag_to_remove``. The agent never learns here: the policy plays a
-    private copy of it (``learn=False``), so the agent you pass is unchanged.
-
-    Flags follow the environment:
-
-    * ``flags=True`` (flag toggles in the action space): the agent's flags are
-      placed on the board, as in the paper. When flags exceed mines, the
-      kernels' rule removes one flag and clicks that tile: two env steps.
-    * ``flags=False``: the agent's flags are private marks (the kernels'
-      *invisible flags* mode): they take no env step, the windows never see
-      them, and a flag that must be removed is clicked at once.
-
-    The policy keeps a little per-game memory (marks, the click after a forced
-    flag removal): call :meth:`reset` at each new episode (:func:`run_episodes`
-    does). With the same agent and ``options={"board_seed": s}`` a greedy
-    agent plays exactly the game of ``Episode(agent, board, seed=s, learn=False)``.
-    """
-
-    def __init__(self, agent, env, seed: int = 0):
-        from ..agents.kinds import Agent, StateAction
-        from ..agents.rules import P_VISIBLE
-
-        base = getattr(env, "unwrapped", env)
-        if not isinstance(base, MinesweeperEnv):
-            raise ValueError("env must be a MinesweeperEnv (or a wrapper of one)")
-        if not isinstance(agent, Agent):
-            raise ValueError("agent must be an Agent (see sweeper.make_agent)")
-        self.setting, self.flags = base.setting, base.flags
-        if isinstance(agent, StateAction) and self.setting.tiles > StateAction.MAX_TILES:
-            raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles")
-        self.agent = agent.copy()
-        self.pol = self.agent.policy(learn=False)
-        self.pol[P_VISIBLE] = self.flags
-        self.rng = make_state(check_seed(seed), STREAM_AGENT)
-        from ..agents.rules import new_cache
-
-        self.board = new_board(self.setting)
-        self.cache = new_cache(self.board)
-        self.reset()
-
-    def reset(self) -> None:
-        """Forget the current game (call at the start of every episode)."""
-        b = self.board
-        b.flg[:] = 0
-        b.shown[b.tiles] = COVERED
-        self._pending = None  # (tile, the observation expected right before clicking it)
-
-    # helpers -------------------------------------------------------------------
-    def _index(self, p) -> int:
-        r, c = tile_of(p, self.setting.cols)
-        return r * self.setting.cols + c
-
-    def _load(self, view):
-        """Put the observation into the arrays, all centres due for a key check."""
-        b = self.board
-        flat = view.ravel()
-        old = b.shown[b.tiles]
-        revealed = old <= 8
-        if (flat[revealed] != old[revealed]).any():  # a revealed tile changed: a new game
-            self.reset()
-        b.shown[b.tiles] = flat
-        if self.flags:
-            b.flg[b.tiles] = flat == FLAG
-        else:
-            b.flg[b.tiles] &= (flat == COVERED).astype(np.uint8)  # marks on revealed tiles are gone
-        b.gs[NFL] = int(b.flg[b.tiles].sum())
-        b.dirty[b.tiles] = 1
-        n = b.tiles.shape[0]
-        b.dlist[:n] = b.tiles
-        b.gs[ND] = n
-
-    def _decide(self):
-        from ..agents.rules import choose, refresh
-
-        table = self.agent.table
-        table.adopt(refresh(self.board, self.cache, table.bundle, self.pol))
-        t, *_, flag, _ = choose(self.board, self.cache, table.bundle, self.pol, self.rng)
-        if t < 0:
-            raise ValueError("no covered, unflagged tile to decide on")
-        return int(t), bool(flag)
-
-    def _to_remove(self) -> int:
-        from ..agents.rules import flag_to_remove
-
-        f, _ = flag_to_remove(self.board, self.cache, self.agent.table.bundle, self.pol)
-        return int(f)
-
-    # the policy ------------------------------------------------------------------
-    def __call__(self, obs) -> int:
-        view = _as_view(obs, self.setting)
-        if not self.flags and (view == FLAG).any():
-            raise ValueError("a flags=False environment shows no flags")
-        b, n, K = self.board, self.setting.tiles, self.setting.mines
-        if self._pending is not None:
-            t, expected = self._pending
-            self._pending = None
-            if np.array_equal(view, expected):  # the forced removal is done: click that tile
-                return self._index(t)
-        self._load(view)
-        if self.flags:
-            if b.gs[NFL] > K:  # flags exceed mines: remove one (then click it)
-                f = self._to_remove()
-                expected = view.copy()
-                expected.flat[self._index(f)] = COVERED
-                self._pending = (f, expected)
-                return n + self._index(f)
-            t, flag = self._decide()
-            return n + self._index(t) if flag else self._index(t)
-        while True:  # invisible flags: marks are private, decisions go on until a click
-            t, flag = self._decide()
-            if not flag:
-                return self._index(t)
-            set_flag(b, t, True, False)
-            if b.gs[NFL] > K:
-                f = self._to_remove()
-                set_flag(b, f, False, False)
-                return self._index(f)
-
-
-def bandit_policy(agent, env, seed: int = 0) -> BanditPolicy:
-    """``obs -> action`` for a trained bandit agent on ``env`` (see :class:`BanditPolicy`);
-    ``seed`` seeds the exploration of epsilon-greedy agents."""
-    return BanditPolicy(agent, env, seed)
-
-
-# --------------------------------------------------------------- the loop --
-
-def run_episodes(env, policy, episodes: int, seed: int | None = None) -> list[dict]:
-    """Play ``episodes`` episodes of ``env`` with ``policy`` (``obs -> action``): the Gymnasium loop.
-
-    The first ``reset`` gets ``seed`` (then the environment's generator carries
-    on, so one seed gives one sequence of boards). If the policy has a
-    ``reset()`` method it is called at each new episode. Returns one dict per
-    episode: ``return`` (sum of rewards), ``won``, ``status``, ``steps``,
-    ``revealed`` (safe tiles) and ``invalid`` (invalid actions taken);
-    ``pandas.DataFrame(result)`` makes it a table."""
-    episodes = whole(episodes, "episodes", 0)
-    out = []
-    for e in range(int(episodes)):
-        obs, info = env.reset(seed=seed if e == 0 else None)
-        if hasattr(policy, "reset"):
-            policy.reset()
-        total, steps, invalid = 0.0, 0, 0
-        done = info["status"] != "ongoing"
-        while not done:
-            obs, reward, terminated, truncated, info = env.step(policy(obs))
-            total += reward
-            steps += 1
-            invalid += bool(info["invalid"])
-            done = terminated or truncated
-        out.append({"return": total, "won": info["status"] == "won", "status": info["status"], "steps": steps,
-                    "revealed": info["revealed"], "invalid": invalid})
-    return out
 
 
 if ENV_ID not in gymnasium.registry:

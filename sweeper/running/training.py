@@ -134,7 +134,7 @@ class _InterruptBetweenCalls:
 
 
 def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = True, opening: str = "reference",
-         first=None, layouts=None, progress: bool = True, chunk: int | None = None) -> Run:
+         first=None, layouts=None, progress: bool = True, chunk: int | None = None, recorder=None) -> Run:
     """Play ``episodes`` games on each setting of ``boards`` (in order) with ``agent``.
 
     The one entry point behind :func:`train` and :func:`evaluate`. Boards come
@@ -144,7 +144,10 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
     per kernel call: by default (None) each call is sized by its work (games x
     tiles) to take about :data:`CALL_SECONDS`, so the progress bar moves about
     once a second on any board. Ctrl-C stops the run between two calls with
-    ``KeyboardInterrupt``; the agent keeps what it learned from the games played."""
+    ``KeyboardInterrupt``; the agent keeps what it learned from the games played.
+
+    ``recorder``: a :class:`sweeper.running.belief.Recorder`, which measures every decision against
+    the exact probabilities (the audit, the regret runs) without changing a game."""
     agent = make_agent(agent) if not isinstance(agent, Agent) else agent
     settings = _settings(boards)
     episodes = check_episodes(episodes)
@@ -159,9 +162,11 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
     if layouts is not None:
         if len(settings) != 1:
             raise ValueError("layouts go with a single board setting")
+        if episodes != len(layouts):
+            raise ValueError(f"episodes ({episodes:,}) must be the number of layouts given ({len(layouts):,}): "
+                             f"one game is played on each layout")
         layouts = np.stack([check_layout(m, settings[0], opening, first) for m in layouts]) if len(layouts) else \
             np.zeros((0, settings[0].tiles), np.uint8)
-        episodes = len(layouts)
     total = episodes * len(settings)
     records = np.zeros((total, REC_SIZE), dtype=np.int64)
     rng_b = make_state(seed, STREAM_BOARDS)
@@ -182,17 +187,21 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
             cache = new_cache(board)
             rule = None if rule_stream is None else agent.rule.bundle(rule_stream, 8 * board.shown.shape[0])
             lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
+            if recorder is not None:
+                recorder.begin_setting(board, s, episodes)
             size = chunk or max(1, FIRST_CALL_WORK // s.tiles)
             start = 0
             while start < episodes:
                 count = min(size, episodes - start)
                 t_call = time.perf_counter()
                 view = records[done:done + episodes]
+                probe = None if recorder is None else recorder.call(count)
                 if rule is None:
-                    play_games(board, cache, table, pol, rng_b, rng_a, lay, view, start, count)
+                    extra = () if probe is None else (None, probe)
+                    play_games(board, cache, table, pol, rng_b, rng_a, lay, view, start, count, *extra)
                 else:
                     custom.quiet(custom.play_games, board, cache, table, pol, rng_b, rng_a, lay, view, start, count,
-                                 rule)
+                                 rule, probe)
                     message = agent.rule.failure(rule, done)
                     if message is not None:
                         finished = done + int(rule[7][custom.E_GAME])
@@ -200,6 +209,8 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
                                    time.perf_counter() - t0)
                         raise custom.RuleError(message + f"; the {finished:,} finished games are in error.run",
                                                run) from agent.rule.cause
+                if recorder is not None:
+                    recorder.collect()
                 if bar is not None:
                     bar.update(count)
                 if chunk is None:
