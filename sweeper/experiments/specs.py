@@ -52,7 +52,7 @@ SCALES = {
 BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 #: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
 BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
-BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq")
+BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq", "ext:regret")
 
 
 # ------------------------------------------------------------------ the task --
@@ -200,6 +200,28 @@ def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list,
     return out
 
 
+@task_kind("regret")
+def regret_task(agent: str, board: str, episodes: int, seed: int, block: int, label: str | None = None,
+                cost: float = 1.0) -> Output:
+    """Train ``agent`` on ``board`` (the games of :func:`bandit_task` with the same seed) and score every
+    decision against the exact one-step oracle (:func:`sweeper.running.regret.regret`): per block of
+    ``block`` games, the wins, decisions and regret."""
+    from ..running.regret import regret
+    r = regret(make_agent(agent), board, episodes, seed)
+    out = Output(tables={"blocks": r.blocks(block)})
+    out.info.update(wins=r.run.wins, games=len(r.games), win_rate=r.run.win_rate, seconds=r.run.seconds,
+                    decisions=int(r.games["decisions"].sum()), regret=r.total, fallbacks=r.fallbacks,
+                    games_per_second=len(r.games) / r.run.seconds if r.run.seconds else None)
+    return out
+
+
+def regret_spec_task(agent, board, episodes, seed, block) -> Task:
+    s = Setting.parse(board)
+    cost = episodes * s.tiles / 64 * (12 if s.tiles <= 64 else 25)
+    return Task.make("regret", agent=agent, board=board, episodes=episodes, seed=seed, block=block,
+                     label=f"regret of {agent} on {board}, {episodes:,} games, seed {seed}", cost=cost)
+
+
 def audit_spec_task(agent, sc, seed) -> Task:
     cost = sc.train * (4 if agent.startswith("thompson") else 1.2) + sc.test * 40
     return Task.make("audit", agent=agent, boards=["8x8x10"], episodes=sc.train, seed=seed,
@@ -309,6 +331,32 @@ OPENING_RULES = ("reference", "safe", "zero")
 HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1", "thompson")
 THOMPSON_AGENTS = ("thompson", "thompson:0.1,1")
 BELIEF_AGENTS = ("greedy", "ucb:0.1", "thompson")
+#: The regret chapter's agents on beginner (the paper's, Thompson sampling and three textbook rules as plug-ins),
+#: the ones also run on intermediate, and the exploration parameters of its trade-off figure.
+REGRET_AGENTS = ("greedy", "egreedy:0.01", "ucb:0.1", "thompson", "rule:ucb1:1", "rule:softmax:0.05",
+                 "rule:decaying-eps:1000")
+REGRET_INTERMEDIATE = ("greedy", "ucb:0.1", "thompson")
+REGRET_UCB_C = (0.01, 0.03, 0.1, 0.3, 1.0)
+REGRET_EPSILON = (0.001, 0.01, 0.03, 0.1, 0.3)
+#: Seeds of the regret runs: seed 1 trains for the whole training length, the others (the bands) for a tenth.
+REGRET_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
+
+
+def regret_tasks(sc, seeds):
+    """Seed 1 of each agent for the scale's training length, seeds 2.. for a tenth of it (the bands); the
+    trade-off agents for a tenth, on three seeds; intermediate for a tenth, on three seeds. One block is
+    a thousandth of the training length."""
+    seeds = REGRET_SEEDS[sc.name]
+    long, short, block = sc.train, sc.train // 10, max(1, sc.train // 1000)
+    agents = list(REGRET_AGENTS)
+    trade = [f"ucb:{c:g}" for c in REGRET_UCB_C] + [f"egreedy:{e:g}" for e in REGRET_EPSILON]
+    tasks = [regret_spec_task(a, "8x8x10", long, seeds[0], block) for a in agents]
+    tasks += [regret_spec_task(a, "8x8x10", short, s, block) for a in agents for s in seeds[1:]]
+    tasks += [regret_spec_task(a, "8x8x10", short, s, block) for a in trade if a not in agents for s in seeds[:3]]
+    tasks += [regret_spec_task(a, "16x16x40", short, s, block) for a in REGRET_INTERMEDIATE for s in seeds[:3]]
+    return tasks
+
+
 #: Plug-in rules (sweeper.agents.rule_library) beside the built-in agents, in the chapter "Write your own bandit".
 OWN_RULE_AGENTS = ("rule:decaying-eps:1000", "rule:softmax:0.05", "rule:ucb1:1")
 
@@ -365,6 +413,10 @@ EXTRA_SPECS = {s.id: s for s in [
          "Agents trained on 8x8x10, frozen, audited against the exact probabilities on the three levels: "
          "calibration of (Q + 1) / 2 and the causes of lost games.",
          lambda sc, seeds: [audit_spec_task(a, sc, s) for a in BELIEF_AGENTS for s in seeds]),
+    Spec("ext:regret", "Regret against the exact one-step oracle",
+         "Bandit agents trained on 8x8x10 (and some on 16x16x40), every decision scored against the best move "
+         "the exact probabilities allow: cumulative regret over training, its split between decisions with a sure "
+         "move and guesses, and its trade-off against UCB's c and epsilon.", regret_tasks),
     Spec("ext:readings", "Other readings of the no-flags agents and of the state-action agent",
          "Greedy and UCB(0.1) that never flag (they click whatever the paper's agent would click), trained on "
          "8x8x10; the state-action agent with its flags hidden from the state, on 4x4 boards with 3, 4 and 5 mines.",
