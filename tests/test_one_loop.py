@@ -168,3 +168,37 @@ def test_the_kernels_refuse_a_rule_agent_without_its_rule():
         check_rule(pol, None)
     with pytest.raises(ValueError, match="rule agent|plug-in rule's agent only"):
         check_rule(make_agent("greedy").policy(), (None,) * 8)
+
+
+# ------------------------------------------------------------------------------ regret --
+
+@pytest.mark.parametrize("kind", ["greedy", "thompson", "rule-njit", "noflags"])
+def test_regret_runs_play_the_training_games(kind):
+    """The regret of a run is measured on the games `train` plays with the same seed, and leaves the
+    same agent behind."""
+    from sweeper.running.regret import regret
+    board = board_of(kind)
+    a, b = KINDS[kind](), KINDS[kind]()
+    run = train(a, board, 300, seed=8, progress=False)
+    r = regret(b, board, 300, seed=8)
+    pd.testing.assert_frame_equal(run.records, r.run.records)
+    for x, y in zip(a.table.recorded(), b.table.recorded()):
+        assert np.array_equal(x, y)
+    assert np.array_equal(r.games["decisions"].to_numpy(), run.records["decisions"].to_numpy())
+
+
+@pytest.mark.parametrize("kind", ["greedy", "ucb", "egreedy", "rule-python"])
+def test_the_regret_kernel_agrees_with_the_step_through(agents, kind):
+    """Each game's regret, summed by the kernel's probe, equals the sum of the step-through's per-decision
+    regret (best move minus the chosen move's chance of being right, computed in Python from the exact
+    probabilities)."""
+    from sweeper.running.regret import regret
+    agent, board = agents[kind], board_of(kind)
+    for seed in range(3):
+        ep = Episode(agent, board, seed=seed, exact=True).play()
+        r = regret(agent.copy(), board, 1, seed=seed)
+        assert r.games["regret"].iloc[0] == pytest.approx(sum(d.regret for d in ep.history), abs=1e-9)
+        sure = [d for d in ep.history if d.best >= 1 - 1e-9]
+        assert r.games["sure_decisions"].iloc[0] == len(sure)
+        for d in ep.history:
+            assert 0.5 <= d.best <= 1.0 and 0.0 <= d.regret <= d.best

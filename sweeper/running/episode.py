@@ -11,7 +11,9 @@ By default the episode plays a *copy* of the agent, learning as in training,
 so stepping through games never changes the agent you pass in. With
 ``exact=True`` every decision also carries the solver's exact probability of
 each covered tile (:attr:`Decision.exact`), beside the agent's belief
-``(Q + 1) / 2`` (:attr:`Decision.belief`).
+``(Q + 1) / 2`` (:attr:`Decision.belief`), and the exact one-step oracle's verdict:
+its best move (:attr:`Decision.best_move`), the probability that move is right
+(:attr:`Decision.best`) and the regret of the agent's move (:attr:`Decision.regret`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from ..agents.rules import (DEC, EXPLORED, P_KIND, SA, apply, begin_game, candid
 from ..agents.values import Table
 from ..agents.windows import DIRECTIONS, decode_key
 from ..game.engine import ONGOING, ST, STATUS, Setting, check_layout, mines_of, new_board, new_game, view_of
-from ..game.grid import tile_of, unpad
+from ..game.grid import COVERED, tile_of, unpad
 from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
 
 CANDIDATE_COLUMNS = ["row", "col", "centre_row", "centre_col", "direction", "key", "q", "n", "score", "rank",
@@ -57,6 +59,20 @@ class Decision:
     exact: np.ndarray | None = None  # exact P(mine) of every covered tile of ``view`` (with ``exact=True``)
     explored: bool = False  # epsilon-greedy only: the choice was the random exploration, not the ranking
     candidates: pd.DataFrame | None = None  # every candidate with what the rule compared (see Episode.candidates)
+    best: float | None = None  # the exact one-step oracle: the probability its best move is right (``exact=True``)
+    best_move: tuple | None = None  # that move: ("click" or "flag", (row, col)), the first in row-major order
+
+    @property
+    def right(self) -> float | None:
+        """The exact probability that this move was right (a click on a safe tile, a flag on a mine)."""
+        p = self.target_exact
+        return None if p is None else (p if self.action == "flag" else 1.0 - p)
+
+    @property
+    def regret(self) -> float | None:
+        """The decision's regret against the exact one-step oracle: ``best`` minus ``right``
+        (see :mod:`sweeper.agents.oracle`; None without ``exact=True``)."""
+        return None if self.best is None else max(self.best - self.right, 0.0)
 
     @property
     def belief(self) -> float:
@@ -212,6 +228,13 @@ class Episode:
         b, c = self.board, self.cache
         before = self.view
         exact = self.probabilities() if self.exact else None
+        best = best_move = None
+        if exact is not None:
+            live = (before == COVERED) & ~self.flags
+            sure = np.where(live, np.maximum(exact, 1.0 - exact), -1.0)
+            br, bc = np.unravel_index(int(np.argmax(sure)), sure.shape)
+            best = float(sure[br, bc])
+            best_move = ("flag" if exact[br, bc] > 0.5 else "click", (int(br), int(bc)))
         table = self.agent.table.bundle
         if self.rule is None:
             t, key, slot, qv, nv, score, flag, idx = choose(b, c, table, self.pol, self.rng_agent)
@@ -235,7 +258,7 @@ class Episode:
                      q=float(qv), n=int(nv), score=float(score), action="flag" if flag else "click",
                      mine=bool(b.mine[t]), removed=None if removed < 0 else self._rc(removed),
                      status="", view=before, runners_up=runners[CANDIDATE_COLUMNS[:-1]], exact=exact,
-                     explored=bool(c.ac[EXPLORED]), candidates=cands)
+                     explored=bool(c.ac[EXPLORED]), candidates=cands, best=best, best_move=best_move)
         if b.gs[ST] == ONGOING:
             self._refresh()
         else:

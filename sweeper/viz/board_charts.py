@@ -200,8 +200,9 @@ def board_chart(view2d, mines=None, highlight=None, window=None, title=None, act
 # -- a game, decision by decision -----------------------------------------------------------------
 
 def describe(d, total: int) -> str:
-    """Two lines describing decision ``d`` (a :class:`~sweeper.running.episode.Decision`) of a game of
-    ``total`` decisions: the move, then its Q, N, score and outcome."""
+    """Lines describing decision ``d`` (a :class:`~sweeper.running.episode.Decision`) of a game of
+    ``total`` decisions: the move, then its Q, N, score and outcome; with exact probabilities, the
+    agent's belief against the truth, then the oracle's best move and the decision's regret."""
     where = "" if d.centre is None else f", window centred at {d.centre}, target {d.direction}"
     outcome = {("click", False): "safe", ("click", True): "a mine", ("flag", True): "a mine, flagged",
                ("flag", False): "not a mine (wrong flag)"}[(d.action, d.mine)]
@@ -209,6 +210,11 @@ def describe(d, total: int) -> str:
     exact = getattr(d, "target_exact", None)
     truth = "" if exact is None else (f"\nthe agent's belief (Q + 1) / 2 = {d.belief:.3f}; "
                                       f"the exact P(mine) of the target = {exact:.3f}")
+    best = getattr(d, "best", None)
+    if best is not None:
+        how, (br, bc) = d.best_move
+        truth += (f"\noracle's best move: {how} ({br}, {bc}), right with P = {best:.3f}; this move is right with "
+                  f"P = {d.right:.3f}: regret {d.regret:.3f}")
     return (f"Decision {d.number} of {total}: {d.action} {d.tile}{where}\n"
             f"Q = {d.q:+.3f}, N = {d.n}, score = {d.score:+.3f}; the tile is {outcome}{extra}; "
             f"game {d.status}{truth}")

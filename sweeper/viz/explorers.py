@@ -199,7 +199,7 @@ def game_stepper_chart(games, missing=(), title: str | None = None) -> alt.VConc
               "' (this game ended at step ' + datum.last + ')' : '')")).mark_text(
         align="left", baseline="top", fontSize=12, fontWeight="bold").encode(
         x=alt.value(0), y=alt.value(2), text="text:N").properties(width=px * cols + table_w, height=18)
-    lines = 3 if not data["probs"].empty else 2
+    lines = 4 if not data["probs"].empty else 2
     caption = alt.Chart(_inline(data["steps"])).transform_filter(f"{in_game} && datum.step == at").mark_text(
         align="left", baseline="top", lineBreak="\n", fontSize=12, lineHeight=16).encode(
         x=alt.value(0), y=alt.value(2), text="text:N").properties(width=px * cols + table_w, height=16 * lines + 4)
