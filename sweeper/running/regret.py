@@ -60,7 +60,7 @@ class RegretRun:
     def blocks(self, size: int = 1_000) -> pd.DataFrame:
         """Sums per block of ``size`` games (the last may be shorter): games, wins, decisions, sure
         decisions, flags and the regret (all, on sure decisions, on guesses, on flags), each block labelled
-        by the games played at its end (``games``)."""
+        by the games played at its end (``games``), and the actions the agent has recorded at its end."""
         size = whole(size, "size", 1)
         g = self.games
         k = np.arange(len(g)) // size
@@ -68,6 +68,7 @@ class RegretRun:
                 "regret_flags"]
         out = g[cols].assign(won=g["won"].astype(np.int64)).groupby(k).sum()
         out.insert(0, "games", np.minimum((out.index.to_numpy() + 1) * size, len(g)))
+        out["actions_recorded"] = self.run.records["actions_recorded"].groupby(k).last().to_numpy()
         return out.rename(columns={"won": "wins"}).reset_index(drop=True)
 
 
@@ -96,5 +97,6 @@ def cumulative(blocks: pd.DataFrame) -> pd.DataFrame:
     c = blocks[["wins", "decisions", "sure_decisions", "flags", "regret", "regret_sure", "regret_guess",
                 "regret_flags"]].cumsum()
     c.insert(0, "games", blocks["games"].to_numpy())
+    c["actions_recorded"] = blocks["actions_recorded"].to_numpy()
     c["regret_per_decision"] = c["regret"] / c["decisions"].clip(lower=1)
     return c
