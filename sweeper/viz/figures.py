@@ -614,6 +614,31 @@ def how_good_interval(d: pd.DataFrame) -> str:
             + (f" ({games:,} games per cell or more)" if games else "") + "; the chart draws every interval.")
 
 
+def opening_effect(d: pd.DataFrame, player: str = "greedy") -> tuple[pd.DataFrame, str]:
+    """One player's frozen test win rates per level (rows) and opening rule (columns) from :func:`how_good`,
+    as "rate [95% interval]", and a sentence per level naming the highest rule and the rules its interval
+    separates it from (a rule is *better* only where the intervals are disjoint)."""
+    x = d[d["player"] == player]
+    if x.empty:
+        raise ValueError(f"no runs of {player!r} in the data")
+    est = {(b, o): (w, lo, hi) for b, o, w, lo, hi in zip(x["board"], x["opening"], x["win_rate"], x["ci_low"],
+                                                          x["ci_high"])}
+    table = pd.DataFrame({o: [_fmt(*est[(b, o)], digits=3) for b in LEVELS] for o in OPENINGS},
+                         index=[ex.LEVEL[b] for b in LEVELS])
+    lines = []
+    for b in LEVELS:
+        best = max(OPENINGS, key=lambda o: est[(b, o)][0])
+        beaten = [o for o in OPENINGS if o != best and interval_order(est[(b, best)], est[(b, o)]) > 0]
+        tied = [o for o in OPENINGS if o != best and o not in beaten]
+        lines.append(f"on {ex.LEVEL[b]}, **{best}** is highest"
+                     + (f" and its interval separates it from {' and '.join(beaten)}" if beaten else "")
+                     + (f"; {' and '.join(tied)} cannot be told apart from it" if tied else ""))
+    games = int(x["games"].min())
+    text = (f"**Measured** ({games:,} frozen test games per cell, 95% Wilson intervals): " + "; ".join(lines)
+            + ". A rule is *better* only where the intervals are disjoint.")
+    return table, text
+
+
 def how_good_speeds(d: pd.DataFrame) -> pd.DataFrame:
     """Games per second of every player per level and opening, from :func:`how_good` (thousands separated)."""
     return _by_level_and_opening(d, "games_per_second").map(lambda v: "" if pd.isna(v) else f"{v:,.0f}")
