@@ -68,10 +68,17 @@ def test_bench_quick_prints_every_workload():
     from sweeper.bench import run_benchmarks
     lines = []
     rows = run_benchmarks(quick=True, out=lines.append)
-    assert len(rows) == 9 and len(lines) == 10
-    assert any("plug-in rule, njit" in r["workload"] for r in rows)
-    assert any("plug-in rule, Python" in r["workload"] for r in rows)
-    assert all(r["games_per_second"] > 0 for r in rows)
+    names = [r["workload"] for r in rows]
+    for part in ("greedy train", "slow reference", "plug-in rule, njit", "plug-in rule, NumPy",
+                 "plug-in rule, Python loop", "thompson", "regret probe 8x8x10", "regret probe 16x30x99"):
+        assert any(part in n for n in names), part
+    assert len(lines) == len(rows) + 2  # the reference's note and the header
+    assert all(r["games_per_second"] > 0 and r["x_greedy"] > 0 and r["x_reference"] > 0 for r in rows)
+    assert rows[0]["x_greedy"] == 1.0
+    # the three plug-in forms of greedy and the built-in play the same games
+    rates = {n.split(" (")[0]: r["win_rate"] for n, r in zip(names, rows) if "win_rate" in r}
+    assert rates["greedy as a plug-in rule, NumPy"] == rates["greedy as a plug-in rule, Python loop"]
+    assert [r["us_per_decision"] > 0 for r in rows if "us_per_decision" in r] == [True] * 3
 
 
 @pytest.mark.parametrize("player", ["solver", "random"])
