@@ -79,12 +79,12 @@ def run_benchmarks(quick: bool = False, out=print) -> list[dict]:
         base.setdefault("greedy", speed)
         ref = base["reference"]
         row = {"workload": name, "games": games, "seconds": round(seconds, 3), "games_per_second": round(speed, 1),
-               "x_greedy": round(speed / base["greedy"], 3),
-               "x_reference": None if ref is None else round(speed / ref, 1), **extra}
+               "x_greedy": float(f"{speed / base['greedy']:.3g}"),
+               "x_reference": None if ref is None else float(f"{speed / ref:.4g}"), **extra}
         rows.append(row)
         more = "  ".join(f"{k}={v}" for k, v in extra.items())
         xr = "-" if ref is None else f"{speed / ref:,.1f}"
-        out(f"{name:<52} {games:>9,} {seconds:>8.2f} {speed:>10,.0f} {speed / base['greedy']:>9.2f} {xr:>12}  {more}")
+        out(f"{name:<52} {games:>9,} {seconds:>8.2f} {speed:>10,.0f} {speed / base['greedy']:>9.3g} {xr:>12}  {more}")
 
     def run(name, agent, games, board="8x8x10", **kw):
         r = train(agent, board, games, seed=7, progress=False, **kw)
