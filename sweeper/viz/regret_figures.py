@@ -52,11 +52,11 @@ def _log_thin(games: np.ndarray, points: int) -> np.ndarray:
     return np.unique(games[np.clip(np.searchsorted(games, want), 0, len(games) - 1)])
 
 
-def bands(board: str = "8x8x10", agents=ex.REGRET_AGENTS, points: int = 120) -> pd.DataFrame:
+def bands(board: str = "8x8x10", agents=ex.REGRET_AGENTS, points: int = 120, r: pd.DataFrame | None = None) -> pd.DataFrame:
     """Cumulative regret against games, per agent: the mean, lowest and highest over the seeds, for the games
     every seed played (the bands' length), and seed 1 alone beyond (``seeds`` says how many runs a row
     rests on); at about ``points`` log-spaced game counts per agent."""
-    r = runs()
+    r = runs() if r is None else r
     r = r[(r["board"] == board) & r["agent"].isin(agents)]
     out = []
     for a, g in r.groupby("agent", sort=False):
@@ -72,13 +72,13 @@ def bands(board: str = "8x8x10", agents=ex.REGRET_AGENTS, points: int = 120) -> 
     return pd.concat(out, ignore_index=True)
 
 
-def at_games(marks=None, board: str = "8x8x10", agents=ex.REGRET_AGENTS) -> pd.DataFrame:
+def at_games(marks=None, board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | None = None) -> pd.DataFrame:
     """Cumulative regret after ``marks`` games (default: a hundredth, a tenth and all of the training length),
     per agent: mean, lowest and highest over the runs that reached it, their number, and the regret per
     decision so far (mean)."""
     long, short = lengths()
     marks = marks or (long // 100, short, long)
-    r = runs()
+    r = runs() if r is None else r
     r = r[(r["board"] == board) & r["agent"].isin(agents)]
     rows = []
     for a in agents:
@@ -93,9 +93,9 @@ def at_games(marks=None, board: str = "8x8x10", agents=ex.REGRET_AGENTS) -> pd.D
     return pd.DataFrame(rows)
 
 
-def at_games_table(marks=None, board: str = "8x8x10") -> pd.DataFrame:
+def at_games_table(marks=None, board: str = "8x8x10", r: pd.DataFrame | None = None) -> pd.DataFrame:
     """:func:`at_games` for the page: one row per agent, for each mark the mean with its range over the runs."""
-    t = at_games(marks, board)
+    t = at_games(marks, board, r=r)
     t["cell"] = [f"{m:,.0f}" + ("" if n == 1 else f" ({lo:,.0f}-{hi:,.0f})")
                  for m, lo, hi, n in zip(t["regret"], t["low"], t["high"], t["runs"])]
     wide = t.pivot(index="agent", columns="games", values="cell")
@@ -107,12 +107,12 @@ def at_games_table(marks=None, board: str = "8x8x10") -> pd.DataFrame:
     return wide
 
 
-def split(board: str = "8x8x10", agents=ex.REGRET_AGENTS) -> pd.DataFrame:
+def split(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | None = None) -> pd.DataFrame:
     """Where each agent's regret comes from, over the bands' length (mean over seeds): decisions where a
     sure move was on offer (a tile certainly safe or certainly a mine) against decisions where every move
     was a guess; and the flags' part."""
     _, short = lengths()
-    r = runs()
+    r = runs() if r is None else r
     r = r[(r["board"] == board) & r["agent"].isin(agents) & (r["games"] == short)]
     g = r.groupby("agent", sort=False)[["regret", "regret_sure", "regret_guess", "regret_flags", "decisions",
                                         "sure_decisions", "flags"]].mean()
@@ -128,11 +128,11 @@ def split(board: str = "8x8x10", agents=ex.REGRET_AGENTS) -> pd.DataFrame:
     return out
 
 
-def growth(board: str = "8x8x10", agents=ex.REGRET_AGENTS) -> pd.DataFrame:
+def growth(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | None = None) -> pd.DataFrame:
     """Does the cumulative regret flatten? For seed 1's long run: the regret per decision and the actions
     recorded newly, per decade of games (1-10, 10-100, ... of the training length's tenths)."""
     long, _ = lengths()
-    r = runs()
+    r = runs() if r is None else r
     r = r[(r["board"] == board) & r["agent"].isin(agents) & (r["seed"] == 1) & (r["episodes"] == long)]
     edges = [e for e in (long // 1000, long // 100, long // 10, long) if e >= 1]
     rows = []
@@ -151,11 +151,11 @@ def growth(board: str = "8x8x10", agents=ex.REGRET_AGENTS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def tradeoff(board: str = "8x8x10") -> pd.DataFrame:
+def tradeoff(board: str = "8x8x10", r: pd.DataFrame | None = None) -> pd.DataFrame:
     """Cumulative regret after the bands' length against the exploration parameter: UCB's c and
     epsilon-greedy's epsilon (mean, lowest and highest over the seeds)."""
     _, short = lengths()
-    r = runs()
+    r = runs() if r is None else r
     r = r[(r["board"] == board) & (r["games"] == short)]
     rows = []
     for fam, values, fmt in (("UCB", ex.REGRET_UCB_C, "ucb:{:g}"), ("ε-greedy", ex.REGRET_EPSILON, "egreedy:{:g}")):
@@ -171,11 +171,11 @@ def tradeoff(board: str = "8x8x10") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def boards_compared(agents=ex.REGRET_INTERMEDIATE) -> pd.DataFrame:
+def boards_compared(agents=ex.REGRET_INTERMEDIATE, r: pd.DataFrame | None = None) -> pd.DataFrame:
     """Beginner against intermediate over the bands' length: regret per decision and per game (mean over
     seeds) of the agents run on both."""
     _, short = lengths()
-    r = runs()
+    r = runs() if r is None else r
     r = r[r["agent"].isin(agents) & (r["games"] == short) & (r["seed"] <= 3)]
     g = r.groupby(["agent", "board"], sort=False).agg(regret=("regret", "mean"), decisions=("decisions", "mean"),
                                                       wins=("wins", "mean"), seeds=("seed", "nunique"))
@@ -222,16 +222,18 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def findings() -> dict:
+def findings(r: pd.DataFrame | None = None) -> dict:
     """The chapter's sentences that compare numbers, generated from the tables above (so they say what the
-    page's tables and charts show): ``ranking``, ``split``, ``growth``, ``tradeoff``, ``boards``."""
+    page's tables and charts show): ``ranking``, ``split``, ``growth``, ``tradeoff_*``, ``boards``. ``r``: the
+    runs (default: :func:`runs`)."""
     long, short = lengths()
+    r = runs() if r is None else r
     out = {}
-    t = at_games((short,))
+    t = at_games((short,), r=r)
     t = t.sort_values("per decision")
     best, worst = t.iloc[0], t.iloc[-1]
-    most = at_games((short,)).sort_values("regret").iloc[-1]
-    least = at_games((short,)).sort_values("regret").iloc[0]
+    most = t.sort_values("regret").iloc[-1]
+    least = t.sort_values("regret").iloc[0]
     per_game = lambda r: r["decisions"] / short  # noqa: E731
     if least["agent"] != best["agent"]:
         why = (f"{least['agent']} makes {per_game(least):.1f} decisions per game against "
@@ -246,23 +248,30 @@ def findings() -> dict:
             f"After {short:,} games, the regret per decision runs from {best['per decision']:.3f} ({best['agent']}) "
             f"to {worst['per decision']:.3f} ({worst['agent']}), and the cumulative regret from "
             f"{least['regret']:,.0f} ({least['agent']}) to {most['regret']:,.0f} ({most['agent']}).")
-    s = split()
+    s = split(r=r)
     lo, hi = s["share on sure decisions"].min(), s["share on sure decisions"].max()
     out["split"] = (
         f"For every agent, {_pct(lo)} to {_pct(hi)} of the regret of its first {short:,} games comes from "
         f"decisions where a move certain to be right was on offer ({_pct(s['sure decisions'].min())} to "
         f"{_pct(s['sure decisions'].max())} of the decisions): the agents lose most where an exact solver would "
         f"have lost nothing.")
-    g = growth()
+    g = growth(r=r)
     gg = g[g["agent"] == LABELS["greedy"]]
     if len(gg) >= 2:
         first, last = gg.iloc[0], gg.iloc[-1]
+        a, b = first["regret per decision"], last["regret per decision"]
+        if a == b:
+            trend = f"stays at {a:.3f} from games {first['games']} to games {last['games']}"
+        else:
+            verb = "falls" if b < a else "rises"
+            trend = f"{verb} from {a:.3f} (games {first['games']}) to {b:.3f} (games {last['games']})"
+        rising = last["regret per game"] > 0
         out["growth"] = (
-            f"Greedy's regret per decision falls from {first['regret per decision']:.3f} (games {first['games']}) to "
-            f"{last['regret per decision']:.3f} (games {last['games']}), but it does not reach zero: each game of "
-            f"the last stretch still adds {last['regret per game']:.2f} to the cumulative regret, and "
-            f"{last['new actions per game']:.2f} actions the agent has never seen, so the curve keeps rising.")
-    tr = tradeoff()
+            f"Greedy's regret per decision {trend}"
+            + (f", but it does not reach zero: each game of the last stretch still adds {last['regret per game']:.2f} "
+               f"to the cumulative regret, and {last['new actions per game']:.2f} actions the agent has never "
+               f"seen, so the curve keeps rising." if rising else "; the cumulative regret has stopped growing."))
+    tr = tradeoff(r=r)
     for fam in ("UCB", "ε-greedy"):
         d = tr[tr["rule"] == fam]
         if d.empty:
@@ -273,7 +282,7 @@ def findings() -> dict:
             f"{fam}: the lowest cumulative regret after {short:,} games is at {name} = {b['parameter']:g} "
             f"({b['regret']:,.0f}, range {b['low']:,.0f}-{b['high']:,.0f} over {int(b['seeds'])} seeds), "
             f"against {d['regret'].max():,.0f} at the worst {name} tried.")
-    bc = boards_compared()
+    bc = boards_compared(r=r)
     rows = []
     for a, x in bc.groupby("agent", sort=False):
         if set(x["board"]) >= {"8x8x10", "16x16x40"}:
