@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .game.engine import OPENING_NAMES
+
 
 def _parse_first(text, opening="safe"):
     if text is None:
@@ -96,7 +98,7 @@ def _add_common(p):
                         "several separated by commas are played in turn")
     p.add_argument("--episodes", type=int, default=10_000, help="games per board setting")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--opening", default="reference", choices=["reference", "safe", "zero"])
+    p.add_argument("--opening", default="reference", choices=list(OPENING_NAMES))
     p.add_argument("--first", default=None, help="first click ROW,COL for the safe/zero openings (default 0,0; "
                                                   "an error with the reference opening)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON line at the end")

@@ -11,15 +11,21 @@ there is no global random state anywhere in ``sweeper``.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 _MASK = (1 << 64) - 1
 
-#: Stream numbers used by the package (any distinct integers would do).
+#: Stream numbers used by the package (any distinct integers would do): the boards, the agent's own draws
+#: (exploration, Thompson sampling, the floor and the solver's guesses), a plug-in rule's generator.
 STREAM_BOARDS = 1
 STREAM_AGENT = 2
+STREAM_RULE = 3
+
+#: The random streams of one seed, as :func:`streams` makes them.
+Streams = namedtuple("Streams", ["boards", "agent", "rule"])
 
 
 def _splitmix64(x: int) -> tuple[int, int]:
@@ -51,6 +57,19 @@ def make_state(seed: int, stream: int) -> np.ndarray:
     if not any(words):  # the all-zero state is the one forbidden state
         words[0] = 1
     return np.array(words, dtype=np.uint64)
+
+
+def rule_generator(seed: int) -> np.random.Generator:
+    """The NumPy generator a plug-in rule draws from in a run with ``seed`` (its own stream)."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([check_seed(seed), STREAM_RULE])))
+
+
+def streams(seed: int) -> Streams:
+    """Every random stream of a run with ``seed``: ``boards`` and ``agent`` (xoshiro256** states for the
+    kernels) and ``rule`` (a plug-in rule's NumPy generator). The one place the streams are named: same seed,
+    same streams, in every consumer."""
+    seed = check_seed(seed)
+    return Streams(make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT), rule_generator(seed))
 
 
 @njit(cache=True, inline="always")

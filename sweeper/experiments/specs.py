@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..agents.kinds import make_agent
-from ..game.engine import Setting
+from ..game.engine import OPENING_NAMES, Setting
 from .runner import Output, Task, task_kind
 from ..running.training import evaluate, play
 
@@ -327,7 +327,7 @@ SPECS = {s.id: s for s in [
 ]}
 
 
-OPENING_RULES = ("reference", "safe", "zero")
+OPENING_RULES = OPENING_NAMES
 HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1", "thompson")
 THOMPSON_AGENTS = ("thompson", "thompson:0.1,1")
 BELIEF_AGENTS = ("greedy", "ucb:0.1", "thompson")

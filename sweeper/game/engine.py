@@ -47,7 +47,10 @@ from ..checks import whole
 from ..rng import STREAM_BOARDS, below, make_state
 from .grid import COVERED, EXPLODED, FLAG, OUT, padded_index, padded_offsets, padded_tiles, unpad
 
-OPENINGS = {"reference": 0, "safe": 1, "zero": 2}
+#: The opening rules, by name; a rule's position is the code the kernels read (``REFERENCE``, ``SAFE``, ``ZERO``).
+OPENING_NAMES = ("reference", "safe", "zero")
+REFERENCE, SAFE, ZERO = range(3)
+OPENINGS = {name: code for code, name in enumerate(OPENING_NAMES)}
 PRESETS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
 
 # game status
@@ -261,9 +264,9 @@ def new_game(b, rng, layout):
         m = 0
         for j in range(n):
             p = tiles[j]
-            if opening == 1 and p == first:
+            if opening == SAFE and p == first:
                 continue
-            if opening == 2:
+            if opening == ZERO:
                 d = p - first
                 if d == 0 or d == -W - 1 or d == -W or d == -W + 1 or d == -1 or d == 1 \
                         or d == W - 1 or d == W or d == W + 1:
@@ -282,7 +285,7 @@ def new_game(b, rng, layout):
         for k in range(8):
             c += mine[p + off8[k]]
         cnt[p] = c
-    if opening == 0:
+    if opening == REFERENCE:
         done = False
         for c in range(C):
             for r in range(R):

@@ -32,7 +32,7 @@ from ..agents.values import Table
 from ..agents.windows import DIRECTIONS, decode_key
 from ..game.engine import ONGOING, ST, STATUS, Setting, check_layout, mines_of, new_board, new_game, view_of
 from ..game.grid import COVERED, tile_of, unpad
-from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+from ..rng import check_seed, streams
 
 CANDIDATE_COLUMNS = ["row", "col", "centre_row", "centre_col", "direction", "key", "q", "n", "score", "rank",
                      "chosen"]
@@ -102,12 +102,12 @@ class Episode:
         self.board = b = new_board(self.setting, opening, first)
         self.cache = new_cache(b)
         self.pol = self.agent.policy(learn)
-        self.rng_agent = make_state(self.seed, STREAM_AGENT)
+        rng_boards, self.rng_agent, rule_stream = streams(self.seed)
         self.rule = None  # a plug-in rule's tuple for the kernels (sweeper.agents.custom)
         if isinstance(self.agent, RuleAgent):
-            self.rule = self.agent.rule.bundle(custom.rule_rng(self.seed), 8 * b.shown.shape[0])
+            self.rule = self.agent.rule.bundle(rule_stream, 8 * b.shown.shape[0])
         layout = np.zeros(0, np.uint8) if mines is None else check_layout(mines, self.setting, opening, first)
-        new_game(b, make_state(self.seed, STREAM_BOARDS), layout)
+        new_game(b, rng_boards, layout)
         begin_game(self.cache)
         self.opened = self.view
         self.history: list[Decision] = []

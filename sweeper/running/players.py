@@ -63,7 +63,7 @@ from numba import njit
 from ..game.engine import G_C, G_K, G_R, ONGOING, REV, ST, WON, Setting, click, new_board, new_game
 from ..game.grid import COVERED, FLAG
 from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, analyse_counted, check_budget, prepared_view
-from ..rng import STREAM_AGENT, STREAM_BOARDS, below, check_seed, make_state
+from ..rng import below, check_seed, streams
 from .training import check_episodes
 
 #: Probabilities closer than this count as equal for the tie rule.
@@ -304,7 +304,8 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="f
     rev = np.zeros(episodes, np.int64)
     gue = np.zeros(episodes, np.int64)
     t0 = time.perf_counter()
-    fallbacks = _play(board, make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT), randomly,
+    rng = streams(seed)
+    fallbacks = _play(board, rng.boards, rng.agent, randomly,
                       guess == "pseq", budget,
                       won, dec, rev, gue)
     seconds = time.perf_counter() - t0

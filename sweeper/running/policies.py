@@ -20,7 +20,7 @@ from ..checks import whole
 from ..game.engine import ND, NFL, Setting, new_board, set_flag
 from ..game.probability import mine_probabilities
 from ..game.grid import COVERED, EXPLODED, FLAG, pad_view, padded_offsets, tile_of
-from ..rng import STREAM_AGENT, check_seed, make_state
+from ..rng import streams
 from .env import MinesweeperEnv
 from .players import lowest_tile, random_tile  # the solver's own tie rule; the floor's draw
 
@@ -75,7 +75,7 @@ def solver_policy(mines) -> callable:
 def random_policy(seed: int = 0) -> callable:
     """``obs -> action``: a uniformly random covered, unflagged tile clicked (the floor),
     drawn like :func:`sweeper.running.players.play_random` (``below`` on the seed's agent stream)."""
-    rng = make_state(check_seed(seed), STREAM_AGENT)
+    rng = streams(seed).agent
 
     def policy(obs):
         view = _as_view(obs)
@@ -134,13 +134,12 @@ class BanditPolicy:
         self.visible = agent.flags
         self.agent = agent.copy()
         self.pol = self.agent.policy(learn=False)
-        seed = check_seed(seed)
-        self.rng = make_state(seed, STREAM_AGENT)
+        _, self.rng, rule_stream = streams(seed)
         self.board = new_board(self.setting)
         self.cache = new_cache(self.board)
         self.rule = None
         if isinstance(self.agent, RuleAgent):
-            self.rule = self.agent.rule.bundle(custom.rule_rng(seed), 8 * self.board.shown.shape[0])
+            self.rule = self.agent.rule.bundle(rule_stream, 8 * self.board.shown.shape[0])
         check_rule(self.pol, self.rule)
         self.reset()
 

@@ -27,7 +27,7 @@ from ..checks import whole
 from ..agents.rules import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
                             new_cache, play_games)
 from ..game.engine import Setting, check_layout, new_board
-from ..rng import STREAM_AGENT, STREAM_BOARDS, check_seed, make_state
+from ..rng import check_seed, streams
 
 
 @dataclass
@@ -169,11 +169,11 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
             np.zeros((0, settings[0].tiles), np.uint8)
     total = episodes * len(settings)
     records = np.zeros((total, REC_SIZE), dtype=np.int64)
-    rng_b = make_state(seed, STREAM_BOARDS)
-    rng_a = make_state(seed, STREAM_AGENT)
+    rng_b, rng_a, rule_stream = streams(seed)
     pol = agent.policy(learn)
     table = agent.table
-    rule_stream = custom.rule_rng(seed) if isinstance(agent, RuleAgent) else None
+    if not isinstance(agent, RuleAgent):
+        rule_stream = None
     bar = None
     if progress:
         from tqdm.auto import tqdm

@@ -28,7 +28,7 @@ from ..agents.kinds import load_agent
 from ..experiments.paper import PAPER_BOLD, paper_results, published_solver_rate  # noqa: F401  (paper_results re-exported)
 from ..experiments.reproduce import REPO, default_results, store_for, train_label, transfer_best
 from ..experiments.specs import BAND_SEEDS
-from ..game.engine import Setting
+from ..game.engine import OPENING_NAMES, Setting
 from .glance import agent_name
 from .glance import order as interval_order
 
@@ -585,7 +585,7 @@ def belief() -> dict:
 
 #: The three levels in reading order, the opening rules, and the players from floor to ceiling.
 LEVELS = ("8x8x10", "16x16x40", "16x30x99")
-OPENINGS = ("reference", "safe", "zero")
+OPENINGS = OPENING_NAMES
 PLAYERS = ("random", "ucb:0.1", "egreedy:0.01", "thompson", "greedy", "solver")
 
 
