@@ -109,14 +109,24 @@ class Output:
     info: dict = field(default_factory=dict)
 
 
-def execute(task: Task) -> tuple[Output, float]:
-    """Run one task (in whatever process this is) and time it."""
-    import sweeper.experiments  # noqa: F401  (registers the task kinds in a fresh worker)
+def kind_function(task: Task):
+    """The function of a task's kind (registered by :func:`task_kind` where the kind is defined)."""
     if task.kind not in TASKS:
         raise ValueError(f"unknown task kind {task.kind!r}")
+    return TASKS[task.kind]
+
+
+def _timed(fn, params: dict) -> tuple[Output, float]:
     t0 = time.perf_counter()
-    out = TASKS[task.kind](**task.params)
+    out = fn(**params)
     return out, time.perf_counter() - t0
+
+
+def execute(task: Task) -> tuple[Output, float]:
+    """Run one task (in whatever process this is) and time it. A worker process is handed the kind's
+    function itself (pickled by reference: the worker imports the module that defines it), so the runner
+    needs no knowledge of where the kinds live."""
+    return _timed(kind_function(task), task.params)
 
 
 def _sha(data: bytes) -> str:
@@ -423,7 +433,7 @@ def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, pr
                 pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
                                            initializer=_watch_parent, initargs=(os.getpid(),))
                 try:
-                    futures = {pool.submit(execute, t): t for t in todo}
+                    futures = {pool.submit(_timed, kind_function(t), t.params): t for t in todo}
                     for fut in as_completed(futures):
                         finished(futures[fut], *fut.result())
                 except BaseException:
@@ -440,7 +450,8 @@ def _run_dask(todo, address, finished):
     from distributed import Client, as_completed as dask_completed
     client = address if isinstance(address, Client) else Client(address)
     try:
-        futures = {client.submit(execute, t, pure=False, key=f"sweeper-{t.id}"): t for t in todo}
+        futures = {client.submit(_timed, kind_function(t), t.params, pure=False, key=f"sweeper-{t.id}"): t
+                   for t in todo}
         for fut in dask_completed(list(futures)):
             finished(futures[fut], *fut.result())
     finally:
