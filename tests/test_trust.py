@@ -460,6 +460,33 @@ def test_ctrl_c_stops_a_long_run_between_kernel_calls():
         signal.signal(signal.SIGINT, outer)
 
 
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
+def test_ctrl_c_stops_a_slow_python_rule_within_a_decision():
+    """A plain Python rule that takes 0.2 s a decision: Ctrl-C stops the run at its next decision (before: only
+    at the end of a kernel call sized in games, 30 s and more), with a one-line KeyboardInterrupt."""
+    from sweeper import Rule, RuleAgent
+
+    def slow(q, n, t, params, rng):
+        time.sleep(0.2)
+        return 0, False
+
+    rule = Rule(slow)
+    train(RuleAgent(rule), "2x2x1", 1, progress=False)  # its wrapper compiled before timing
+    agent = RuleAgent(rule)
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+        t = time.perf_counter()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt, match="stopped after .* games"):
+            train(agent, "16x16x40", 1_000, seed=1, progress=False)
+        assert time.perf_counter() - t < 1.0 + 3.0  # the timer, then one decision (0.2 s) and the return
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        train(RuleAgent(Rule(lambda q, n, t, p, r: (0, False))), "5x5x3", 3, progress=False)  # runs again after
+    finally:
+        signal.signal(signal.SIGINT, outer)
+
+
 # ------------------------------------------------------------ 8. evaluate(spec, freeze=True) --
 
 def test_evaluate_takes_a_spec_string_frozen_or_learning():

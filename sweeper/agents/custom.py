@@ -122,6 +122,9 @@ def _as_flag(value):
 
 
 def _call_choose(fn, q, n, t, params, state):
+    if state.stop:  # Ctrl-C was pressed: no more decisions (the run reports the interrupt)
+        state.error = KeyboardInterrupt("interrupted")
+        return -1, 0
     try:
         answer = fn(q, n, int(t), params, state.rng)
         if not isinstance(answer, tuple) or len(answer) != 2:
@@ -141,10 +144,12 @@ def _call_give_up(fn, q, n, t, params, state):
 
 
 class _PythonState:
-    """The Python rule's random stream for the current call and the exception it raised, if any."""
+    """The Python rule's random stream for the current call, the exception it raised, if any, and whether
+    the run was interrupted (then the rule is not called again)."""
 
     rng = None
     error = None
+    stop = False
 
 
 def _wrap_choose(fn, state):
@@ -281,9 +286,18 @@ class Rule:
         ch, gu = self.kernel_functions()
         self._state.rng = rng
         self._state.error = None
+        self._state.stop = False
         return ((ch,), (gu,), np.array(list(self.params.values()), dtype=np.float64), rng, np.empty(capacity),
                 np.empty(capacity, dtype=np.int64), np.empty(2 * capacity, dtype=np.int64),
                 np.zeros(E_SIZE, dtype=np.int64))
+
+    def interrupt(self) -> None:
+        """Stop a run of this rule at its next decision (Ctrl-C; a compiled rule stops between kernel calls)."""
+        self._state.stop = True
+
+    @property
+    def interrupted(self) -> bool:
+        return bool(self._state.stop)
 
     def use_rng(self, rng) -> None:
         """Make ``rng`` the stream a Python rule sees (the kernels take theirs from the bundle)."""

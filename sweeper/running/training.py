@@ -117,8 +117,9 @@ class _InterruptBetweenCalls:
     table is stored, so an interrupted agent holds exactly the games it finished. Active
     from construction to :meth:`restore` (main thread, default Ctrl-C handler only)."""
 
-    def __init__(self):
+    def __init__(self, on_hit=None):
         self.hit = False
+        self.on_hit = on_hit
         self.previous = None
         if (threading.current_thread() is threading.main_thread()
                 and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
@@ -126,6 +127,8 @@ class _InterruptBetweenCalls:
 
     def _note(self, signum, frame):
         self.hit = True
+        if self.on_hit is not None:
+            self.on_hit()
 
     def restore(self):
         if self.previous is not None:
@@ -179,7 +182,9 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
         from tqdm.auto import tqdm
         bar = tqdm(total=total, desc=f"{agent.name} {'+'.join(map(str, settings))}", unit="game", leave=False)
     t0 = time.perf_counter()
-    interrupt = _InterruptBetweenCalls()
+    python_rule = rule_stream is not None and not agent.rule.compiled
+    # a plain Python rule is told to stop at its next decision; compiled kernels stop between calls
+    interrupt = _InterruptBetweenCalls(agent.rule.interrupt if python_rule else None)
     try:
         done = 0
         for s in settings:
@@ -189,7 +194,8 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
             lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
             if recorder is not None:
                 recorder.begin_setting(board, s, episodes)
-            size = chunk or max(1, FIRST_CALL_WORK // s.tiles)
+            # a Python rule's speed is unknown: its first call plays one game, then calls grow with its speed
+            size = chunk or (1 if python_rule else max(1, FIRST_CALL_WORK // s.tiles))
             start = 0
             while start < episodes:
                 count = min(size, episodes - start)
@@ -203,6 +209,10 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
                     custom.quiet(custom.play_games, board, cache, table, pol, rng_b, rng_a, lay, view, start, count,
                                  rule, probe)
                     message = agent.rule.failure(rule, done)
+                    if message is not None and interrupt.hit and agent.rule.interrupted:
+                        finished = done + int(rule[7][custom.E_GAME])
+                        raise KeyboardInterrupt(f"stopped after {finished:,} of {total:,} games (the game in "
+                                                f"progress was abandoned)")
                     if message is not None:
                         finished = done + int(rule[7][custom.E_GAME])
                         run = _run(agent, settings, episodes, finished, records, seed, opening, learn,
