@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sweeper import evaluate, make_agent
+from sweeper import evaluate
 from sweeper.running.belief import CAUSES, EPS, N_BINS, audit, belief_bin
 from sweeper.running.episode import Episode
 from sweeper.game.probability import mine_probabilities

@@ -40,3 +40,43 @@ def test_each_layer_imports_only_itself_and_the_layers_below():
 def test_the_core_modules_do_not_reach_into_layers():
     for name in ("rng.py", "checks.py"):
         assert not [m for m in _imports(PACKAGE / name) if m != "sweeper"], name
+
+
+def _module_graph() -> dict:
+    """Each module of the package (dotted name) -> the package modules it imports, anywhere in its body
+    (a name imported from a package is counted against the module of that name when there is one)."""
+    modules = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in PACKAGE.rglob("*.py")}
+    graph = {}
+    for name, path in modules.items():
+        out = set()
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.ImportFrom):
+                parts = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+                base = (".".join(parts[:len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                        if node.level else (node.module or ""))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            out |= {t for t in targets if t in modules and t != name and not name.startswith(t + ".")}
+        graph[name] = out
+    return graph
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    """No import circle between modules, counting the imports inside functions too."""
+    graph = _module_graph()
+    circles = set()
+
+    def visit(node, path):
+        for nxt in graph[node]:
+            if nxt in path:
+                circles.add(" -> ".join(path[path.index(nxt):] + [nxt]))
+            elif len(path) < 6:
+                visit(nxt, path + [nxt])
+
+    for start in graph:
+        visit(start, [start])
+    assert not circles, "\n".join(sorted(circles)[:10])

@@ -36,7 +36,7 @@ Everything else is the engine's, exactly as for the built-in agents: windows and
 their symmetries, the flag limit and forced removals, clicks learned at once and
 flags at the end of the game, the records, saving, the step-through
 (:class:`~sweeper.running.episode.Episode`) and the experiment runner (agent
-spec ``rule:NAME[:P1,P2,...]`` for the rules of :func:`known_rules` or ``module.function``).
+spec ``rule:NAME[:P1,P2,...]`` for the rules of :mod:`sweeper.agents.rule_library` or ``module.function``).
 
 Two speeds, one contract: a plain Python/NumPy function is called from inside
 the kernel through numba's object mode (readable; greedy written this way plays
@@ -56,7 +56,6 @@ does) and carries the finished games in ``error.run``.
 from __future__ import annotations
 
 import copy
-import importlib
 import math
 import warnings
 
@@ -69,8 +68,6 @@ from . import rules
 from .rules import E_CODE, E_COUNT, E_DECISION, E_GAME, E_INDEX, E_SIZE, RULE_BAD_GIVE_UP, RULE_BAD_INDEX, \
     RULE_GIVE_UP_RAISED, RULE_RAISED
 
-#: The random stream of a plug-in rule (see :mod:`sweeper.rng` for the others).
-STREAM_RULE = 3
 
 
 class RuleError(RuntimeError):
@@ -227,9 +224,11 @@ class Rule:
     ``choose`` and ``give_up`` follow the contract of :mod:`sweeper.agents.custom`; each is a plain
     Python function or a :func:`numba.njit` one. ``params``: a dict of names to numbers (order kept),
     handed to the functions as a float64 array. ``name``: how agents, tables and files name the rule
-    (default: the function's name; the named rules of :func:`known_rules` use their key)."""
+    (default: the function's name; the named rules of :mod:`sweeper.agents.rule_library` use their key, and
+    only they are made with ``library=True``: a saved agent of a library rule reloads by name, any other
+    rule's agent reloads only when its rule is passed, whatever its name)."""
 
-    def __init__(self, choose, params=None, *, give_up=None, name: str | None = None):
+    def __init__(self, choose, params=None, *, give_up=None, name: str | None = None, library: bool = False):
         if not callable(choose):
             raise TypeError(f"choose must be a function, got {choose!r}")
         if give_up is not None and not callable(give_up):
@@ -246,6 +245,7 @@ class Rule:
         self.params = {k: float(v) for k, v in params.items()}
         self.name = name or getattr(getattr(choose, "py_func", choose), "__name__", "rule")
         self.compiled = isinstance(choose, Dispatcher)
+        self.library = bool(library)  # one of sweeper.agents.rule_library's named rules (set there only)
         self._state = _PythonState()
         self._kernel_fns = None
 
@@ -258,7 +258,8 @@ class Rule:
         unknown = sorted(set(params) - set(self.params))
         if unknown:
             raise ValueError(f"rule {self.name!r} has parameters {list(self.params)}, not {unknown}")
-        return Rule(self.choose, {**self.params, **params}, give_up=self.give_up, name=self.name)
+        return Rule(self.choose, {**self.params, **params}, give_up=self.give_up, name=self.name,
+                    library=self.library)
 
     @property
     def label(self) -> str:
@@ -345,9 +346,6 @@ class Rule:
         return None
 
 
-def rule_rng(seed: int) -> np.random.Generator:
-    """The rule's random stream of a run with ``seed``."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([int(seed), STREAM_RULE])))
 
 
 # The kernels a plug-in rule runs in are the built-in ones (:mod:`sweeper.agents.rules`), given the rule's tuple.
@@ -361,47 +359,3 @@ def quiet(fn, *args):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
         return fn(*args)
-
-
-# ------------------------------------------------------------- the library --
-
-def _import(path: str):
-    module, _, attr = path.rpartition(".")
-    if not module:
-        raise ValueError(f"unknown rule {path!r}: not one of {sorted(known_rules())} nor module.function")
-    try:
-        obj = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot import rule {path!r}: {exc}") from None
-    if isinstance(obj, Rule):
-        return obj
-    if callable(obj):
-        return Rule(obj, name=path)
-    raise ValueError(f"{path!r} is neither a Rule nor a function")
-
-
-def rule_from_spec(text: str) -> Rule:
-    """``NAME`` or ``NAME:P1,P2`` (a key of :func:`known_rules`, or ``module.attribute`` naming a :class:`Rule` or
-    a function) with its parameter values in order."""
-    name, _, arg = str(text).strip().partition(":")
-    if name in known_rules():
-        base = known_rules()[name]()
-    else:
-        base = _import(name)
-    if not arg:
-        return base
-    try:
-        values = [float(v) for v in arg.split(",")]
-    except ValueError:
-        raise ValueError(f"bad rule parameters in {text!r}: expected numbers after ':'") from None
-    if len(values) != len(base.params):
-        raise ValueError(f"rule {name!r} takes {len(base.params)} parameter(s) {list(base.params)}, "
-                         f"got {len(values)} in {text!r}")
-    return base.with_params(**dict(zip(base.params, values)))
-
-
-def known_rules() -> dict:
-    """The rules known by name to agent specs (``rule:softmax:0.1``) and saved agents: name -> a function
-    returning a fresh :class:`Rule` (see :mod:`sweeper.agents.rule_library`)."""
-    from .rule_library import RULES
-    return RULES

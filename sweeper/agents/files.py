@@ -8,10 +8,11 @@ with exactly four members:
     The recorded actions (N > 0) of the value table, sorted by key.
 ``metadata`` (a 0-d unicode string)
     JSON with exactly these fields: ``format`` (``"bandit-sweeper-agent"``),
-    ``version`` (1), ``agent`` (``greedy``, ``egreedy``, ``ucb``, ``thompson``,
+    ``version`` (2; version 1 is read too), ``agent`` (``greedy``, ``egreedy``, ``ucb``, ``thompson``,
     ``sa`` or ``rule``), ``params`` (an object with exactly the agent's parameters:
     ``epsilon``; ``c``; ``a0`` and ``b0``; none for greedy and sa; for a plug-in
-    rule ``rule``, its name, and ``values``, its parameters), ``symmetric``
+    rule ``rule``, its name -- ``user:NAME`` for a rule that is not the library's -- and ``values``, its
+    parameters), ``symmetric``
     and ``flags`` (JSON booleans; ``sa`` is never symmetric), ``window`` (3),
     ``decisions`` (an integer >= 0) and ``actions_recorded`` (the length of the
     arrays).
@@ -36,7 +37,9 @@ from pathlib import Path
 import numpy as np
 
 FORMAT = "bandit-sweeper-agent"
-FORMAT_VERSION = 1
+#: Version 2: a plug-in rule that is not the library's is saved as ``user:NAME`` (version 1 did not say).
+FORMAT_VERSION = 2
+READS_VERSIONS = (1, 2)
 WINDOW = 3
 #: The most recorded actions an agent file may hold: 2**24 (16.8 million), about 9 times the
 #: largest table of the paper-scale runs (1.9 million actions); its arrays then take 400 MB.
@@ -122,8 +125,9 @@ def check_metadata(meta, path, length: int) -> dict:
     unknown = sorted(set(meta) - set(FIELDS))
     if unknown:
         raise _meta_error(path, unknown[0], "is not part of the format")
-    if not _is_int(meta["version"]) or meta["version"] != FORMAT_VERSION:
-        raise _meta_error(path, "version", f"is {meta['version']!r}; this code reads version {FORMAT_VERSION}")
+    if not _is_int(meta["version"]) or meta["version"] not in READS_VERSIONS:
+        raise _meta_error(path, "version", f"is {meta['version']!r}; this code reads versions "
+                                           f"{', '.join(map(str, READS_VERSIONS))}")
     if meta["agent"] not in PARAMS:
         raise _meta_error(path, "agent", f"must be one of {list(PARAMS)}, got {meta['agent']!r}")
     if not _is_int(meta["window"]) or meta["window"] != WINDOW:

@@ -29,7 +29,8 @@ import numpy as np
 
 from .rules import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, RULE, SA,
                     THOMPSON, UCB)
-from .custom import Rule, rule_from_spec
+from .custom import Rule
+from .rule_library import library_rule, rule_from_spec, with_values
 from .files import FORMAT, FORMAT_VERSION, WINDOW, agent_arrays, read_agent_file, write_agent_file
 from .values import ValueTable
 
@@ -233,9 +234,16 @@ class RuleAgent(Agent):
         return other
 
     def metadata(self) -> dict:
+        """A library rule is saved under its name (it reloads by that name); any other rule under
+        ``user:NAME`` (it reloads only when the rule is passed to :func:`load_agent`)."""
         meta = super().metadata()
-        meta["params"] = {"rule": self.rule.name, "values": dict(self.rule.params)}
+        name = self.rule.name if self.rule.library else USER + self.rule.name
+        meta["params"] = {"rule": name, "values": dict(self.rule.params)}
         return meta
+
+
+#: The prefix of a saved rule's name when the rule is the user's own, not the library's.
+USER = "user:"
 
 
 AGENTS = {"greedy": Greedy, "egreedy": EpsilonGreedy, "ucb": UCBAgent, "sa": StateAction, "thompson": Thompson,
@@ -247,14 +255,24 @@ def _build(label, params, symmetric, flags, rule=None) -> Agent:
     if cls is StateAction:
         return cls(flags=flags)
     if cls is RuleAgent:
+        saved = params["rule"]
+        own = saved.startswith(USER)
         if rule is None:
-            rule = rule_from_spec(params["rule"])
+            if own:
+                raise ValueError(f"the agent's rule {saved[len(USER):]!r} is not the library's: load it with "
+                                 f"load_agent(path, rule=...) and the Rule it was trained with")
+            rule = library_rule(saved)
         elif not isinstance(rule, Rule):
             raise ValueError(f"rule must be a sweeper.agents.custom.Rule, got {rule!r}")
+        elif (saved[len(USER):] if own else saved) != rule.name or own == rule.library:
+            which = "your own rule" if own else "the library's rule"
+            raise ValueError(f"the file's agent was trained with {which} {saved.removeprefix(USER)!r}, "
+                             f"not with {'the library' if rule.library else 'your'} rule {rule.name!r}")
         names = list(rule.params)
         if list(params["values"]) != names:
             raise ValueError(f"the file's rule parameters {list(params['values'])} are not the rule's {names}")
-        return RuleAgent(rule.with_params(**params["values"]) if names else rule, symmetric=symmetric, flags=flags)
+        return RuleAgent(with_values(rule, list(params["values"].values()), saved) if names else rule,
+                         symmetric=symmetric, flags=flags)
     return cls(**params, symmetric=symmetric, flags=flags)
 
 
@@ -285,9 +303,16 @@ def make_agent(spec: str, symmetric: bool = True, flags: bool = True) -> Agent:
 def load_agent(path, rule: Rule | None = None) -> Agent:
     """Load an agent saved by :meth:`Agent.save`, after checking every part of the file
     (:func:`sweeper.agents.files.read_agent_file`); ``ValueError`` naming the file and field.
-    A plug-in rule agent's rule is found by the name in the file (a named rule or ``module.function``);
-    pass ``rule`` for one that cannot be imported (e.g. written in a notebook)."""
+    Loading never imports or runs anything the file names: a plug-in rule agent whose rule is one of the
+    library's (:mod:`sweeper.agents.rule_library`) gets it by name; for any other rule pass ``rule``, the
+    :class:`~sweeper.agents.custom.Rule` it was trained with (its name must be the file's)."""
     meta, keys, q, n = read_agent_file(path)
+    if meta["agent"] == "rule" and meta["version"] < 2 and rule is None:
+        raise ValueError(f"{path}: a plug-in rule agent saved by format version {meta['version']} does not say "
+                         f"whether its rule {meta['params']['rule']!r} is the library's: load it with "
+                         f"load_agent(path, rule=...)")
+    if meta["agent"] == "rule" and meta["version"] < 2:  # the rule given stands for the saved name
+        meta["params"]["rule"] = rule.name if getattr(rule, "library", False) else USER + getattr(rule, "name", "")
     try:
         agent = _build(meta["agent"], meta["params"], meta["symmetric"], meta["flags"], rule)
     except ValueError as exc:

@@ -41,6 +41,7 @@ of explicitly flagging them", Section V-A) as agents that never flag:
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -134,34 +135,87 @@ ucb_safest_nb = njit(cache=True)(ucb_safest)
 
 
 def greedy_rule(compiled: bool = True) -> Rule:
-    return Rule(greedy_nb if compiled else greedy, name="greedy")
+    return Rule(greedy_nb if compiled else greedy, name="greedy", library=True)
 
 
 def ucb_rule(c: float = 0.1, compiled: bool = True) -> Rule:
     return Rule(ucb_nb if compiled else ucb, {"c": c}, give_up=ucb_give_up_nb if compiled else ucb_give_up,
-                name="ucb")
+                name="ucb", library=True)
 
 
 def decaying_epsilon_rule(c: float = 1000.0, compiled: bool = True) -> Rule:
-    return Rule(decaying_epsilon_nb if compiled else decaying_epsilon, {"c": c}, name="decaying-eps")
+    return Rule(decaying_epsilon_nb if compiled else decaying_epsilon, {"c": c}, name="decaying-eps", library=True)
 
 
 def softmax_rule(tau: float = 0.05, compiled: bool = True) -> Rule:
-    return Rule(softmax_nb if compiled else softmax, {"tau": tau}, name="softmax")
+    return Rule(softmax_nb if compiled else softmax, {"tau": tau}, name="softmax", library=True)
 
 
 def ucb1_rule(c: float = 1.0, compiled: bool = True) -> Rule:
-    return Rule(ucb1_nb if compiled else ucb1, {"c": c}, name="ucb1")
+    return Rule(ucb1_nb if compiled else ucb1, {"c": c}, name="ucb1", library=True)
 
 
 def safest_rule(compiled: bool = True) -> Rule:
-    return Rule(safest_nb if compiled else safest, name="safest")
+    return Rule(safest_nb if compiled else safest, name="safest", library=True)
 
 
 def ucb_safest_rule(c: float = 0.1, compiled: bool = True) -> Rule:
-    return Rule(ucb_safest_nb if compiled else ucb_safest, {"c": c}, name="ucb-safest")
+    return Rule(ucb_safest_nb if compiled else ucb_safest, {"c": c}, name="ucb-safest", library=True)
 
 
 #: Named rules for agent specs ``rule:NAME[:P1,...]``: name -> function returning a fresh compiled Rule.
 RULES = {"greedy": greedy_rule, "ucb": ucb_rule, "decaying-eps": decaying_epsilon_rule, "softmax": softmax_rule,
          "ucb1": ucb1_rule, "safest": safest_rule, "ucb-safest": ucb_safest_rule}
+
+
+# ---------------------------------------------------------------- rules by name --
+
+def known_rules() -> dict:
+    """The rules known by name to agent specs (``rule:softmax:0.1``) and saved agents: name -> a function
+    returning a fresh :class:`~sweeper.agents.custom.Rule`."""
+    return dict(RULES)
+
+
+def _import(path: str) -> Rule:
+    module, _, attr = path.rpartition(".")
+    if not module:
+        raise ValueError(f"unknown rule {path!r}: not one of {sorted(RULES)} nor module.function")
+    try:
+        obj = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot import rule {path!r}: {exc}") from None
+    if isinstance(obj, Rule):
+        return obj
+    if callable(obj):
+        return Rule(obj, name=path)
+    raise ValueError(f"{path!r} is neither a Rule nor a function")
+
+
+def with_values(base: Rule, values, text: str) -> Rule:
+    """``base`` with its parameters set to ``values`` in order (``text``: the spec, for the error)."""
+    if len(values) != len(base.params):
+        raise ValueError(f"rule {base.name!r} takes {len(base.params)} parameter(s) {list(base.params)}, "
+                         f"got {len(values)} in {text!r}")
+    return base.with_params(**dict(zip(base.params, values)))
+
+
+def rule_from_spec(text: str) -> Rule:
+    """``NAME`` or ``NAME:P1,P2`` typed by the user (a key of :data:`RULES`, or ``module.attribute`` naming a
+    :class:`~sweeper.agents.custom.Rule` or a function, which is imported: the user named it) with its
+    parameter values in order. Saved agents never come here: :func:`library_rule` reads their rule."""
+    name, _, arg = str(text).strip().partition(":")
+    base = RULES[name]() if name in RULES else _import(name)
+    if not arg:
+        return base
+    try:
+        values = [float(v) for v in arg.split(",")]
+    except ValueError:
+        raise ValueError(f"bad rule parameters in {text!r}: expected numbers after ':'") from None
+    return with_values(base, values, text)
+
+
+def library_rule(name: str) -> Rule:
+    """The library's rule ``name`` (no import of anything: ``ValueError`` if it is not one of :data:`RULES`)."""
+    if name not in RULES:
+        raise ValueError(f"{name!r} is not a rule of the library ({sorted(RULES)})")
+    return RULES[name]()
