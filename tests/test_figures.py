@@ -139,7 +139,7 @@ def test_pseq_verdict_counts_gaps_intervals_and_separations():
     assert "4.0 to 4.0 times fewer games per second" in text
     # a published value inside our interval counts, a gap beyond one point is named
     d = _pseq_rows()
-    d.loc[d["guess"] == "fewest", "win_rate"] -= 0.02
+    d.loc[d["guess"] == "fewest", ["win_rate", "ci_low", "ci_high"]] -= 0.02
     assert "the gap exceeds 1 point in 8x8x10 (zero), 16x30x99 (safe)." in figures.pseq_verdict(d)
 
 

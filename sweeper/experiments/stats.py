@@ -53,3 +53,23 @@ def best_of(samples: dict, alpha: float = 0.05) -> dict:
         p = 1.0 if k == leader else mann_whitney(samples[leader], v)
         out[k] = (k == leader or p >= alpha, p)
     return out
+
+
+def _check_interval(name, est, lo, hi):
+    vals = (est, lo, hi)
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in vals):
+        raise ValueError(f"{name}: estimate and interval must be numbers, got {vals}")
+    if not lo - 1e-9 <= est <= hi + 1e-9:
+        raise ValueError(f"{name}: interval [{lo}, {hi}] does not contain its estimate {est}")
+
+
+def order(a: tuple, b: tuple) -> int:
+    """+1 if estimate ``a = (est, low, high)`` is above ``b`` with disjoint 95% intervals,
+    -1 if below, 0 if the intervals overlap (the data cannot order them)."""
+    _check_interval("a", *a)
+    _check_interval("b", *b)
+    if a[1] > b[2]:
+        return 1
+    if a[2] < b[1]:
+        return -1
+    return 0

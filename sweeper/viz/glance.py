@@ -19,6 +19,8 @@ import math
 
 import pandas as pd
 
+from ..experiments.stats import _check_interval, order  # noqa: F401  (one home for ordering two intervals)
+
 #: Sections of the paper: LaTeX label -> (PDF number, title).
 PAPER_SECTIONS = {
     "sec:intro": ("I", "Introduction"),
@@ -62,26 +64,6 @@ def paper_section(label: str, title: bool = False) -> str:
 
 
 # ------------------------------------------------------------ comparisons --
-
-def _check_interval(name, est, lo, hi):
-    vals = (est, lo, hi)
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in vals):
-        raise ValueError(f"{name}: estimate and interval must be numbers, got {vals}")
-    if not lo - 1e-9 <= est <= hi + 1e-9:
-        raise ValueError(f"{name}: interval [{lo}, {hi}] does not contain its estimate {est}")
-
-
-def order(a: tuple, b: tuple) -> int:
-    """+1 if estimate ``a = (est, low, high)`` is above ``b`` with disjoint 95% intervals,
-    -1 if below, 0 if the intervals overlap (the data cannot order them)."""
-    _check_interval("a", *a)
-    _check_interval("b", *b)
-    if a[1] > b[2]:
-        return 1
-    if a[2] < b[1]:
-        return -1
-    return 0
-
 
 def compare(name_a: str, a: tuple, name_b: str, b: tuple, digits: int = 4) -> str:
     """A sentence comparing two estimates ``(est, low, high)``, generated from them: "above" or

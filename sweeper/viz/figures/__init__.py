@@ -1,0 +1,101 @@
+"""The data behind each figure and table of the book, read from stored results.
+
+One function per figure or table, each returning a tidy DataFrame (or a sentence generated from one);
+:mod:`sweeper.viz.paper_charts` and the chapters draw them. The functions live in one module per part of
+the book, and this package gathers them under one name (``figures.fig_exp_1()``):
+
+* :mod:`~sweeper.viz.figures.results` -- where the results live and how a page reads them;
+* :mod:`~sweeper.viz.figures.paper` -- the paper's own figures and tables;
+* :mod:`~sweeper.viz.figures.bands` -- seed bands of the paper's experiments;
+* :mod:`~sweeper.viz.figures.beyond` -- the chapters beyond the paper (the regret chapter has its own
+  module, :mod:`sweeper.viz.regret_figures`).
+
+Nothing here computes a result: a missing one is an error that names the command computing it.
+"""
+
+from ...experiments.paper import paper_results  # noqa: F401  (re-exported for the pages)
+from .results import (  # noqa: F401
+    SCALE_ENV,
+    scale,
+    results_dir,
+    reproduce_command,
+    _ready,
+    comparison,
+    store,
+    scale_note,
+    _scale,
+    _curve,
+    trained_agent,
+    FIRST_CLICK,
+    _ensure,
+    band_seeds,
+    _ensure_tasks,
+)
+from .paper import (  # noqa: F401
+    fig_exp_1,
+    fig_exp_2,
+    fig_exp_5,
+    value_facts,
+    tab_action_cnt,
+    fig_exp_4,
+    _heat,
+    fig_exp_6,
+    fig_exp_7,
+    _fmt,
+    tab_sa_vs_mab,
+    tab_transfer,
+    learning_minus_frozen,
+    learning_minus_frozen_table,
+    timings,
+    duration,
+    timings_table,
+    run_times,
+    slowest_runs,
+    final_win_rates,
+)
+from .bands import (  # noqa: F401
+    _band,
+    seed_runs,
+    fig_exp_1_band,
+    fig_exp_2_band,
+    final_by_seed,
+    seed_table,
+    _heat_band,
+    size_reversals,
+    size_trend,
+    fig_exp_6_band,
+    fig_exp_7_band,
+    thompson_band,
+    own_rule_band,
+    band_facts,
+)
+from .beyond import (  # noqa: F401
+    how_good,
+    belief,
+    LEVELS,
+    OPENINGS,
+    PLAYERS,
+    _by_level_and_opening,
+    how_good_table,
+    how_good_interval,
+    opening_effect,
+    how_good_speeds,
+    solver_table,
+    thompson_summary,
+    own_rule_verdict,
+    _verdict_vs,
+    readings,
+    no_flags_verdict,
+    sa_verdict,
+    GUESS_NAMES,
+    pseq,
+    pseq_table,
+    pseq_verdict,
+    thompson_tests_table,
+    thompson_table,
+    calibration_error,
+    calibration_summary,
+    calibration_table,
+    loss_display,
+    loss_table,
+)

@@ -1,0 +1,265 @@
+"""The data of the paper's own figures and tables (the chapters "The paper, step by step" and "The
+experiments"), one function per figure or table, named after its LaTeX label; :mod:`sweeper.viz.paper_charts`
+draws them. The paper's numbers come from :mod:`sweeper.experiments.paper`.
+"""
+
+from __future__ import annotations
+
+
+import numpy as np
+import pandas as pd
+
+from ...experiments import specs as ex
+from ...experiments.paper import PAPER_BOLD, paper_results
+from ...experiments.reproduce import train_label, transfer_best
+from ...experiments.stats import order as interval_order
+from ..glance import agent_name
+from .results import _curve, _scale, comparison, scale, store, trained_agent
+
+
+def fig_exp_1() -> pd.DataFrame:
+    """Cumulative training win rate over episodes, every agent of fig:exp_1."""
+    frames = []
+    for a in ex.EXP1_AGENTS:
+        c = _curve(ex.base_task(a, _scale(), 1))
+        frames.append(c.assign(agent=a)[["agent", "episode", "cum_win_rate", "block_win_rate"]])
+    return pd.concat(frames, ignore_index=True)
+
+
+def fig_exp_2() -> pd.DataFrame:
+    """Actions recorded and perfect actions over episodes, greedy vs UCB(0.1)."""
+    frames = []
+    for a in ("greedy", "ucb:0.1"):
+        c = _curve(ex.base_task(a, _scale(), 1))
+        for col, name in (("actions_recorded", "recorded"), ("perfect_actions", "perfect")):
+            frames.append(pd.DataFrame({"agent": a, "episode": c["episode"], "actions": name, "count": c[col]}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def fig_exp_5(points: int = 400) -> pd.DataFrame:
+    """ECDF of the learned Q values of greedy and UCB(0.1) (at most ``points`` steps each)."""
+    frames = []
+    for a in ("greedy", "ucb:0.1"):
+        _, q, _ = trained_agent(a).table.recorded()
+        qs = np.sort(q)
+        idx = np.unique(np.linspace(0, len(qs) - 1, min(points, len(qs))).astype(int))
+        frames.append(pd.DataFrame({"agent": a, "q": qs[idx], "ecdf": (idx + 1) / len(qs)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def value_facts(tables: dict) -> str:
+    """What Fig. 9 cannot show, in a sentence for the page: per agent (``tables``: name -> (keys, q, n) of its
+    recorded actions) the share of perfect actions (|Q| = 1) and how many of those were seen exactly once."""
+    parts = []
+    for name, (_, q, n) in tables.items():
+        perfect = np.abs(q) == 1.0
+        parts.append(f"{name}: {perfect.mean():.0%} of its {len(q):,} recorded actions are perfect, and "
+                     f"{(n[perfect] == 1).mean():.0%} of those were seen exactly once")
+    return "**Measured.** " + "; ".join(parts) + "."
+
+
+def tab_action_cnt() -> pd.DataFrame:
+    """Mean N of perfect, non-perfect and all recorded actions, ours beside the paper's."""
+    c = comparison()
+    c = c[c["experiment"] == "action_counts"]
+    rows = []
+    for metric, label in (("mean_count_perfect", "Yes"), ("mean_count_nonperfect", "No"), ("mean_count_all", "Both")):
+        row = {"perfect action?": label}
+        for agent, name in (("greedy", "greedy"), ("ucb(c=0.1)", "UCB(0.1)")):
+            r = c[(c["agent"] == agent) & (c["metric"] == metric)].iloc[0]
+            row[f"{name} ours"] = r["ours"]
+            row[f"{name} paper"] = r["paper"]
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("perfect action?")
+
+
+def fig_exp_4() -> pd.DataFrame:
+    """Training curves of greedy and UCB(0.1): paper model and the three ablations."""
+    sc = _scale()
+    frames = []
+    variants = (("flags + symmetries", True, True), ("no flags", True, False), ("no symmetries", False, True),
+                ("neither", False, False))
+    for a in ("greedy", "ucb:0.1"):
+        for name, sym, fl in variants:
+            t = ex.base_task(a, sc, 1) if sym and fl else ex.bandit(a, "8x8x10", sc.train, 1, block=sc.block,
+                                                                    symmetric=sym, flags=fl)
+            c = _curve(t)
+            frames.append(c.assign(agent=a, variant=name)[["agent", "variant", "episode", "cum_win_rate",
+                                                           "actions_recorded"]])
+    return pd.concat(frames, ignore_index=True)
+
+
+def _heat(experiment: str) -> pd.DataFrame:
+    c = comparison()
+    c = c[(c["experiment"] == experiment) & (c["metric"] == "win_rate")].copy()
+    dims = c["train_setting"].str.split("x", expand=True).astype(int)
+    c["rows"], c["cols"], c["mines"] = dims[0], dims[1], dims[2]
+    c["density"] = c["mines"] / (c["rows"] * c["cols"])
+    return c[["train_setting", "rows", "cols", "mines", "density", "ours", "ci_low", "ci_high", "games"]].rename(
+        columns={"ours": "win_rate"}).reset_index(drop=True)
+
+
+def fig_exp_6() -> pd.DataFrame:
+    """Greedy training win rate per board height x width at density 0.15625."""
+    return _heat("dimensions")
+
+
+def fig_exp_7() -> pd.DataFrame:
+    """Greedy training win rate per height x target density at width 10."""
+    cells = _heat("density").set_index("train_setting")
+    grid = pd.DataFrame(ex.exp7_boards(), columns=["rows", "target_density", "train_setting"])
+    # two target densities can round to the same mine count (one board, one run, two cells)
+    return grid.join(cells.drop(columns=["rows"]), on="train_setting")
+
+
+def _fmt(v, lo=None, hi=None, digits=4):
+    if pd.isna(v):
+        return ""
+    if lo is None or pd.isna(lo):
+        return f"{v:,.{digits}f}" if isinstance(v, float) and not float(v).is_integer() else f"{int(v):,}"
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def tab_sa_vs_mab(c: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Table II (tab:SAvsMAB) in long form, so that it fits the text column: per board, training length and agent
+    (the bandit with its symmetries, without them, and the state-action agent) the win rate [95% interval] and the
+    actions (bandit) or state-action pairs (SA) recorded, each beside the paper's. ``c``: the comparison table
+    (default: :func:`comparison`)."""
+    c = comparison() if c is None else c
+    c = c[c["experiment"] == "sa_vs_mab"]
+    rows = []
+    for (setting, episodes), g in c.groupby(["train_setting", "train_episodes"], sort=True):
+        for agent, name in (("mab-greedy", "MAB"), ("mab-greedy+nosym", "MAB no sym."), ("sa-greedy", "SA")):
+            w = g[(g["agent"] == agent) & (g["metric"] == "win_rate")].iloc[0]
+            k = g[(g["agent"] == agent) & (g["metric"] != "win_rate")].iloc[0]
+            rows.append({"board": setting, "games": f"{int(episodes):,}", "agent": name,
+                         ("win rate", "ours [95% interval]"): _fmt(w["ours"], w["ci_low"], w["ci_high"]),
+                         ("win rate", "paper"): _fmt(w["paper"]), ("recorded", "ours"): _fmt(k["ours"]),
+                         ("recorded", "paper"): _fmt(k["paper"])})
+    t = pd.DataFrame(rows).set_index(["board", "games", "agent"])
+    t.columns = pd.MultiIndex.from_tuples(t.columns)
+    return t
+
+
+def tab_transfer(agent: str = "greedy", mode: str = "learning") -> pd.DataFrame:
+    """A transfer table (tab:exp_1 for greedy, tab:tl_ucb for ucb:0.1) in long form, so that it fits the text
+    column and the paper's value stays beside ours: one block per scenario (the training itself, then the test on
+    each level), one row per training setting within it, so that the agents compare down a block as down a
+    column of the paper's table. Each row: our win rate [95% CI], ``*`` = significantly best of its block
+    (Mann-Whitney, 0.05), and the paper's value (its bold cells also marked ``*``). ``mode``: test games still
+    ``learning`` (the paper's code) or ``frozen``."""
+    if agent not in ex.TRANSFER_TRAINING:
+        raise ValueError(f"agent must be one of {sorted(ex.TRANSFER_TRAINING)}")
+    c = comparison()
+    name = "greedy" if agent == "greedy" else "ucb(c=0.1)"
+    c = c[(c["experiment"] == "transfer") & (c["agent"] == name)]
+    best = transfer_best(store(), scale())
+    best = best[(best["agent"] == name)]
+    paper = paper_results()
+    paper = paper[paper["experiment"].isin(["transfer", "initial"])]
+    metric = "win_rate" if mode == "learning" else "win_rate_frozen"
+    rows = []
+    for scenario in ("training",) + ex.STANDARD_TESTS:
+        m = "win_rate" if scenario == "training" else metric
+        bmode = "learning" if scenario == "training" else mode
+        for boards in ex.TRANSFER_TRAINING[agent]:
+            label = train_label(boards)
+            r = c[(c["train_setting"] == label) & (c["eval_setting"] == scenario) & (c["metric"] == m)].iloc[0]
+            b = best[(best["train_setting"] == label) & (best["eval_setting"] == scenario) & (best["mode"] == bmode)]
+            star = "*" if bool(b["best"].iloc[0]) else ""
+            pr = paper[(paper["agent"] == name) & (paper["train_setting"] == label)
+                       & (paper["eval_setting"] == scenario) & (paper["metric"] == "win_rate")]
+            pv = pr["value"].iloc[0] if len(pr) and _scale().train == pr["train_episodes"].iloc[0] else float("nan")
+            bold = (name, label, scenario) in PAPER_BOLD
+            rows.append({"tested on": "(training)" if scenario == "training" else ex.LEVEL[scenario],
+                         "trained on": label, "ours [95% interval]": _fmt(r["ours"], r["ci_low"], r["ci_high"]) + star,
+                         "paper": _fmt(pv) + ("*" if bold and pd.notna(pv) else "")})
+    return pd.DataFrame(rows).set_index(["tested on", "trained on"])
+
+
+def learning_minus_frozen(c: pd.DataFrame) -> pd.DataFrame:
+    """Every transfer test cell of the comparison table ``c``: the agent, what it was trained and tested on, its
+    win rate still learning minus frozen, and ``order``: +1 / -1 when the two 95% intervals are apart (learning
+    higher / lower), 0 when they overlap (:func:`sweeper.experiments.stats.order`)."""
+    t = c[(c["experiment"] == "transfer") & (c["eval_setting"] != "training")
+          & c["metric"].isin(["win_rate", "win_rate_frozen"])]
+    t = t.pivot_table(index=["agent", "train_setting", "eval_setting"], columns="metric",
+                      values=["ours", "ci_low", "ci_high"])
+    rows = []
+    for (agent, trained, test), r in t.iterrows():
+        learning, frozen = ((r[("ours", m)], r[("ci_low", m)], r[("ci_high", m)])
+                            for m in ("win_rate", "win_rate_frozen"))
+        rows.append({"agent": agent_name(agent), "trained on": trained, "tested on": ex.LEVEL[test],
+                     "learning − frozen": learning[0] - frozen[0], "order": interval_order(learning, frozen)})
+    return pd.DataFrame(rows)
+
+
+def learning_minus_frozen_table(diff: pd.DataFrame) -> pd.DataFrame:
+    """:func:`learning_minus_frozen` as the book shows it: one row per agent and training, one column per level."""
+    shown = diff.pivot_table(index=["agent", "trained on"], columns="tested on", values="learning − frozen")
+    shown.columns.name = None
+    return shown[[ex.LEVEL[t] for t in ex.STANDARD_TESTS if ex.LEVEL[t] in shown.columns]].map(lambda v: f"{v:+.4f}")
+
+
+def timings() -> pd.DataFrame:
+    """Wall times: the paper's (hours) beside ours, from the stored runs."""
+    c = comparison()
+    t = c[c["experiment"] == "timing"]
+    return t[["agent", "train_setting", "train_episodes", "eval_setting", "eval_episodes", "ours", "paper"]].rename(
+        columns={"ours": "ours (hours)", "paper": "paper (hours)"}).reset_index(drop=True)
+
+
+def duration(seconds: float) -> str:
+    """A wall time in the unit a reader takes in at a glance: ``42 s``, ``3.1 min``, ``14 h``."""
+    if not seconds >= 0:
+        raise ValueError(f"a duration is a number of seconds >= 0, got {seconds!r}")
+    if seconds < 60:
+        return f"{seconds:.0f} s" if seconds >= 10 else f"{seconds:.1f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h".replace(".0 h", " h")
+
+
+def timings_table(t: pd.DataFrame) -> pd.DataFrame:
+    """:func:`timings` as the book shows it (narrow enough for the text column): what was timed, the paper's
+    wall time and ours (one core), and how many times faster ours ran."""
+    rows = []
+    for _, r in t.iterrows():
+        what = (f"training, {r['train_setting']}, {int(r['train_episodes']):,} games" if r["eval_setting"] == "training"
+                else f"testing, {r['eval_setting']}, {int(r['eval_episodes']):,} games")
+        ours, paper = r["ours (hours)"] * 3600, r["paper (hours)"] * 3600
+        rows.append({"what": what, "paper": "" if pd.isna(paper) else duration(paper), "ours": duration(ours),
+                     "× faster": "" if pd.isna(paper) else f"{paper / ours:,.0f}"})
+    return pd.DataFrame(rows).set_index("what")
+
+
+def run_times() -> pd.DataFrame:
+    """Seconds and games/s of every stored run (from each run's meta.json)."""
+    s = store()
+    rows = []
+    for t in ex.all_tasks(scale=scale()):
+        meta = s.meta(t)
+        info = meta["info"]
+        rows.append({"task": t.label, "seconds": meta["seconds"], "train_seconds": info.get("train_seconds"),
+                     "games": info.get("games"), "games_per_second": info.get("games_per_second")})
+    return pd.DataFrame(rows)
+
+
+def slowest_runs(runs: pd.DataFrame, n: int = 8) -> pd.DataFrame:
+    """The ``n`` longest runs of :func:`run_times`: the wall time of the whole run (training and tests), its
+    training games and their speed."""
+    r = runs.sort_values("seconds", ascending=False).head(n)
+    return pd.DataFrame({"run": r["task"], "wall time": r["seconds"].map(duration),
+                         "training games": r["games"].map(lambda v: "" if pd.isna(v) else f"{int(v):,}"),
+                         "games/s": r["games_per_second"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}")}
+                        ).set_index("run")
+
+
+def final_win_rates(c: pd.DataFrame) -> pd.DataFrame:
+    """Each agent's final training win rate of Fig. 7 (``initial`` rows of :func:`comparison`) with its 95%
+    Wilson interval, beside the paper's value where it gives one."""
+    f = c[(c["experiment"] == "initial") & (c["metric"] == "win_rate")]
+    return pd.DataFrame({"agent": f["agent"].map(agent_name),
+                         "win rate [95% interval]": [_fmt(v, lo, hi) for v, lo, hi in
+                                                     zip(f["ours"], f["ci_low"], f["ci_high"])],
+                         "paper": [_fmt(v) for v in f["paper"]]}).set_index("agent")

@@ -1,0 +1,110 @@
+"""Where the book's results live, and how a page reads them.
+
+Normally the committed paper-scale results in ``results/`` (``python -m sweeper reproduce`` / ``make reproduce``
+recomputes them); with the environment variable ``SWEEPER_SCALE=quick`` (the notebook tests) a quick-scale
+reproduction in ``.cache/quick-results`` (``make quick-results``, which ``make test`` runs first). Nothing here
+computes a result: a missing one is an error that names the command computing it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from ...agents.kinds import load_agent
+from ...experiments import specs as ex
+from ...experiments.reproduce import REPO, default_results, store_for
+from ...experiments.specs import BAND_SEEDS
+
+
+SCALE_ENV = "SWEEPER_SCALE"
+
+
+def scale() -> str:
+    s = os.environ.get(SCALE_ENV, "paper")
+    if s not in ex.SCALES:
+        raise ValueError(f"{SCALE_ENV} must be one of {sorted(ex.SCALES)}, got {s!r}")
+    return s
+
+
+def results_dir() -> Path:
+    return default_results(scale())
+
+
+def reproduce_command(ids=(), seeds=None) -> str:
+    """The command that computes the given experiments (all of the paper's by default) at the current scale."""
+    sc = scale()
+    where = "" if sc == "paper" else f" --scale {sc} --results {results_dir().relative_to(REPO)}"
+    extra = f" --seeds {','.join(map(str, seeds))}" if seeds else ""
+    return f"python -m sweeper reproduce {' '.join(ids)}{' ' if ids else ''}{where.strip()}{extra}".replace("  ", " ")
+
+
+def _ready(sc: str) -> Path:
+    """The comparison file of scale ``sc`` (an error naming the command that makes it if it is missing)."""
+    root = results_dir()
+    name = "comparison.csv" if sc == "paper" else f"comparison-{sc}.csv"
+    if not (root / name).exists():
+        make = "make reproduce" if sc == "paper" else "make quick-results"
+        raise ValueError(f"no {sc}-scale results in {root}: run `{make}` (or `{reproduce_command()}`)")
+    return root / name
+
+
+def comparison() -> pd.DataFrame:
+    """Every number we report beside the paper's (see :func:`sweeper.experiments.reproduce.comparison_table`)."""
+    return pd.read_csv(_ready(scale()))
+
+
+def store():
+    _ready(scale())
+    return store_for(results_dir(), scale(), exact_source=scale() != "paper")
+
+
+def scale_note() -> str:
+    """A one-line statement of which results a page shows."""
+    sc = ex.SCALES[scale()]
+    where = "committed in `results/`" if scale() == "paper" else "computed for this test run"
+    return (f"Results on this page: **{sc.name} scale** ({sc.train:,} training games per agent, {sc.test:,} test "
+            f"games per level, seed 1), {where}; rerun with `python -m sweeper reproduce --scale {sc.name}`.")
+
+
+def _scale():
+    return ex.SCALES[scale()]
+
+
+def _curve(task) -> pd.DataFrame:
+    return store().load(task).tables["curve"]
+
+
+def trained_agent(agent: str = "greedy"):
+    """The agent trained for fig:exp_1 (greedy or ucb:0.1 on 8x8x10), as saved with its run."""
+    if agent not in ex.TRANSFER_TRAINING:
+        raise ValueError(f"only {sorted(ex.TRANSFER_TRAINING)} are saved with their runs")
+    path = store().path(ex.base_task(agent, _scale(), 1)) / "agent.npz"
+    return load_agent(path)
+
+
+#: The first-click tile of our ``safe`` and ``zero`` openings in the stored runs (the engine's default corner).
+FIRST_CLICK = (0, 0)
+
+
+def _ensure(spec_id: str):
+    """Make sure an extra spec's runs (seed 1) exist at the current scale; returns (store, tasks)."""
+    tasks = ex.all_tasks([spec_id], scale())
+    return _ensure_tasks(tasks, spec_id, seeds=None), tasks
+
+
+def band_seeds() -> tuple:
+    return BAND_SEEDS[scale()]
+
+
+def _ensure_tasks(tasks, what: str, seeds="band"):
+    """The store, after making sure ``tasks`` are done (quick scale: computed on demand;
+    paper scale: an error naming the command that computes them)."""
+    st = store()
+    missing = [t for t in dict.fromkeys(tasks) if st.status(t) != "ok"]
+    if missing:
+        raise ValueError(f"{len(missing)} runs of {what} are missing: run "
+                         f"`{reproduce_command([what], band_seeds() if seeds == 'band' else None)}`")
+    return st
