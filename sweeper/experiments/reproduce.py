@@ -41,6 +41,13 @@ def default_results(scale="paper") -> Path:
     return REPO / "results" if scale == "paper" else QUICK_RESULTS
 
 
+def table_path(name: str, results=None, scale="paper") -> Path:
+    """Where a scale's summary table lives: ``name`` is ``summary`` or ``comparison``
+    (``results/comparison.csv`` at paper scale, ``<results>/comparison-quick.csv`` at quick scale)."""
+    root = default_results(scale) if results is None else Path(results)
+    return root / (f"{name}.csv" if scale == "paper" else f"{name}-{scale}.csv")
+
+
 def store_for(results=None, scale="paper", exact_source: bool = False) -> Store:
     root = default_results(scale) if results is None else Path(results)
     return Store(root / "runs" / scale, exact_source=exact_source)
@@ -75,11 +82,10 @@ def reproduce(ids=None, scale="paper", seeds=(1,), workers=1, dask=None, results
     if missing:
         return counts
     summary = summary_table(store, scale, seeds)
-    suffix = "" if scale == "paper" else f"-{scale}"
     results.mkdir(parents=True, exist_ok=True)
-    summary[COLUMNS].to_csv(results / f"summary{suffix}.csv", index=False)
-    comparison_table(summary).to_csv(results / f"comparison{suffix}.csv", index=False)
-    counts["summary"] = results / f"summary{suffix}.csv"
+    summary[COLUMNS].to_csv(table_path("summary", results, scale), index=False)
+    comparison_table(summary).to_csv(table_path("comparison", results, scale), index=False)
+    counts["summary"] = table_path("summary", results, scale)
     return counts
 
 

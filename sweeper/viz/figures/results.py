@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...agents.kinds import load_agent
 from ...experiments import specs as ex
-from ...experiments.reproduce import REPO, default_results, store_for
+from ...experiments.reproduce import REPO, default_results, store_for, table_path
 from ...experiments.specs import BAND_SEEDS
 
 
@@ -44,11 +44,11 @@ def reproduce_command(ids=(), seeds=None) -> str:
 def _ready(sc: str) -> Path:
     """The comparison file of scale ``sc`` (an error naming the command that makes it if it is missing)."""
     root = results_dir()
-    name = "comparison.csv" if sc == "paper" else f"comparison-{sc}.csv"
-    if not (root / name).exists():
+    path = table_path("comparison", root, sc)
+    if not path.exists():
         make = "make reproduce" if sc == "paper" else "make quick-results"
         raise ValueError(f"no {sc}-scale results in {root}: run `{make}` (or `{reproduce_command()}`)")
-    return root / name
+    return path
 
 
 def comparison() -> pd.DataFrame:
