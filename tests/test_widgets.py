@@ -285,3 +285,24 @@ def test_stepper_shows_exact_probabilities_on_request(agent):
     assert s.probabilities is not None and "exact P(mine) of the target" in s.info.value
     s.play_to_end()
     assert s.probabilities is None  # the final board shows the mines instead
+
+
+def test_widget_charts_are_svg_drawn_in_python_with_the_oracle_line(agent, monkeypatch):
+    """The widgets' charts need no script in the front end (before: Altair's default renderer, which loads Vega
+    from a CDN, and showed "Error loading script" offline); the stepper's text carries the exact oracle."""
+    from IPython.display import SVG
+    from sweeper.viz import widgets
+    shown = []
+    monkeypatch.setattr(widgets, "display", shown.append)  # what each widget puts into its output area
+    stepper = widgets.GameStepper(agent, "8x8x10", seed=3)
+    stepper.forward()
+    assert shown and all(isinstance(x, SVG) and x.data.lstrip().startswith("<svg") for x in shown), \
+        [(type(x), str(getattr(x, "data", x))[:40]) for x in shown]
+    assert "<script" not in shown[-1].data
+    assert "oracle&#x27;s best move" in stepper.info.value and "regret" in stepper.info.value
+    # glyphs that Debian's fonts have: no Miscellaneous Technical symbol such as U+23ED (shown as a box)
+    assert not any(0x2300 <= ord(ch) < 0x2400 for b in (stepper.back_button, stepper.forward_button,
+                                                        stepper.end_button) for ch in b.description)
+    shown.clear()
+    widgets.PatternExplorer(agent, top=6)
+    assert len(shown) == 1 and isinstance(shown[0], SVG)

@@ -1,7 +1,8 @@
 """Interactive widgets (ipywidgets) for a notebook with a running kernel.
 
-* :class:`GameStepper`: watch an agent play, one decision at a time, forwards and back,
-  optionally with the solver's exact P(mine) of every covered tile beside the agent's Q.
+* :class:`GameStepper`: watch an agent play, one decision at a time, forwards and back, with
+  the exact oracle's best move and the regret of each decision beside the agent's Q (and, on the
+  board, optionally the solver's exact P(mine) of every covered tile).
 * :class:`PatternExplorer`: filter an agent's learned windows and see them as an atlas.
 * :func:`train_with_progress`: train with a live progress bar.
 
@@ -9,7 +10,8 @@ The widgets draw with :mod:`sweeper.viz.board_charts` and play through
 :class:`~sweeper.running.episode.Episode` (the training kernels); they hold no game rules.
 Each one is driven by plain methods (``forward``, ``back``, ``new_game``,
 ``apply_filters``) that the buttons call, so it can be used and tested without a
-browser. They need a live kernel (``make lab``): the static book does not run them, and shows
+browser. Their charts are drawn as SVG in Python (:func:`chart_svg`), so they need no script and
+no network in the front end. They need a live kernel (``make lab``): the static book does not run them, and shows
 their kernel-free counterparts from :mod:`sweeper.viz.explorers` instead (recorded games to step
 through, learned windows to filter) and :func:`sweeper.viz.board_charts.replay_chart`.
 """
@@ -20,7 +22,7 @@ import html
 
 import ipywidgets as w
 import numpy as np
-from IPython.display import clear_output, display
+from IPython.display import SVG, clear_output, display
 
 from ..agents.windows import to_paper_tuple
 from ..agents.kinds import Agent
@@ -34,11 +36,19 @@ _RUNNER_COLUMNS = {"row": "row", "col": "col", "centre_row": "centre row", "cent
 _PATTERN_COLUMNS = {"key": "key", "class": "class", "q": "Q", "n": "N", "p_mine": "P(mine)", "paper": "paper tuple"}
 
 
+def chart_svg(chart) -> SVG:
+    """An Altair chart drawn as SVG in Python (``vl-convert``, whose Vega runs in the package): no script and
+    no network in the page, so a widget's chart draws in any front end, offline included."""
+    import vl_convert as vlc
+    return SVG(vlc.vegalite_to_svg(chart.to_dict()))
+
+
 def _show(output: w.Output, chart) -> None:
-    """Replace what ``output`` shows by ``chart``."""
+    """Replace what ``output`` shows by ``chart``, drawn as SVG (:func:`chart_svg`)."""
+    picture = chart_svg(chart)
     with output:
         clear_output(wait=True)
-        display(chart)
+        display(picture)
 
 
 def _html_table(frame, columns: dict, formatters: dict | None = None) -> str:
@@ -49,7 +59,8 @@ def _html_table(frame, columns: dict, formatters: dict | None = None) -> str:
 
 class GameStepper:
     """Step through games of an agent: the board it saw, the window and target it chose, their
-    Q and N, the runners-up it compared them with, and the outcome.
+    Q and N, the runners-up it compared them with, the outcome, and the exact oracle's verdict (its best
+    move, the probability each move is right, the regret of the agent's).
 
     ``agent``: an :class:`~sweeper.agents.Agent` or a dict ``{name: agent}`` to choose from.
     ``board``, ``seed``: the first game (they can be changed in the widget). The game is played
@@ -80,7 +91,7 @@ class GameStepper:
         self.seed = w.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="seed")
         self.back_button = w.Button(description="◀ back")
         self.forward_button = w.Button(description="step ▶")
-        self.end_button = w.Button(description="play to end ⏭")
+        self.end_button = w.Button(description="play to end")
         self.new_button = w.Button(description="new game")
         self.exact = w.Checkbox(value=exact, description="exact P(mine)", indent=False)
         self.status = w.HTML()
@@ -156,7 +167,7 @@ class GameStepper:
     def _new_episode(self) -> Episode:
         """An episode of the controls' agent, board and seed."""
         return Episode(self.agents[self.agent_choice.value], self.board.value, self.seed.value, learn=self.learn,
-                       runners_up=self.runners_up)
+                       runners_up=self.runners_up, exact=True)
 
     def _restart(self) -> None:
         """Start the game the controls describe (an error is shown and keeps the old game)."""
@@ -198,10 +209,7 @@ class GameStepper:
             return f"<b>Game {self.episode.status}</b> after {len(self.episode.history)} decisions (mines shown)."
         if d is None:
             return "The deal, after the opening. Press <i>step</i> to let the agent decide."
-        lines = describe(d, len(self.episode.history)).split("\n")
-        if self.probabilities is not None and d.exact is None:
-            lines.append(f"the agent's belief (Q + 1) / 2 = {d.belief:.3f}; "
-                         f"the exact P(mine) of the target = {self.probabilities[d.tile]:.3f}")
+        lines = describe(d, len(self.episode.history)).split("\n")  # with the exact oracle's verdict
         if d.centre is not None:
             lines.append(f"pattern (paper tuple, canonical): {paper_text(to_paper_tuple(*self.episode.window(d)))}, "
                          f"key {d.key}")
