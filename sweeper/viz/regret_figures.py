@@ -222,6 +222,17 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
+def _span(values) -> str:
+    """``98% to 99%``, or ``99%`` when both ends round alike."""
+    lo, hi = _pct(min(values)), _pct(max(values))
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def _tied(d: pd.DataFrame, best) -> list:
+    """The rows of ``d`` whose range (low-high over the seeds) overlaps the range of ``best``."""
+    return [x for _, x in d.iterrows() if x["low"] <= best["high"] and x["high"] >= best["low"]]
+
+
 def findings(r: pd.DataFrame | None = None) -> dict:
     """The chapter's sentences that compare numbers, generated from the tables above (so they say what the
     page's tables and charts show): ``ranking``, ``split``, ``growth``, ``tradeoff_*``, ``boards``. ``r``: the
@@ -249,12 +260,10 @@ def findings(r: pd.DataFrame | None = None) -> dict:
             f"to {worst['per decision']:.3f} ({worst['agent']}), and the cumulative regret from "
             f"{least['regret']:,.0f} ({least['agent']}) to {most['regret']:,.0f} ({most['agent']}).")
     s = split(r=r)
-    lo, hi = s["share on sure decisions"].min(), s["share on sure decisions"].max()
     out["split"] = (
-        f"For every agent, {_pct(lo)} to {_pct(hi)} of the regret of its first {short:,} games comes from "
-        f"decisions where a move certain to be right was on offer ({_pct(s['sure decisions'].min())} to "
-        f"{_pct(s['sure decisions'].max())} of the decisions): the agents lose most where an exact solver would "
-        f"have lost nothing.")
+        f"For every agent, {_span(s['share on sure decisions'])} of the regret of its first {short:,} games comes "
+        f"from decisions where a move certain to be right was on offer ({_span(s['sure decisions'])} of the "
+        f"decisions): the agents lose most where an exact solver would have lost nothing.")
     g = growth(r=r)
     gg = g[g["agent"] == LABELS["greedy"]]
     if len(gg) >= 2:
@@ -272,16 +281,29 @@ def findings(r: pd.DataFrame | None = None) -> dict:
                f"to the cumulative regret, and {last['new actions per game']:.2f} actions the agent has never "
                f"seen, so the curve keeps rising." if rising else "; the cumulative regret has stopped growing."))
     tr = tradeoff(r=r)
-    for fam in ("UCB", "ε-greedy"):
+    greedy = tr[tr["rule"] == "greedy"]
+    for fam, name in (("UCB", "c"), ("ε-greedy", "ε")):
         d = tr[tr["rule"] == fam]
         if d.empty:
             continue
         b = d.sort_values("regret").iloc[0]
-        name = "c" if fam == "UCB" else "ε"
-        out[f"tradeoff_{fam}"] = (
-            f"{fam}: the lowest cumulative regret after {short:,} games is at {name} = {b['parameter']:g} "
-            f"({b['regret']:,.0f}, range {b['low']:,.0f}-{b['high']:,.0f} over {int(b['seeds'])} seeds), "
-            f"against {d['regret'].max():,.0f} at the worst {name} tried.")
+        tied = [x for x in _tied(d, b) if x["parameter"] != b["parameter"]]
+        text = (f"{fam}: the lowest cumulative regret after {short:,} games is at {name} = {b['parameter']:g} "
+                f"({b['regret']:,.0f}, range {b['low']:,.0f}-{b['high']:,.0f} over {int(b['seeds'])} seeds)")
+        if tied:
+            text += (f", but the seeds cannot tell it from {name} = "
+                     + " and ".join(f"{x['parameter']:g}" for x in tied) + " (their ranges overlap)")
+        text += f"; the worst {name} tried gives {d['regret'].max():,.0f}."
+        if not greedy.empty:
+            g = greedy.iloc[0]
+            if g["high"] < b["low"]:
+                text += (f" Greedy, with no exploration at all, is lower still ({g['regret']:,.0f}, range "
+                         f"{g['low']:,.0f}-{g['high']:,.0f}).")
+            elif g["low"] > b["high"]:
+                text += f" Greedy is higher ({g['regret']:,.0f}): exploring pays here."
+            else:
+                text += f" Greedy ({g['regret']:,.0f}) cannot be told apart from it."
+        out[f"tradeoff_{fam}"] = text
     bc = boards_compared(r=r)
     rows = []
     for a, x in bc.groupby("agent", sort=False):
