@@ -296,3 +296,11 @@ def test_value_facts_count_perfect_actions_seen_once():
     text = figures.value_facts({"greedy": (np.arange(5), q, n)})
     assert text == ("**Measured.** greedy: 60% of its 5 recorded actions are perfect, and 67% of those were seen "
                     "exactly once.")
+
+
+def test_tinkering_effects_name_the_larger_effect_both_ways():
+    both = figures.tinkering_effects(0.10, 0.20, 0.2, 0.3)
+    assert both.endswith("so do we, in points and relative to the starting win rate.")
+    assert "ours is larger in height, in points and relative" in figures.tinkering_effects(0.3, 0.2, 0.4, 0.3)
+    mixed = figures.tinkering_effects(0.3, 0.2, 0.2, 0.3)
+    assert "ours is larger in height in points, but in density relative to the starting win rate" in mixed

@@ -52,6 +52,7 @@ from .paper import (  # noqa: F401
     run_times,
     slowest_runs,
     final_win_rates,
+    tinkering_effects,
 )
 from .bands import (  # noqa: F401
     _band,

@@ -19,7 +19,7 @@ from .results import FIRST_CLICK, _ensure, _scale, comparison
 
 def how_good() -> pd.DataFrame:
     """Win rate [95% CI] and games/s of the floor, the bandits and the ceiling, per level and opening."""
-    from ..experiments.stats import wilson
+    from ...experiments.stats import wilson
     st, tasks = _ensure("ext:how_good")
     rows = []
     for t in tasks:
@@ -194,7 +194,7 @@ def readings() -> tuple[pd.DataFrame, pd.DataFrame]:
     that never flags. Second table, Table II's state-action agent: win rate [95% Wilson] and pairs recorded at a
     tenth of the training and at its end, with the flags shown in the state (tab:SAvsMAB's reading) and hidden,
     beside the paper's values (empty where the paper has none at this scale's lengths)."""
-    from ..experiments.stats import wilson
+    from ...experiments.stats import wilson
     sc = _scale()
     st, _ = _ensure("ext:readings")
     rows = []
@@ -275,7 +275,7 @@ GUESS_NAMES = {"fewest": "lowest P, then fewest covered neighbours", "pseq": "PS
 def pseq() -> pd.DataFrame:
     """The solver with each guessing rule of ``ext:pseq`` (seed 1): per level, opening and rule, wins, games,
     win rate [95% Wilson], games/s, and the published PSEQ figure under the same conditions."""
-    from ..experiments.stats import wilson
+    from ...experiments.stats import wilson
     st, tasks = _ensure("ext:pseq")
     rows = []
     for t in tasks:

@@ -263,3 +263,17 @@ def final_win_rates(c: pd.DataFrame) -> pd.DataFrame:
                          "win rate [95% interval]": [_fmt(v, lo, hi) for v, lo, hi in
                                                      zip(f["ours"], f["ci_low"], f["ci_high"])],
                          "paper": [_fmt(v) for v in f["paper"]]}).set_index("agent")
+
+
+def tinkering_effects(by_height: float, by_density: float, rel_height: float, rel_density: float) -> str:
+    """Which of height and density lowers the win rate more, in points and relative to the starting win rate,
+    said against the paper's finding (the larger effect in density)."""
+    larger = lambda a, b: "height" if a > b else "density"  # noqa: E731
+    pts, rel = larger(by_height, by_density), larger(rel_height, rel_density)
+    if pts == rel == "density":
+        return "The paper finds the larger effect in density; so do we, in points and relative to the starting win rate."
+    if pts == rel:
+        return (f"The paper finds the larger effect in density; ours is larger in {pts}, in points and relative to "
+                f"the starting win rate.")
+    return (f"The paper finds the larger effect in density; ours is larger in {pts} in points, but in {rel} "
+            f"relative to the starting win rate.")
