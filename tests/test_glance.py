@@ -58,22 +58,28 @@ def _rows():
              ci_high=None, paper=306.0, paper_source="Table action_cnt"),
         dict(base, experiment="timing", agent="greedy", metric="wall_hours", ours=0.03, ci_low=None, ci_high=None,
              paper=14.0, paper_source="Conclusion (i7)"),
-        dict(base, experiment="ablation", agent="greedy+noflags", metric="win_rate", ours=0.40, ci_low=0.39,
-             ci_high=0.41, paper=None),
-        dict(base, experiment="ablation", agent="ucb(c=0.1)+noflags", metric="win_rate", ours=0.10, ci_low=0.09,
-             ci_high=0.11, paper=None),
     ])
 
 
+def _no_flags():
+    """The two readings of the paper's no-flags agents, as figures.readings() gives them."""
+    return pd.DataFrame({"agent": ["greedy", "ucb:0.1", "greedy", "ucb:0.1"],
+                         "reading": ["never flags", "never flags", "flags as private marks (Fig. 10 here)",
+                                     "flags as private marks (Fig. 10 here)"],
+                         "win_rate": [0.1155, 0.30, 0.40, 0.10], "ci_low": [0.1148, 0.29, 0.39, 0.09],
+                         "ci_high": [0.1161, 0.31, 0.41, 0.11], "games": [10**6] * 4})
+
+
 def test_verdicts_follow_the_stated_rule():
-    t = glance.verdicts(_rows(), seed_sd=0.001)
-    assert list(t["verdict"]) == ["reproduced", "differs", "not comparable", "differs", "reproduced"]
+    t = glance.verdicts(_rows(), seed_sd=0.001, no_flags=_no_flags())
+    # the no-flags bound is judged on the agents that never flag (the book's one reading), not on private marks
+    assert list(t["verdict"]) == ["reproduced", "differs", "not comparable", "reproduced", "differs"]
     assert t["paper's source"].iloc[0] == "Table III (tab:exp_1)"
     assert t["paper's source"].iloc[2] == "Section VI, Conclusion"
-    assert t["agent"].iloc[4] == "ucb:0.1+noflags"
+    assert t["agent"].iloc[4] == "ucb:0.1, never flags" and t["paper"].iloc[4] == "< 0.12"
     assert t["tested on"].iloc[0] == "(training)" and t["games"].iloc[0] == "1,000,000"
     # with no seed tolerance the paper's 0.7025 falls outside [0.699, 0.701]
-    assert glance.verdicts(_rows(), seed_sd=0.0)["verdict"].iloc[0] == "differs"
+    assert glance.verdicts(_rows(), seed_sd=0.0, no_flags=_no_flags())["verdict"].iloc[0] == "differs"
     counts = glance.verdict_counts(t)
     assert counts.to_dict() == {"reproduced": 2, "differs": 2, "not comparable": 1}
     shown = glance.linked(t)
@@ -84,22 +90,21 @@ def test_verdicts_follow_the_stated_rule():
 
 def test_verdicts_reject_bad_input():
     with pytest.raises(ValueError, match="lacks columns"):
-        glance.verdicts(pd.DataFrame({"x": [1]}), 0.001)
+        glance.verdicts(pd.DataFrame({"x": [1]}), 0.001, _no_flags())
     with pytest.raises(ValueError, match="seed_sd"):
-        glance.verdicts(_rows(), -1.0)
+        glance.verdicts(_rows(), -1.0, _no_flags())
 
 
 def test_reading_verdicts_judge_the_other_readings_by_the_same_rule():
-    nf = pd.DataFrame({"agent": ["greedy", "greedy"], "reading": ["flags as private marks", "never flags"],
-                       "win_rate": [0.40, 0.1155], "ci_low": [0.39, 0.1148], "ci_high": [0.41, 0.1161],
-                       "games": [10**6, 10**6]})
+    nf = _no_flags()
     sa = pd.DataFrame([{"board": "4x4x5", "games": 10**6, "flags hidden: win rate": 0.411, "flags hidden: low": 0.410,
                         "flags hidden: high": 0.412, "paper: win rate": 0.4137},
                        {"board": "4x4x5", "games": 10**5, "flags hidden: win rate": 0.289, "flags hidden: low": 0.286,
                         "flags hidden: high": 0.292, "paper: win rate": float("nan")}])
     t = glance.reading_verdicts(nf, sa, seed_sd=0.001)
-    assert list(t["verdict"]) == ["reproduced", "reproduced"]  # the NaN row is left out; 0.4137 <= 0.412 + 0.002
-    assert t["number"].iloc[0].startswith("greedy that never flags")
-    assert glance.reading_verdicts(nf, sa, seed_sd=0.0)["verdict"].tolist() == ["reproduced", "differs"]
+    # the other reading of the no-flags agents (private marks), then Table II's: the NaN row is left out
+    assert list(t["verdict"]) == ["differs", "reproduced", "reproduced"]  # 0.4137 <= 0.412 + 0.002
+    assert t["number"].iloc[0].startswith("greedy with flags as private marks")
+    assert glance.reading_verdicts(nf, sa, seed_sd=0.0)["verdict"].tolist() == ["differs", "reproduced", "differs"]
     with pytest.raises(ValueError, match="seed_sd"):
         glance.reading_verdicts(nf, sa, seed_sd=-1)
