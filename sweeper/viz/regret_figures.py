@@ -101,7 +101,7 @@ def at_games_table(marks=None, board: str = "8x8x10", r: pd.DataFrame | None = N
     wide = t.pivot(index="agent", columns="games", values="cell")
     wide = wide.reindex([LABELS.get(a, a) for a in ex.REGRET_AGENTS if LABELS.get(a, a) in wide.index])
     runs_ = t.pivot(index="agent", columns="games", values="runs")
-    wide.columns = [f"{g:,} games ({int(runs_[g].max())} seed{'s' if runs_[g].max() > 1 else ''})"
+    wide.columns = [f"{_power(g)} games, {int(runs_[g].max())} seed{'s' if runs_[g].max() > 1 else ''}"
                     for g in wide.columns]
     wide.index.name = None
     return wide
@@ -315,3 +315,49 @@ def findings(r: pd.DataFrame | None = None) -> dict:
     if rows:
         out["boards"] = f"Regret per decision over the first {short:,} games: " + "; ".join(rows) + "."
     return out
+
+
+# ----------------------------------------------------------------------- tables for the page --
+
+def _power(n: int) -> str:
+    """10,000 -> 10⁴ (powers of ten), else the number with separators."""
+    e = len(str(n)) - 1
+    sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+    return f"10{str(e).translate(sup)}" if n == 10 ** e else f"{n:,}"
+
+
+def split_table(s: pd.DataFrame) -> pd.DataFrame:
+    """:func:`split` for the page: short headers, shares in percent, regret in whole numbers."""
+    pct = lambda v: f"{100 * v:.1f}%"  # noqa: E731
+    return pd.DataFrame({"regret": s["regret"].map(lambda v: f"{v:,.0f}"),
+                         "on sure decisions": s["share on sure decisions"].map(pct),
+                         "sure decisions": s["sure decisions"].map(pct),
+                         "per sure decision": s["regret per sure decision"].map(lambda v: f"{v:.3f}"),
+                         "per guess": s["regret per guess"].map(lambda v: f"{v:.3f}"),
+                         "on flags": s["share on flags"].map(pct)}).set_index(s["agent"].rename(None))
+
+
+def growth_table(g: pd.DataFrame) -> pd.DataFrame:
+    """:func:`growth` for the page: one block per agent, the stretches of games as rows."""
+    out = g.assign(**{"regret per decision": g["regret per decision"].map(lambda v: f"{v:.4f}"),
+                      "regret per game": g["regret per game"].map(lambda v: f"{v:.3f}"),
+                      "new actions per game": g["new actions per game"].map(lambda v: f"{v:.2f}")})
+    return out.set_index(["agent", "games"]).rename_axis([None, "games"])
+
+
+def boards_table(b: pd.DataFrame) -> pd.DataFrame:
+    """:func:`boards_compared` for the page."""
+    return pd.DataFrame({"board": b["board"], "win rate": b["win rate"].map(lambda v: f"{v:.3f}"),
+                         "regret per game": b["regret per game"].map(lambda v: f"{v:.3f}"),
+                         "regret per decision": b["regret per decision"].map(lambda v: f"{v:.4f}"),
+                         "seeds": b["seeds"]}).set_index([b["agent"].rename(None), "board"])
+
+
+def scale_note() -> str:
+    """Which results the chapter shows, and the command that recomputes them."""
+    long, short = lengths()
+    sc = figures.scale()
+    where = "committed in `results/`" if sc == "paper" else "computed for this test run"
+    return (f"Results on this page: **{sc} scale**, {where}: each agent's seed 1 trains for {long:,} games, the "
+            f"other seeds for {short:,}; each table says how many runs it rests on. Rerun with "
+            f"`python -m sweeper reproduce ext:regret --scale {sc}`.")
