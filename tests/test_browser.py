@@ -16,6 +16,7 @@ that is a failure instead.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -54,11 +55,13 @@ def _pages():
                   if not p.relative_to(BOOK).parts[0].startswith("_"))
 
 
-@pytest.fixture(scope="module")
-def browser():
+def chromium(what: str, flags=(), logs=("browser",)):
+    """Headless Chromium with no network (:data:`CHROME_FLAGS` plus ``flags``) in a fresh profile, as a context
+    manager yielding the Selenium driver; skipped (or, with ``SWEEPER_REQUIRE_BROWSER``, failed) where Debian's
+    chromium and chromium-driver are missing. ``what`` names the test in that message."""
     chrome, driver_path = _executables()
     if chrome is None or driver_path is None:
-        why = ("browser test skipped: Debian's chromium and chromium-driver are not installed "
+        why = (f"{what} skipped: Debian's chromium and chromium-driver are not installed "
                "(apt-get install chromium chromium-driver; .ci/run installs them)")
         if os.environ.get("SWEEPER_REQUIRE_BROWSER"):
             pytest.fail(why.replace("skipped", "required (SWEEPER_REQUIRE_BROWSER)"))
@@ -66,21 +69,29 @@ def browser():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    profile = tempfile.mkdtemp(prefix="sweeper-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chrome
-    for flag in CHROME_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    drv = webdriver.Chrome(service=Service(driver_path), options=options)
-    drv.set_page_load_timeout(60)
-    drv.execute_cdp_cmd("Network.enable", {})
-    try:
+    @contextlib.contextmanager
+    def driver():
+        profile = tempfile.mkdtemp(prefix="sweeper-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = chrome
+        for flag in (*CHROME_FLAGS, *flags, f"--user-data-dir={profile}"):
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {k: "ALL" for k in logs})
+        drv = webdriver.Chrome(service=Service(driver_path), options=options)
+        try:
+            yield drv
+        finally:
+            drv.quit()
+            shutil.rmtree(profile, ignore_errors=True)
+    return driver()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium("browser test", logs=("browser", "performance")) as drv:
+        drv.set_page_load_timeout(60)
+        drv.execute_cdp_cmd("Network.enable", {})
         yield drv
-    finally:
-        drv.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """`make lab` starts JupyterLab on the book: the server answers, lists the chapters, and a kernel it starts
 imports the package and ipywidgets."""
 
+import contextlib
 import json
 import os
 import secrets
@@ -79,22 +80,40 @@ def _execute(url, code, seconds=90) -> str:
         ws.close()
 
 
+
+@contextlib.contextmanager
+def make_lab(tmp_path, *extra_env):
+    """`make lab` (the Makefile's own target, on the venv running these tests; -o: never reinstall it) on a free
+    port with a fresh token, stopped on exit: yields (process, log file, port, token)."""
+    port, token = _free_port(), secrets.token_hex(16)
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
+    args = (f"--no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port={port} --ServerApp.port_retries=0 "
+            f"--IdentityProvider.token={token}")
+    cmd = ["make", "--no-print-directory", "-o", str(VENV / ".installed"), "lab", f"VENV={VENV}", f"LAB_ARGS={args}"]
+    log = tmp_path / "lab.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        yield proc, log, port, token
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=15)
+        except ProcessLookupError:
+            pass
+
+
 def test_make_lab_serves_the_book(tmp_path):
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     if not (VENV / "bin" / "jupyter").exists():
         pytest.skip(f"no jupyter in {VENV}")
-    port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), JUPYTER_CONFIG_DIR=str(tmp_path / "config"))
-    args = (f"--no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port={port} --ServerApp.port_retries=0 "
-            f"--IdentityProvider.token={token}")
-    # the Makefile's own target, on the venv running these tests (-o: never reinstall it)
-    cmd = ["make", "--no-print-directory", "-o", str(VENV / ".installed"), "lab", f"VENV={VENV}", f"LAB_ARGS={args}"]
-    log = tmp_path / "lab.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    base, auth = f"http://127.0.0.1:{port}", f"token={token}"
-    try:
+    with make_lab(tmp_path) as (proc, log, port, token):
+        base, auth = f"http://127.0.0.1:{port}", f"token={token}"
         status = _wait("no answer from /api/status", lambda: _call(f"{base}/api/status?{auth}")[1], proc, log, 90)
         assert "started" in status
         with pytest.raises(urllib.error.HTTPError):  # the token is required
@@ -111,12 +130,3 @@ def test_make_lab_serves_the_book(tmp_path):
                        "import ipywidgets, sweeper; print(sweeper.Episode.__name__, ipywidgets.__version__)")
         assert out.startswith("Episode ")
         _call(f"{base}/api/kernels/{kernel['id']}?{auth}", method="DELETE")
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=15)
-        except ProcessLookupError:
-            pass

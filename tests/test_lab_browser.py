@@ -12,19 +12,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import shutil
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from test_browser import CHROME_FLAGS, _executables
-from test_lab import _call, _free_port, _wait
+from test_browser import chromium
+from test_lab import _call, _wait, make_lab
 
 REPO = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
@@ -55,57 +51,19 @@ def _notebook(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    chrome, driver_path = _executables()
-    if chrome is None or driver_path is None:
-        why = ("live browser test skipped: Debian's chromium and chromium-driver are not installed "
-               "(apt-get install chromium chromium-driver; .ci/run installs them)")
-        if os.environ.get("SWEEPER_REQUIRE_BROWSER"):
-            pytest.fail(why.replace("skipped", "required (SWEEPER_REQUIRE_BROWSER)"))
-        pytest.skip(why)
     if shutil.which("make") is None or not (VENV / "bin" / "jupyter").exists():
         pytest.skip("make or jupyter is missing")
     tmp = tmp_path_factory.mktemp("lab")
     FOLDER.mkdir(parents=True, exist_ok=True)
     _notebook(FOLDER / "live.ipynb")
-    port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"))
-    args = (f"--no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port={port} --ServerApp.port_retries=0 "
-            f"--IdentityProvider.token={token}")
-    cmd = ["make", "--no-print-directory", "-o", str(VENV / ".installed"), "lab", f"VENV={VENV}", f"LAB_ARGS={args}"]
-    log = tmp / "lab.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    base, auth = f"http://127.0.0.1:{port}", f"token={token}"
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="sweeper-lab-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chrome
-    for flag in CHROME_FLAGS:
-        options.add_argument(flag)
-    options.add_argument("--window-size=1400,2400")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    drv = None
     try:
-        _wait("no answer from /api/status", lambda: _call(f"{base}/api/status?{auth}")[1], proc, log, 90)
-        drv = webdriver.Chrome(service=Service(driver_path), options=options)
-        drv.set_page_load_timeout(90)
-        yield drv, f"{base}/lab/tree/scratch/lab-browser-test/live.ipynb?{auth}"
+        with chromium("live browser test", flags=("--window-size=1400,2400",)) as drv, \
+                make_lab(tmp) as (proc, log, port, token):
+            base, auth = f"http://127.0.0.1:{port}", f"token={token}"
+            _wait("no answer from /api/status", lambda: _call(f"{base}/api/status?{auth}")[1], proc, log, 90)
+            drv.set_page_load_timeout(90)
+            yield drv, f"{base}/lab/tree/scratch/lab-browser-test/live.ipynb?{auth}"
     finally:
-        if drv is not None:
-            drv.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=15)
-        except ProcessLookupError:
-            pass
         shutil.rmtree(FOLDER, ignore_errors=True)
 
 

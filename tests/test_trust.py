@@ -6,6 +6,7 @@ destinations checked before the run, valid JSON, --first with the reference open
 of a partial reproduction. Long runs: Ctrl-C between kernel calls, calls sized by work.
 """
 
+import contextlib
 import io
 import json
 import os
@@ -440,24 +441,31 @@ def test_kernel_calls_are_sized_by_work(monkeypatch):
     assert training.next_chunk(100, 10.0) == 10 and training.next_chunk(1, 60.0) == 1
 
 
+@contextlib.contextmanager
+def _ctrl_c_after(seconds: float):
+    """Press Ctrl-C ``seconds`` from now, with Python's own handler installed (even when pytest runs as a
+    background job, which starts with SIGINT ignored); yields the start time and checks the handler is back."""
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+        t = time.perf_counter()
+        timer.start()
+        yield t
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, outer)
+
+
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
 def test_ctrl_c_stops_a_long_run_between_kernel_calls():
     train("greedy", "5x5x3", 10, progress=False)  # compiled before timing
     agent = make_agent("greedy")
-    # Python's own Ctrl-C handler, even when pytest runs as a background job (which starts with SIGINT ignored)
-    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
-        t = time.perf_counter()
-        timer.start()
+    with _ctrl_c_after(1.0) as t:
         with pytest.raises(KeyboardInterrupt, match="stopped after"):
             train(agent, "100x100x1500", 20_000, seed=1, progress=False)  # about 30 minutes in one call before
         assert time.perf_counter() - t < 1.0 + 4 * training.CALL_SECONDS
         keys, q, n = agent.table.recorded()
         assert agent.actions_recorded == len(keys) > 0  # the games played were learned, consistently
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    finally:
-        signal.signal(signal.SIGINT, outer)
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
@@ -473,18 +481,11 @@ def test_ctrl_c_stops_a_slow_python_rule_within_a_decision():
     rule = Rule(slow)
     train(RuleAgent(rule), "2x2x1", 1, progress=False)  # its wrapper compiled before timing
     agent = RuleAgent(rule)
-    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
-        t = time.perf_counter()
-        timer.start()
+    with _ctrl_c_after(1.0) as t:
         with pytest.raises(KeyboardInterrupt, match="stopped after .* games"):
             train(agent, "16x16x40", 1_000, seed=1, progress=False)
         assert time.perf_counter() - t < 1.0 + 3.0  # the timer, then one decision (0.2 s) and the return
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-        train(RuleAgent(Rule(lambda q, n, t, p, r: (0, False))), "5x5x3", 3, progress=False)  # runs again after
-    finally:
-        signal.signal(signal.SIGINT, outer)
+    train(RuleAgent(Rule(lambda q, n, t, p, r: (0, False))), "5x5x3", 3, progress=False)  # runs again after
 
 
 # ------------------------------------------------------------ 8. evaluate(spec, freeze=True) --
