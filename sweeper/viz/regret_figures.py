@@ -191,9 +191,9 @@ def curves_chart(data: pd.DataFrame, x: str = "games", log: bool = True) -> alt.
     """Cumulative regret against ``x`` (``games`` or ``decisions``), one line and band per agent."""
     title = {"games": "games played", "decisions": "decisions made"}[x]
     scale = alt.Scale(type="log") if log else alt.Scale()
+    legend = alt.Legend(orient="bottom", columns=3, symbolOpacity=1, symbolType="stroke")  # not the bands' tint
     base = alt.Chart(data).encode(x=alt.X(f"{x}:Q", title=title, scale=scale),
-                                  color=alt.Color("label:N", title="agent", legend=alt.Legend(orient="bottom",
-                                                                                                columns=3)))
+                                  color=alt.Color("label:N", title="agent", legend=legend))
     band = base.mark_area(opacity=0.2).encode(y=alt.Y("low:Q", title="cumulative regret", scale=scale), y2="high:Q")
     line = base.mark_line().encode(y="mean:Q", tooltip=["label:N", alt.Tooltip(f"{x}:Q", format=","),
                                                           alt.Tooltip("mean:Q", format=",.0f"), "seeds:Q"])
