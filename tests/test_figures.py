@@ -304,3 +304,34 @@ def test_tinkering_effects_name_the_larger_effect_both_ways():
     assert "ours is larger in height, in points and relative" in figures.tinkering_effects(0.3, 0.2, 0.4, 0.3)
     mixed = figures.tinkering_effects(0.3, 0.2, 0.2, 0.3)
     assert "ours is larger in height in points, but in density relative to the starting win rate" in mixed
+
+
+def _sa_rows():
+    """tab:SAvsMAB win rates at one board and length: the SA agent above the no-symmetry bandit, below the other."""
+    base = dict(train_setting="4x4x3", train_episodes=10**6)
+    return pd.DataFrame([
+        dict(base, agent="sa-greedy", ours=0.90, ci_low=0.899, ci_high=0.901, paper=0.95),
+        dict(base, agent="mab-greedy+nosym", ours=0.85, ci_low=0.849, ci_high=0.851, paper=float("nan")),
+        dict(base, agent="mab-greedy", ours=0.955, ci_low=0.954, ci_high=0.956, paper=0.9466),
+    ])
+
+
+def test_sa_vs_bandit_verdict_orders_by_disjoint_intervals():
+    text = figures.sa_vs_bandit_verdict(_sa_rows())
+    assert "the SA agent is above the no-symmetry bandit on 4x4x3; and below the symmetric bandit on 4x4x3" in text
+    assert "does not hold" not in text  # above on every board: the paper's summary is not contradicted
+    assert "In the paper's own table the SA agent ends above its bandit on 1 of the 1 boards (4x4x3)." in text
+    d = _sa_rows()
+    d.loc[d["agent"] == "sa-greedy", ["ours", "ci_low", "ci_high"]] = [0.85, 0.845, 0.855]
+    assert "indistinguishable from the no-symmetry bandit" in figures.sa_vs_bandit_verdict(d)
+    assert "does not hold" in figures.sa_vs_bandit_verdict(d)
+
+
+def test_sa_readings_summary_counts_boards():
+    sa = pd.DataFrame([{"board": "4x4x3", "games": 10**6, "paper: win rate": 0.95, "paper: pairs": 500.0,
+                        "flags hidden: win rate": 0.949, "flags shown: win rate": 0.90,
+                        "flags hidden: pairs": 400, "flags shown: pairs": 600}])
+    text = figures.sa_readings_summary(sa)
+    assert text.startswith("The hidden-flags reading is nearer the paper's win rate on 1 of 1 boards")
+    assert "between our two readings on 1 of 1" in text and "Neither reading" in text
+    assert figures.sa_readings_summary(sa.assign(**{"paper: win rate": float("nan")})) == ""

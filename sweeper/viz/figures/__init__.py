@@ -53,6 +53,7 @@ from .paper import (  # noqa: F401
     slowest_runs,
     final_win_rates,
     tinkering_effects,
+    sa_vs_bandit_verdict,
 )
 from .bands import (  # noqa: F401
     _band,
@@ -99,4 +100,5 @@ from .beyond import (  # noqa: F401
     calibration_table,
     loss_display,
     loss_table,
+    sa_readings_summary,
 )

@@ -414,3 +414,22 @@ def loss_table(bel: dict) -> pd.DataFrame:
     facts = bel["facts"].assign(board=lambda t: pd.Categorical(t["board"], list(LEVELS), ordered=True))
     return table.join(facts.set_index(["agent", "board"])[["win_rate", "games", "fallbacks"]]).rename(
         columns={"win_rate": "win rate"})
+
+
+def sa_readings_summary(sa: pd.DataFrame) -> str:
+    """Over the boards of :func:`readings`' second table at the longest training: on how many the hidden-flags
+    reading is nearer the paper's win rate, and on how many the paper's pair count lies between our two readings
+    (then neither reading is the paper's agent exactly)."""
+    last = sa[sa["games"] == sa["games"].max()].dropna(subset=["paper: win rate"])
+    if last.empty:
+        return ""
+    nearer = [r["board"] for _, r in last.iterrows()
+              if abs(r["flags hidden: win rate"] - r["paper: win rate"]) < abs(r["flags shown: win rate"]
+                                                                              - r["paper: win rate"])]
+    between = [r["board"] for _, r in last.iterrows()
+               if min(r["flags shown: pairs"], r["flags hidden: pairs"]) <= r["paper: pairs"]
+               <= max(r["flags shown: pairs"], r["flags hidden: pairs"])]
+    return (f"The hidden-flags reading is nearer the paper's win rate on {len(nearer)} of {len(last)} boards, and the "
+            f"paper's pair count lies between our two readings on {len(between)} of {len(last)}. "
+            + ("Neither reading reproduces the paper's state-action agent exactly: it recorded fewer pairs than ours "
+               "with the flags in the state and more than ours without them." if len(between) == len(last) else ""))

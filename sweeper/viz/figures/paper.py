@@ -277,3 +277,35 @@ def tinkering_effects(by_height: float, by_density: float, rel_height: float, re
                 f"the starting win rate.")
     return (f"The paper finds the larger effect in density; ours is larger in {pts} in points, but in {rel} "
             f"relative to the starting win rate.")
+
+
+def sa_vs_bandit_verdict(s: pd.DataFrame) -> str:
+    """Table II after the longest training, in generated sentences: the state-action agent against the bandit
+    without symmetries and against the one with them (above or below only where the 95% intervals are
+    disjoint), whether the paper's summary ("a higher ceiling, more experience needed") holds against the bandit
+    its table matches, and on how many boards the paper's own SA agent ends above its bandit. ``s``: rows of the
+    comparison table for tab:SAvsMAB's win rates (``train_setting``, ``train_episodes``, ``agent`` among
+    ``sa-greedy``, ``mab-greedy``, ``mab-greedy+nosym``, with ``ours``, ``ci_low``, ``ci_high``, ``paper``)."""
+    w = s.set_index(["train_setting", "train_episodes", "agent"])
+    last = w.reset_index().groupby("train_setting")["train_episodes"].max()
+    est = lambda r: (r["ours"], r["ci_low"], r["ci_high"])  # noqa: E731
+    vs = {other: {b: interval_order(est(w.loc[(b, n, "sa-greedy")]), est(w.loc[(b, n, other)]))
+                  for b, n in last.items()} for other in ("mab-greedy+nosym", "mab-greedy")}
+    word = {1: "above", 0: "indistinguishable from", -1: "below"}
+    above = [b for b, o in vs["mab-greedy+nosym"].items() if o > 0]
+    claim = ("**The paper's summary does not hold against the bandit that matches its table** (the one without "
+             'symmetries, see the finding above): it says the SA agent\'s "performance ceiling is higher but '
+             'ultimately requires more experience", yet after the longest training the SA agent is above that bandit '
+             "on " + (", ".join(above) if above else "no board") + ". ") if len(above) < len(last) else ""
+    has_paper = all(pd.notna(w.loc[(b, n, "sa-greedy"), "paper"]) and pd.notna(w.loc[(b, n, "mab-greedy"), "paper"])
+                    for b, n in last.items())
+    if has_paper:
+        higher = [b for b, n in last.items() if w.loc[(b, n, "sa-greedy"), "paper"] > w.loc[(b, n, "mab-greedy"), "paper"]]
+        paper = (f"In the paper's own table the SA agent ends above its bandit on {len(higher)} of the {len(last)} boards"
+                 + (f" ({', '.join(higher)})." if higher else "."))
+    else:
+        paper = "The paper's table has no values at this scale's training lengths."
+    return ("**Measured.** After the longest training the SA agent is "
+            + "; ".join(f"{word[o]} the no-symmetry bandit on {b}" for b, o in vs["mab-greedy+nosym"].items())
+            + "; and " + "; ".join(f"{word[o]} the symmetric bandit on {b}" for b, o in vs["mab-greedy"].items())
+            + " (95% intervals; *above* and *below* only where they are disjoint). " + claim + paper)
