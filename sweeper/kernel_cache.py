@@ -2,8 +2,8 @@
 
 The kernels are compiled with ``@njit(cache=True)``. Numba keys each cached
 function on the source file that defines it, and only that file: when a kernel
-in ``agents/rules.py`` inlines ``values.update`` from ``agents/values.py``, an
-edit to ``values.py`` leaves the cached ``rules`` kernels in place, still running
+in ``agents/kernels.py`` inlines ``values.update`` from ``agents/values.py``, an
+edit to ``values.py`` leaves the cached ``kernels`` functions in place, still running
 the old update. The results would be silently wrong.
 
 Importing this module (``sweeper/__init__.py`` does it first, before any kernel
@@ -13,7 +13,8 @@ source file of the package. Any edit to any of them invalidates every cached
 kernel of the package, so they are recompiled together; the caches of other
 libraries are untouched. Where the cache lives is numba's usual choice
 (``NUMBA_CACHE_DIR`` if set, else ``__pycache__`` beside the source, else the
-user-wide directory).
+user-wide directory), in a sub-folder named after the fingerprint, so that a cache index written by other
+sources is never even unpickled (numba reads a whole index before it compares stamps).
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ class _WholePackageStamp:
 
     def get_source_stamp(self):
         return (super().get_source_stamp(), kernel_fingerprint())
+
+    def get_cache_path(self):
+        """A folder per fingerprint: numba unpickles an index before it compares stamps, so an index written by
+        other sources (a kernel module renamed, a bundle's fields changed) must never be opened at all; a stale
+        folder is simply not read again."""
+        return str(Path(super().get_cache_path()) / f"sweeper-{kernel_fingerprint()[:16]}")
 
 
 class PackageUserProvidedLocator(_WholePackageStamp, caching.UserProvidedCacheLocator):

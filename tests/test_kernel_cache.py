@@ -54,7 +54,7 @@ def test_editing_a_callee_recompiles_its_callers(tmp_path):
     root, probe_a = package_copy(tmp_path)
     assert run(root, "ours") == 2.0
     assert run(root, "ours") == 2.0  # served from the cache
-    assert list((probe_a.parent / "__pycache__").glob("probe_b.g-*.nbi")), "the kernel was not cached"
+    assert list((probe_a.parent / "__pycache__").glob("sweeper-*/probe_b.g-*.nbi")), "the kernel was not cached"
     edit(probe_a)
     assert run(root, "ours") == 3.0
 
@@ -64,3 +64,12 @@ def test_numba_alone_would_serve_the_stale_kernel(tmp_path):
     assert run(root, "plain") == 2.0
     edit(probe_a)
     assert run(root, "plain") == 2.0  # stale: the reason for sweeper/kernel_cache.py
+
+
+def test_an_index_written_by_other_sources_is_never_opened():
+    """numba unpickles a cache index before it compares stamps, so an index that names a module since renamed
+    would raise on load (seen when agents/rules.py became agents/kernels.py): each fingerprint has its own folder."""
+    from sweeper import kernel_cache
+    from sweeper.agents import kernels
+    locator = kernel_cache.PackageInTreeLocator(kernels.choose_greedy.py_func, kernels.__file__)
+    assert Path(locator.get_cache_path()).name == f"sweeper-{kernel_cache.kernel_fingerprint()[:16]}"

@@ -2,7 +2,7 @@
 
 * :mod:`~sweeper.agents.windows` -- an action is a 3x3 window plus a target; keys and symmetries;
 * :mod:`~sweeper.agents.values` -- Q(a) and N(a) of every action met (a growable hash table);
-* :mod:`~sweeper.agents.rules` -- the numba kernels: the choice among candidates, flags, delayed learning;
+* :mod:`~sweeper.agents.kernels` -- the numba kernels: the choice among candidates, flags, delayed learning;
 * :mod:`~sweeper.agents.kinds` -- one class per agent (greedy, epsilon-greedy, UCB, Thompson, state-action,
   a plug-in rule), saving and loading;
 * :mod:`~sweeper.agents.custom` -- write your own bandit: the plug-in choice rule's contract;

@@ -10,7 +10,7 @@ A rule is one function, called once per decision::
     float64 array: the value estimate Q of every candidate action of the
     decision (-1 for an action never tried), in scan order (tiles row-major,
     for each covered unflagged tile its windows' centres in the fixed order of
-    :mod:`sweeper.agents.rules`).
+    :mod:`sweeper.agents.kernels`).
 ``n``
     int64 array, same length: how often each action was tried (N, 0 if never).
 ``t``
@@ -64,8 +64,8 @@ from numba import njit, objmode, types
 from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
-from . import rules
-from .rules import E_CODE, E_COUNT, E_DECISION, E_GAME, E_INDEX, E_SIZE, RULE_BAD_GIVE_UP, RULE_BAD_INDEX, \
+from . import kernels
+from .kernels import E_CODE, E_COUNT, E_DECISION, E_GAME, E_INDEX, E_SIZE, RULE_BAD_GIVE_UP, RULE_BAD_INDEX, \
     RULE_GIVE_UP_RAISED, RULE_RAISED
 
 
@@ -282,7 +282,7 @@ class Rule:
         return self._kernel_fns
 
     def bundle(self, rng: np.random.Generator, capacity: int) -> tuple:
-        """The tuple the kernels take (:func:`sweeper.agents.rules.choose_by_rule`): functions, parameters,
+        """The tuple the kernels take (:func:`sweeper.agents.kernels.choose_by_rule`): functions, parameters,
         random stream, work buffers for ``capacity`` candidates and the status array."""
         ch, gu = self.kernel_functions()
         self._state.rng = rng
@@ -348,10 +348,10 @@ class Rule:
 
 
 
-# The kernels a plug-in rule runs in are the built-in ones (:mod:`sweeper.agents.rules`), given the rule's tuple.
-play_games = rules.play_games
-choose = rules.choose
-apply = rules.apply
+# The kernels a plug-in rule runs in are the built-in ones (:mod:`sweeper.agents.kernels`), given the rule's tuple.
+play_games = kernels.play_games
+choose = kernels.choose
+apply = kernels.apply
 
 
 def quiet(fn, *args):

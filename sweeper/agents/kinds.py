@@ -2,7 +2,7 @@
 
 One small class per agent over a shared base. An agent is its parameters plus
 its :class:`~sweeper.agents.values.ValueTable`; all play happens in the kernels of
-:mod:`sweeper.agents.rules`. Shared options:
+:mod:`sweeper.agents.kernels`. Shared options:
 
 ``symmetric`` (default True)
     Identify windows related by the symmetries of Section IV-C (paper model).
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .rules import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, RULE, SA,
+from .kernels import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, RULE, SA,
                     THOMPSON, UCB)
 from .custom import Rule
 from .rule_library import library_rule, rule_from_spec, with_values

@@ -14,7 +14,7 @@ probability that the move the agent made is right. Summed over the decisions of
 training, it is the cumulative regret of bandit theory, measured against an
 oracle that knows the exact probabilities but nothing of the future.
 
-The oracle is a *probe* of the one game loop (:func:`sweeper.agents.rules.play_games`):
+The oracle is a *probe* of the one game loop (:func:`sweeper.agents.kernels.play_games`):
 given a :data:`Probe` bundle, the loop calls :func:`before_choice` before each
 decision and :func:`after_move` after it, and :func:`end_of_game` at each game's
 end. The probe never changes what the agent does; the games are those of
@@ -111,7 +111,7 @@ def before_choice(b, c, window_agent, probe):
     best = 0.0
     for j in range(tiles.shape[0]):
         p = tiles[j]
-        if view[p] != COVERED or flg[p] != 0:  # not a live tile (sweeper.agents.rules.live)
+        if view[p] != COVERED or flg[p] != 0:  # not a live tile (sweeper.agents.kernels.live)
             continue
         pp = prob[p]
         lowest = min(lowest, pp)

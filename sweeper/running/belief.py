@@ -3,7 +3,7 @@
 A bandit agent's value ``Q`` of an action is the mean of its rewards, +1 when
 the target was a mine and -1 when it was safe, so ``(Q + 1) / 2`` is the agent's
 estimate that the target hides a mine: its *belief*. :func:`audit` plays games
-with the agent's own kernels (:mod:`sweeper.agents.rules`) and, before every decision,
+with the agent's own kernels (:mod:`sweeper.agents.kernels`) and, before every decision,
 asks the solver (:func:`sweeper.game.probability.mine_probabilities`'s kernel) for the
 *exact* probability of every covered tile, given what the board shows. It
 records, per decision, the belief behind the chosen action and the exact
@@ -166,7 +166,7 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     probabilities. The games are those of :func:`sweeper.evaluate` with the same seed: with
     ``learn=False`` (default) those of ``evaluate(agent, board, episodes, seed, freeze=True)``, with
     ``learn=True`` those of ``train(agent.copy(), board, episodes, seed)`` (the same loop plays them,
-    :func:`sweeper.agents.rules.play_games`, with a probe that only watches). ``agent`` itself never
+    :func:`sweeper.agents.kernels.play_games`, with a probe that only watches). ``agent`` itself never
     changes. Every agent kind is audited, a plug-in rule included; the state-action agent's decisions and
     games are recorded, but it has no window values for the candidates' calibration table."""
     if not isinstance(agent, Agent):

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..agents import custom
 from ..agents.kinds import Agent, RuleAgent, StateAction
-from ..agents.rules import (DEC, EXPLORED, P_KIND, SA, apply, begin_game, candidate_scores, choose, end_game,
+from ..agents.kernels import (DEC, EXPLORED, P_KIND, SA, apply, begin_game, candidate_scores, choose, end_game,
                             new_cache, refresh)
 from ..agents.values import Table
 from ..agents.windows import DIRECTIONS, decode_key

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..agents import custom
 from ..agents.kinds import Agent, RuleAgent, StateAction
-from ..agents.rules import check_rule, choose, give_up_choice, new_cache, refresh
+from ..agents.kernels import check_rule, choose, give_up_choice, new_cache, refresh
 from ..checks import whole
 from ..game.engine import ND, NFL, Setting, new_board, set_flag
 from ..game.probability import mine_probabilities
@@ -92,7 +92,7 @@ def random_policy(seed: int = 0) -> callable:
 class BanditPolicy:
     """A trained bandit agent playing :class:`~sweeper.running.env.MinesweeperEnv`: ``policy(obs) -> action``.
 
-    Each decision runs the agents' own kernels of :mod:`sweeper.agents.rules` on the
+    Each decision runs the agents' own kernels of :mod:`sweeper.agents.kernels` on the
     observation: ``refresh`` (window keys, Q and N from the agent's table),
     ``choose`` (the agent's own rule, whatever its kind: greedy, epsilon-greedy, UCB,
     Thompson, state-action, or a plug-in rule with its own random stream) and
