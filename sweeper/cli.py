@@ -57,6 +57,8 @@ def check_save_path(path, force: bool = False) -> Path:
         raise ValueError(f"--save {p} is a directory; give a file name, e.g. {p / 'agent.npz'}")
     if p.exists() and not force:
         raise ValueError(f"--save {p} exists; add --force to replace it")
+    if (p.exists() or p.is_symlink()) and (not p.is_file() or p.is_symlink()):  # a device, a pipe, a link...
+        raise ValueError(f"--save {p} is not a regular file: --force replaces only a regular file")
     parent = p.parent
     if not parent.exists():
         raise ValueError(f"--save {p}: directory {parent} does not exist")

@@ -108,3 +108,13 @@ def test_audit_a_saved_agent(tmp_path, capsys):
     assert "one board" in capsys.readouterr().err
     assert main(["audit", "--load", str(path), "--episodes", "30"]) == 0
     assert "calibration over every candidate" in capsys.readouterr().out
+
+
+def test_save_force_refuses_a_node_that_is_not_a_regular_file(tmp_path, capsys):
+    """Before: ``--save /dev/full --force`` replaced the device with a regular file and reported success."""
+    import os
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code = main(["train", "--episodes", "10", "--save", str(fifo), "--force", "--no-progress"])
+    assert code != 0 and "not a regular file" in capsys.readouterr().err
+    assert fifo.exists() and not fifo.is_file()

@@ -268,3 +268,10 @@ def test_a_library_rule_reloads_by_name(tmp_path):
     play(agent, "8x8x10", 30, progress=False)
     back = load_agent(agent.save(tmp_path / "s.npz"))
     assert back.rule.library and back.rule.name == "softmax" and back.rule.params == {"tau": 0.1}
+
+
+@pytest.mark.parametrize("spec", ["softmax:0", "softmax:-1", "decaying-eps:0", "ucb1:-0.5", "ucb:-1"])
+def test_a_library_rule_checks_its_parameters(spec):
+    """Before: rule:softmax:0 divided by zero and rule:softmax:-1 trained with the preference inverted."""
+    with pytest.raises(ValueError, match="must be a number"):
+        make_agent("rule:" + spec)

@@ -390,8 +390,8 @@ def test_a_file_whose_data_disagrees_with_its_header_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("changes, message", [
-    ({"decisions": -5}, "'decisions' must be an integer >= 0"),
-    ({"decisions": 1.5}, "'decisions' must be an integer >= 0"),
+    ({"decisions": -5}, "'decisions' must be an integer from 0 to 2**63 - 1"),
+    ({"decisions": 1.5}, "'decisions' must be an integer from 0 to 2**63 - 1"),
     ({"symmetric": "false"}, "'symmetric' must be true or false"),
     ({"flags": 1}, "'flags' must be true or false"),
     ({"params": KeyError}, "'params' is missing"),
@@ -494,3 +494,95 @@ def test_evaluate_takes_a_spec_string_frozen_or_learning():
     frozen = evaluate("ucb:0.1", "8x8x10", 50, seed=2, freeze=True, progress=False)
     learning = evaluate("ucb:0.1", "8x8x10", 50, seed=2, progress=False)
     assert frozen.agent.name == learning.agent.name == "ucb:0.1" and frozen.agent.actions_recorded == 0
+
+
+# ------------------------------------------------------------ 9. agent files: the hostile cases of issue 26 --
+
+def _saved(tmp_path, name="a.npz"):
+    agent = make_agent("greedy")
+    train(agent, "8x8x10", 200, seed=1, progress=False)
+    return agent, agent.save(tmp_path / name)
+
+
+def test_repeated_metadata_keys_are_refused(tmp_path):
+    _, path = _saved(tmp_path)
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    text = str(arrays["metadata"])
+    arrays["metadata"] = np.array(text[:-1] + ', "decisions": 0}')  # JSON keeps the last: silently 0 before
+    np.savez_compressed(path, **arrays)
+    with pytest.raises(ValueError, match="metadata names 'decisions' twice"):
+        load_agent(path)
+
+
+def test_a_huge_decision_count_is_a_clear_error(tmp_path):
+    path = _agent_file(tmp_path / "a.npz", {"decisions": 10**30})  # before: OverflowError
+    with pytest.raises(ValueError, match="'decisions' must be an integer from 0 to 2\\*\\*63 - 1"):
+        load_agent(path)
+
+
+def test_one_large_n_no_longer_switches_off_the_mean_check(tmp_path):
+    agent, path = _saved(tmp_path)
+    keys, q, n = agent.table.recorded()
+    n = n.copy()
+    q = q.copy()
+    n[0] = 10**9  # before: the tolerance was 1e-6 * max N = 1,000 mines, for every entry
+    i = int(np.argmax(n[1:] >= 2)) + 1
+    n[i] = 10  # Q = 0.123 over N = 10 would be 5.615 mines: not a mean of +-1 rewards
+    q[i] = 0.123
+    from sweeper.agents.files import write_agent_file
+    write_agent_file(path, keys, q, n, agent.metadata())
+    with pytest.raises(ValueError, match="not means of \\+-1 rewards"):
+        load_agent(path)
+
+
+@pytest.mark.parametrize("damage", ["flip", "encrypted"])
+def test_a_damaged_or_encrypted_file_is_a_clear_error(tmp_path, damage):
+    _, path = _saved(tmp_path)
+    data = bytearray(path.read_bytes())
+    if damage == "flip":  # one byte inside the compressed data of the first member (before: zlib.error)
+        with zipfile.ZipFile(path) as zf:
+            info = zf.infolist()[0]
+        start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+        data[start + info.compress_size // 2] ^= 0xFF
+    else:  # the general-purpose flag's encryption bit, in the local and central headers (before: RuntimeError)
+        for sig in (b"PK\x03\x04", b"PK\x01\x02"):
+            at = data.find(sig)
+            while at >= 0:
+                data[at + (6 if sig == b"PK\x03\x04" else 8)] |= 1
+                at = data.find(sig, at + 4)
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=re.escape(str(path))):
+        load_agent(path)
+
+
+def test_saving_over_a_node_that_is_not_a_regular_file_is_refused(tmp_path):
+    agent, _ = _saved(tmp_path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="not a regular file"):
+        agent.save(fifo)  # before: replaced the node itself (as root, /dev/full became a regular file)
+    assert fifo.exists() and not fifo.is_file()
+    with pytest.raises(ValueError, match="not a regular file"):
+        agent.save(tmp_path)
+
+
+def test_concurrent_saves_of_one_path_never_share_a_temporary_file(tmp_path):
+    agent, path = _saved(tmp_path)
+    errors = []
+
+    def save_many():
+        for _ in range(40):
+            try:
+                agent.save(path)
+            except Exception as exc:  # noqa: BLE001 - counted: before, 146 of 600 saves raised
+                errors.append(exc)
+
+    threads = [threading.Thread(target=save_many) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert load_agent(path).actions_recorded == agent.actions_recorded
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind

@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -58,12 +61,25 @@ def agent_arrays(keys, q, n, metadata: dict) -> dict:
     return {"keys": keys, "q": q, "n": n, "metadata": np.array(json.dumps(metadata))}
 
 
-def write_agent_file(path, keys, q, n, metadata: dict) -> Path:
-    """Write an agent file atomically (a temporary file renamed into place)."""
+def check_target(path) -> Path:
+    """``path`` as a place to write an agent file: absent, or a regular file (a device, a folder, a pipe or any
+    other node is refused: writing would replace the node itself)."""
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{path} exists and is not a regular file: an agent is saved to a new or regular file")
+    if path.is_symlink():
+        raise ValueError(f"{path} is a symbolic link: give the file itself")
+    return path
+
+
+def write_agent_file(path, keys, q, n, metadata: dict) -> Path:
+    """Write an agent file atomically: a temporary file of its own (unique, so concurrent saves of one path never
+    share it) in the same folder, renamed into place."""
+    path = check_target(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp)
     try:
-        with open(tmp, "wb") as fh:
+        with os.fdopen(fd, "wb") as fh:
             np.savez_compressed(fh, **agent_arrays(keys, q, n, metadata))
         tmp.replace(path)
     finally:
@@ -84,7 +100,7 @@ def _header(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path):
             else:
                 raise ValueError(f"unsupported .npy version {version}")
             start = fh.tell()
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError) as exc:
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError, zlib.error, RuntimeError) as exc:
         raise ValueError(f"{path}: array {name!r} has no valid .npy header ({exc})") from None
     if dtype.hasobject:
         raise ValueError(f"{path}: array {name!r} holds Python objects; agent files hold numbers and text only")
@@ -138,8 +154,8 @@ def check_metadata(meta, path, length: int) -> dict:
     if meta["agent"] == "sa" and meta["symmetric"]:
         raise _meta_error(path, "symmetric", "must be false for the state-action agent")
     for f in ("decisions", "actions_recorded"):
-        if not _is_int(meta[f]) or meta[f] < 0:
-            raise _meta_error(path, f, f"must be an integer >= 0, got {meta[f]!r}")
+        if not _is_int(meta[f]) or not 0 <= meta[f] < 2 ** 63:
+            raise _meta_error(path, f, f"must be an integer from 0 to 2**63 - 1, got {meta[f]!r}")
     if meta["actions_recorded"] != length:
         raise _meta_error(path, "actions_recorded", f"says {meta['actions_recorded']} actions, the file has {length}")
     params = meta["params"]
@@ -170,8 +186,25 @@ def check_table(keys, q, n, path) -> None:
     if len(n) and (n.min() < 1 or not np.all(np.isfinite(q)) or np.abs(q).max() > 1.0):
         raise ValueError(f"{path}: every recorded action needs N >= 1 and -1 <= Q <= 1")
     mines = (q + 1.0) / 2.0 * n  # Q is a mean of +-1 rewards: (Q+1)/2*N counts the mines
-    if len(n) and np.abs(mines - np.round(mines)).max() > 1e-6 * max(1, int(n.max())):
+    # each entry against its own N, not the largest N of the file: the incremental mean's rounding error in Q grows
+    # at most like N * 1e-16, so in the mine count like N**2 * 1e-16 (here a hundred times that, at most 0.25)
+    tol = np.minimum(1e-14 * n.astype(np.float64) ** 2 + 1e-9, 0.25)
+    if len(n) and np.any(np.abs(mines - np.round(mines)) > tol):
         raise ValueError(f"{path}: Q values are not means of +-1 rewards over N")
+
+
+class _RepeatedKey(Exception):
+    pass
+
+
+def _no_repeated_keys(pairs):
+    """A JSON object whose keys are distinct (JSON itself would keep the last of a repeated key, silently)."""
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise _RepeatedKey(repr(k))
+        out[k] = v
+    return out
 
 
 def read_agent_file(path):
@@ -202,12 +235,15 @@ def read_agent_file(path):
             try:
                 with zf.open(i) as fh:
                     arrays[i.filename[:-4]] = np.lib.format.read_array(fh, allow_pickle=False)
-            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-                raise ValueError(f"{path}: array {i.filename[:-4]!r} is damaged ({exc})") from None
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError,
+                    NotImplementedError) as exc:  # a flipped byte (zlib), an encrypted member (RuntimeError)
+                raise ValueError(f"{path}: array {i.filename[:-4]!r} is damaged or encrypted ({exc})") from None
     try:
-        meta = json.loads(str(arrays["metadata"]))
+        meta = json.loads(str(arrays["metadata"]), object_pairs_hook=_no_repeated_keys)
     except (json.JSONDecodeError, TypeError):
         raise ValueError(f"{path}: metadata is not valid JSON") from None
+    except _RepeatedKey as exc:
+        raise ValueError(f"{path}: metadata names {exc} twice") from None
     keys, q, n = arrays["keys"], arrays["q"], arrays["n"]
     check_metadata(meta, path, len(keys))
     check_table(keys, q, n, path)

@@ -134,24 +134,43 @@ safest_nb = njit(cache=True)(safest)
 ucb_safest_nb = njit(cache=True)(ucb_safest)
 
 
+def _positive(name: str, value: float, what: str) -> float:
+    """A library rule's parameter must be a finite number > 0 (else ``ValueError`` naming the rule)."""
+    v = float(value)
+    if not math.isfinite(v) or v <= 0:
+        raise ValueError(f"{what}: {name} must be a number > 0, got {value!r}")
+    return v
+
+
+def _not_negative(name: str, value: float, what: str) -> float:
+    v = float(value)
+    if not math.isfinite(v) or v < 0:
+        raise ValueError(f"{what}: {name} must be a number >= 0, got {value!r}")
+    return v
+
+
 def greedy_rule(compiled: bool = True) -> Rule:
     return Rule(greedy_nb if compiled else greedy, name="greedy", library=True)
 
 
 def ucb_rule(c: float = 0.1, compiled: bool = True) -> Rule:
+    c = _not_negative("c", c, "rule ucb")
     return Rule(ucb_nb if compiled else ucb, {"c": c}, give_up=ucb_give_up_nb if compiled else ucb_give_up,
                 name="ucb", library=True)
 
 
 def decaying_epsilon_rule(c: float = 1000.0, compiled: bool = True) -> Rule:
+    c = _positive("c", c, "rule decaying-eps")
     return Rule(decaying_epsilon_nb if compiled else decaying_epsilon, {"c": c}, name="decaying-eps", library=True)
 
 
 def softmax_rule(tau: float = 0.05, compiled: bool = True) -> Rule:
+    tau = _positive("tau", tau, "rule softmax")  # tau = 0 divides by zero, tau < 0 inverts the preference
     return Rule(softmax_nb if compiled else softmax, {"tau": tau}, name="softmax", library=True)
 
 
 def ucb1_rule(c: float = 1.0, compiled: bool = True) -> Rule:
+    c = _not_negative("c", c, "rule ucb1")
     return Rule(ucb1_nb if compiled else ucb1, {"c": c}, name="ucb1", library=True)
 
 
@@ -160,6 +179,7 @@ def safest_rule(compiled: bool = True) -> Rule:
 
 
 def ucb_safest_rule(c: float = 0.1, compiled: bool = True) -> Rule:
+    c = _not_negative("c", c, "rule ucb-safest")
     return Rule(ucb_safest_nb if compiled else ucb_safest, {"c": c}, name="ucb-safest", library=True)
 
 
@@ -192,10 +212,13 @@ def _import(path: str) -> Rule:
 
 
 def with_values(base: Rule, values, text: str) -> Rule:
-    """``base`` with its parameters set to ``values`` in order (``text``: the spec, for the error)."""
+    """``base`` with its parameters set to ``values`` in order (``text``: the spec, for the error); a library
+    rule is rebuilt by its factory, which checks them."""
     if len(values) != len(base.params):
         raise ValueError(f"rule {base.name!r} takes {len(base.params)} parameter(s) {list(base.params)}, "
                          f"got {len(values)} in {text!r}")
+    if base.library and base.name in RULES:
+        return RULES[base.name](*values, compiled=base.compiled)
     return base.with_params(**dict(zip(base.params, values)))
 
 
