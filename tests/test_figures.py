@@ -335,3 +335,45 @@ def test_sa_readings_summary_counts_boards():
     assert text.startswith("The hidden-flags reading is nearer the paper's win rate on 1 of 1 boards")
     assert "between our two readings on 1 of 1" in text and "Neither reading" in text
     assert figures.sa_readings_summary(sa.assign(**{"paper: win rate": float("nan")})) == ""
+
+
+def _readings(code_win=0.7415, code_lo=0.7388, code_hi=0.7442, identical=100_000):
+    """table2_bandit_readings' rows for one board at 10^5 games."""
+    at = dict(board="4x4x4", games=100_000)
+    return pd.DataFrame([
+        dict(at, reading="the paper (Table II)", win_rate=0.68, ci_low=np.nan, ci_high=np.nan, actions=66573),
+        dict(at, reading="the paper's published code", win_rate=code_win, ci_low=code_lo, ci_high=code_hi,
+             actions=13086, identical=identical, replayed=100_000),
+        dict(at, reading="ours, with symmetries", win_rate=0.7428, ci_low=0.7401, ci_high=0.7455, actions=13025),
+        dict(at, reading="ours, without symmetries", win_rate=0.6797, ci_low=0.6768, ci_high=0.6826, actions=78136),
+    ])
+
+
+def test_table2_bandit_verdict_says_what_the_published_code_gives():
+    text = figures.table2_bandit_verdict(_readings())
+    assert text.startswith("**The paper's published code does not produce Table II's bandit column.**")
+    assert ("0.7415 [0.7388, 0.7442] where the paper prints 0.6800 (outside the interval, 6.2 points below the "
+            "code's)") in text
+    assert "records 13,086 actions where the paper prints 66,573 (the paper's count is 5.1 times the code's)" in text
+    assert "played the same 100,000 games" in text and "on 1 of the 1 boards (95% intervals overlap)" in text
+    assert "nearer our agent without symmetries on 1 of the 1 boards" in text
+    inside = figures.table2_bandit_verdict(_readings(0.681, 0.679, 0.683, identical=99_999))
+    assert inside.startswith("**The paper's published code produces 1 of the 1 win rates.**")
+    assert "did **not** play the published code's games on 4x4x4" in inside
+    shown = figures.table2_bandit_table(_readings())
+    assert shown.loc[("4x4x4", "100,000", "the paper's published code"), "actions recorded"] == "13,086"
+    assert figures.table2_bandit_verdict(_readings().iloc[1:]).startswith("The paper's table has no values")
+
+
+def test_table2_readings_from_the_stored_runs(monkeypatch):
+    """The committed paper-scale runs: the published code's three boards after 10^5 games, each replayed game for
+    game by our agent, and the numbers the glance page judges."""
+    monkeypatch.setenv("SWEEPER_SCALE", "paper")
+    t = figures.table2_bandit_readings()
+    code = t[t["reading"] == "the paper's published code"].set_index("board")
+    assert code["games"].tolist() == [100_000] * 3
+    assert code["identical"].tolist() == [100_000] * 3
+    assert (code["win_rate"] * 100_000).round().astype(int).tolist() == [95_579, 74_153, 41_839]
+    assert code["actions"].tolist() == [2_806, 13_086, 35_743]
+    numbers = figures.paper_code_numbers(t)
+    assert len(numbers) == 6 and set(numbers["metric"]) == {"win_rate", "actions_recorded"}

@@ -81,7 +81,7 @@ def test_verdicts_follow_the_stated_rule():
     # with no seed tolerance the paper's 0.7025 falls outside [0.699, 0.701]
     assert glance.verdicts(_rows(), seed_sd=0.0, no_flags=_no_flags())["verdict"].iloc[0] == "differs"
     counts = glance.verdict_counts(t)
-    assert counts.to_dict() == {"reproduced": 2, "differs": 2, "not comparable": 1}
+    assert counts.to_dict() == {"reproduced": 2, "differs": 2, "not produced by its code": 0, "not comparable": 1}
     shown = glance.linked(t)
     assert '<a href="06_first_experiments.html">' in shown["chapter"].iloc[0]
     assert list(shown.columns[:4]) == ["number", "paper", "ours [95% interval]", "verdict"]
@@ -108,3 +108,42 @@ def test_reading_verdicts_judge_the_other_readings_by_the_same_rule():
     assert glance.reading_verdicts(nf, sa, seed_sd=0.0)["verdict"].tolist() == ["differs", "reproduced", "differs"]
     with pytest.raises(ValueError, match="seed_sd"):
         glance.reading_verdicts(nf, sa, seed_sd=-1)
+
+
+def _table2_rows():
+    """Table II's bandit column for one board: our agent with symmetries, and the same paper numbers compared with
+    our agent without them (both rows as comparison.csv has them)."""
+    base = dict(experiment="sa_vs_mab", train_setting="4x4x4", train_episodes=100_000, eval_setting="training",
+                paper_source="Table SAvsMAB")
+    return pd.DataFrame([
+        dict(base, agent="mab-greedy", metric="win_rate", ours=0.7428, ci_low=0.7401, ci_high=0.7455, paper=0.68),
+        dict(base, agent="mab-greedy", metric="actions_recorded", ours=13025.0, ci_low=None, ci_high=None,
+             paper=66573.0),
+        dict(base, agent="mab-greedy+nosym", metric="win_rate", ours=0.6797, ci_low=0.6768, ci_high=0.6826,
+             paper=0.68),
+    ])
+
+
+def _code(win=0.7415, low=0.7388, high=0.7442, actions=13086.0):
+    at = dict(experiment="sa_vs_mab", train_setting="4x4x4", train_episodes=100_000)
+    return pd.DataFrame([dict(at, metric="win_rate", value=win, ci_low=low, ci_high=high),
+                         dict(at, metric="actions_recorded", value=actions, ci_low=float("nan"),
+                              ci_high=float("nan"))])
+
+
+def test_a_number_the_papers_own_code_does_not_give_has_its_own_verdict():
+    without = glance.verdicts(_table2_rows(), 0.001, _no_flags())
+    assert list(without["verdict"][:3]) == ["differs", "differs", "reproduced"]
+    t = glance.verdicts(_table2_rows(), 0.001, _no_flags(), paper_code=_code())
+    # the paper's numbers in the row of our agent in the code's configuration; the no-symmetry row keeps its verdict
+    assert list(t["verdict"][:3]) == ["not produced by its code", "not produced by its code", "reproduced"]
+    assert "the paper's code: 0.7415 [0.7388, 0.7442]" in t["ours [95% interval]"].iloc[0]
+    assert t["ours [95% interval]"].iloc[1] == "13,025; the paper's code: 13,086"
+    assert glance.verdict_counts(t)["not produced by its code"] == 2
+    # where the code gives the paper's number (by the same rule), the usual verdict stands
+    same = glance.verdicts(_table2_rows(), 0.001, _no_flags(), paper_code=_code(0.681, 0.679, 0.683, 66600.0))
+    assert list(same["verdict"][:2]) == ["differs", "differs"]
+    with pytest.raises(ValueError, match="unknown experiments"):
+        glance.verdicts(_table2_rows(), 0.001, _no_flags(), paper_code=_code().assign(experiment="transfer"))
+    with pytest.raises(ValueError, match="lacks columns"):
+        glance.verdicts(_table2_rows(), 0.001, _no_flags(), paper_code=_code().drop(columns="value"))

@@ -1,33 +1,28 @@
 """Fed the paper code's mine layouts, our ``reference`` agents play the paper code's games.
 
-``tests/data/paper-code-games/`` (see its README for the source) records, game by
-game, what the paper's published code did on fixed layouts: win or loss, the
-number of decisions, and the number of distinct actions recorded after the game.
-Our agents replay the same layouts in the same order, learning as they go, and
-must agree on every game."""
+``sweeper/experiments/data/paper-code-games/`` (see its README for the source)
+records, game by game, what the paper's published code did on fixed layouts: win
+or loss, the number of decisions, and the number of distinct actions recorded
+after the game. Our agents replay the same layouts in the same order, learning as
+they go, and must agree on every game: all of them, 306,200 games over the seven
+files (the three 4x4 files of Table II's boards have 100,000 each)."""
 
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sweeper import Greedy, UCBAgent, play
+from sweeper import make_agent, play
+from sweeper.experiments.paper import PAPER_CODE_GAMES, paper_code_games
 
-DATA = Path(__file__).parent / "data" / "paper-code-games"
-
-CASES = {
-    "greedy-8x8x10": (Greedy, "8x8x10"),
-    "ucb0.1-8x8x10": (lambda: UCBAgent(0.1), "8x8x10"),
-    "greedy-8x8x15": (Greedy, "8x8x15"),
-    "greedy-16x16x40": (Greedy, "16x16x40"),
-}
+CASES = PAPER_CODE_GAMES
 
 
 def replay(name):
     """Our games on the file's layouts, beside the paper code's: two frames of won/plays/actions."""
-    make, board = CASES[name]
-    data = np.load(DATA / f"{name}.npz", allow_pickle=False)
-    agent = make()
+    spec, board, _ = CASES[name]
+    data = paper_code_games(name)
+    agent = make_agent(spec)
     run = play(agent, board, len(data["layouts"]), layouts=list(data["layouts"]), opening="reference", progress=False)
     rec = run.records
     ours = {"won": rec["won"].to_numpy(), "plays": rec["decisions"].to_numpy(),
@@ -81,9 +76,10 @@ def test_the_reference_rules_page_states_the_replayed_counts():
         if len(cells) == 6 and cells[1].replace(",", "").isdigit():
             rows[cells[0]] = [int(c.replace(",", "")) for c in cells[1:5]] + [cells[5]]
     names = {"greedy, 8×8×10": "greedy-8x8x10", "UCB(0.1), 8×8×10": "ucb0.1-8x8x10",
-             "greedy, 8×8×15": "greedy-8x8x15", "greedy, 16×16×40": "greedy-16x16x40"}
+             "greedy, 8×8×15": "greedy-8x8x15", "greedy, 16×16×40": "greedy-16x16x40",
+             "greedy, 4×4×3": "greedy-4x4x3", "greedy, 4×4×4": "greedy-4x4x4", "greedy, 4×4×5": "greedy-4x4x5"}
     assert set(rows) == set(names)
     for label, name in names.items():
-        data = np.load(DATA / f"{name}.npz", allow_pickle=False)
+        data = paper_code_games(name)
         assert rows[label] == [len(data["won"]), int(data["won"].sum()), int(data["plays"].sum()),
                                int(data["actions"][-1]), "none"]

@@ -9,7 +9,10 @@ package), whose ``README.md`` gives the full citations and the meaning of each c
   Bandits for Minesweeper* (:data:`CITATION`), one row each;
 * ``published-solver.csv`` -- the win rates of Tu et al.'s PSEQ solver
   (:data:`SOLVER_CITATION`) under the two first-click rules, with the first-click tile
-  of each figure.
+  of each figure;
+* ``paper-code-games/`` -- games played by the paper's published code on fixed mine
+  layouts (:data:`PAPER_CODE_CITATION`), game by game: what that program does, as
+  measurements (:func:`paper_code_games`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import io
 from functools import lru_cache
 from importlib.resources import files
 
+import numpy as np
 import pandas as pd
 
 CITATION = ("Igor Q. Lordeiro, Diego B. Haddad and Douglas O. Cardoso, \"Multi-Armed Bandits for Minesweeper: "
@@ -26,6 +30,20 @@ CITATION = ("Igor Q. Lordeiro, Diego B. Haddad and Douglas O. Cardoso, \"Multi-A
 SOLVER_CITATION = ("Jinzheng Tu, Tianhong Li, Shiteng Chen, Chong Zu and Zhaoquan Gu, \"Exploring Efficient "
                    "Strategies for Minesweeper\", AAAI Workshops 2017; win rates from the README of "
                    "github.com/b1f6c1c4/MineSweeperProb (commit 048ee3e)")
+
+PAPER_CODE_CITATION = ("the code published with the paper, github.com/CanisKalahari/BanditSweeper (commit 8f08db6, "
+                       "MIT licence), run on fixed mine layouts; files in sweeper/experiments/data/paper-code-games")
+
+#: The recorded games of the paper's published code: file name -> (our agent spec, board, NumPy seed of the
+#: layouts). Every file is greedy (Q starts at -1) or UCB(0.1), with flags, symmetries and the code's opening.
+PAPER_CODE_GAMES = {
+    "greedy-8x8x10": ("greedy", "8x8x10", 12345), "ucb0.1-8x8x10": ("ucb:0.1", "8x8x10", 2),
+    "greedy-8x8x15": ("greedy", "8x8x15", 3), "greedy-16x16x40": ("greedy", "16x16x40", 4),
+    "greedy-4x4x3": ("greedy", "4x4x3", 23), "greedy-4x4x4": ("greedy", "4x4x4", 24),
+    "greedy-4x4x5": ("greedy", "4x4x5", 25),
+}
+#: The files that play Table II's boards (the bandit column: greedy with symmetries, 4x4 with 3, 4, 5 mines).
+TABLE2_PAPER_CODE = {"4x4x3": "greedy-4x4x3", "4x4x4": "greedy-4x4x4", "4x4x5": "greedy-4x4x5"}
 
 #: Cells the paper prints in bold ("significantly best") in its transfer tables: (agent, trained on, tested on).
 PAPER_BOLD = {("greedy", "8x8x10", "training"), ("greedy", "8x8x15", "8x8x10"), ("greedy", "8x8x13", "16x16x40"),
@@ -93,3 +111,14 @@ def published_solver_rate(board: str, opening: str, first=(0, 0), strategy: str 
     hit = d[(d["board"] == board) & (d["opening"] == opening) & (d["strategy"] == strategy)
             & d["first"].map(lambda f: f == tuple(first))]
     return float(hit["win_rate"].iloc[0]) if len(hit) else None
+
+
+def paper_code_games(name: str) -> dict:
+    """The games the paper's published code played on one file's layouts (see ``data/paper-code-games/README.md``):
+    ``layouts`` (n, rows, cols) bool, and per game ``won`` (bool), ``plays`` (decisions, flags included) and
+    ``actions`` (distinct actions recorded after the game). Plain arrays, read without pickle."""
+    if name not in PAPER_CODE_GAMES:
+        raise ValueError(f"unknown paper-code file {name!r}; known: {', '.join(PAPER_CODE_GAMES)}")
+    path = files(__package__).joinpath("data", "paper-code-games", f"{name}.npz")
+    with path.open("rb") as f, np.load(f, allow_pickle=False) as z:
+        return {k: z[k].copy() for k in ("layouts", "won", "plays", "actions")}

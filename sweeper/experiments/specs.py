@@ -52,7 +52,7 @@ SCALES = {
 BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 #: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
 BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
-BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq", "ext:regret")
+BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq", "ext:regret", "ext:paper_code")
 
 
 # ------------------------------------------------------------------ the task --
@@ -227,6 +227,58 @@ def audit_spec_task(agent, sc, seed) -> Task:
     return Task.make("audit", agent=agent, boards=["8x8x10"], episodes=sc.train, seed=seed,
                      audits=list(STANDARD_TESTS), audit_episodes=sc.test, opening="reference",
                      label=f"audit of {agent} trained on 8x8x10 seed {seed}", cost=cost)
+
+@task_kind("paper_code")
+def paper_code_task(file: str, episodes: int, block: int, label: str | None = None, cost: float = 1.0) -> Output:
+    """The paper's published code on one file of recorded games (:func:`sweeper.experiments.paper.paper_code_games`),
+    its first ``episodes`` games: table ``paper_code``, that program's learning curve per block of ``block`` games
+    (cumulative wins, decisions, actions recorded), read from the file; table ``curve``, our agent of the same
+    spec fed the same layouts in the same order (as :func:`bandit_task` records it); and in ``info`` whether the
+    two played the same games (``identical_games``: games where win, decisions and actions recorded all agree;
+    ``first_difference``: the first game where one does not, or None)."""
+    from .paper import PAPER_CODE_GAMES, paper_code_games
+    spec, board, _ = PAPER_CODE_GAMES[file]
+    data = paper_code_games(file)
+    if not 1 <= episodes <= len(data["won"]):
+        raise ValueError(f"{file} has {len(data['won']):,} games; asked for {episodes:,}")
+    theirs = {k: data[k][:episodes] for k in ("won", "plays", "actions")}
+    run = play(make_agent(spec), board, episodes, layouts=list(data["layouts"][:episodes]), opening="reference",
+               progress=False)
+    rec = run.records
+    same = ((rec["won"].to_numpy() == theirs["won"]) & (rec["decisions"].to_numpy() == theirs["plays"])
+            & (rec["actions_recorded"].to_numpy() == theirs["actions"]))
+    ends = np.minimum(np.arange(block, episodes + block, block), episodes)
+    theirs_curve = pd.DataFrame({"episode": ends, "cum_wins": np.cumsum(theirs["won"])[ends - 1],
+                                 "cum_decisions": np.cumsum(theirs["plays"])[ends - 1],
+                                 "actions_recorded": theirs["actions"][ends - 1]})
+    theirs_curve["cum_win_rate"] = theirs_curve["cum_wins"] / theirs_curve["episode"]
+    out = Output(tables={"paper_code": theirs_curve, "curve": _curve(rec, block)})
+    out.info.update(board=board, agent=spec, games=episodes, wins=int(theirs["won"].sum()),
+                    actions_recorded=int(theirs["actions"][-1]), decisions=int(theirs["plays"].sum()),
+                    our_wins=run.wins, identical_games=int(same.sum()),
+                    first_difference=None if same.all() else int(np.argmin(same)), seconds=run.seconds)
+    return out
+
+
+def paper_code(file: str, episodes: int, block: int) -> Task:
+    from .paper import PAPER_CODE_GAMES
+    spec, board, _ = PAPER_CODE_GAMES[file]
+    return Task.make("paper_code", file=file, episodes=episodes, block=block,
+                     label=f"the paper's code, {spec} on {board}: {episodes:,} recorded games replayed",
+                     cost=episodes * Setting.parse(board).tiles / 64)
+
+
+#: Games of the paper's published code per file, Table II's boards: the files hold 10^5 (the first of Table II's
+#: training lengths); a scale replays its training length or all of them, whichever is fewer.
+PAPER_CODE_EPISODES = 100_000
+
+
+def paper_code_tasks(sc, seeds):
+    """Table II's bandit column as the paper's published code plays it (the files' layouts fix the games:
+    ``seeds`` do not apply)."""
+    from .paper import TABLE2_PAPER_CODE
+    return [paper_code(f, min(sc.train, PAPER_CODE_EPISODES), sc.block) for f in TABLE2_PAPER_CODE.values()]
+
 
 # ------------------------------------------------------------------ the specs --
 
@@ -424,6 +476,9 @@ EXTRA_SPECS = {s.id: s for s in [
     Spec("ext:how_good", "How good can it get? Floor, bandits and ceiling under each opening rule",
          "Random clicks, frozen bandit agents trained on 8x8x10, and the exact-probability solver, on the three "
          "levels under the reference, safe and zero openings.", how_good_tasks),
+    Spec("ext:paper_code", "Table II's bandit column from the paper's published code",
+         "The paper's published code, greedy with symmetries, on 100,000 recorded games each of 4x4 boards with "
+         "3, 4 and 5 mines, replayed through our agent fed the same layouts.", paper_code_tasks),
     Spec("ext:pseq", "The solver's guesses: lowest probability alone, or the published PSEQ rule",
          "The exact-probability solver on the three levels under the safe and zero openings (the published "
          "solver's first-click rules), guessing by lowest probability then fewest covered neighbours, or by "

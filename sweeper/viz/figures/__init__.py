@@ -54,6 +54,11 @@ from .paper import (  # noqa: F401
     final_win_rates,
     tinkering_effects,
     sa_vs_bandit_verdict,
+    TABLE2_READINGS,
+    table2_bandit_readings,
+    table2_bandit_table,
+    table2_bandit_verdict,
+    paper_code_numbers,
 )
 from .bands import (  # noqa: F401
     _band,

@@ -309,3 +309,122 @@ def sa_vs_bandit_verdict(s: pd.DataFrame) -> str:
             + "; ".join(f"{word[o]} the no-symmetry bandit on {b}" for b, o in vs["mab-greedy+nosym"].items())
             + "; and " + "; ".join(f"{word[o]} the symmetric bandit on {b}" for b, o in vs["mab-greedy"].items())
             + " (95% intervals; *above* and *below* only where they are disjoint). " + claim + paper)
+
+
+#: The readings of Table II's bandit column, in the order the book shows them.
+TABLE2_READINGS = ("the paper (Table II)", "the paper's published code", "ours, with symmetries",
+                   "ours, without symmetries")
+
+
+def table2_bandit_readings() -> pd.DataFrame:
+    """Table II's bandit column read four ways, per board and training length (a tenth of the scale's training and
+    all of it): the paper's printed numbers; the paper's published code on the recorded layouts of ``ext:paper_code``
+    (lengths it was run for only); our greedy agent with its symmetries and without them (``tab:SAvsMAB``, seed 1).
+    Columns: board, games, reading, win_rate, ci_low, ci_high (95% Wilson; none for the paper), actions (recorded
+    after that many games), and for the published code ``identical`` (games our agent, fed the same layouts,
+    played identically: same win, decisions and actions recorded)."""
+    from ...experiments.paper import TABLE2_PAPER_CODE
+    from ...experiments.stats import wilson
+    from .results import _ensure
+    sc = _scale()
+    st, _ = _ensure("ext:paper_code")
+    paper = comparison()
+    paper = paper[(paper["experiment"] == "sa_vs_mab") & (paper["agent"] == "mab-greedy")]
+    rows = []
+
+    def measured(board, games, reading, at, actions, **extra):
+        lo, hi = wilson(int(at["cum_wins"]), games)
+        rows.append({"board": board, "games": games, "reading": reading, "win_rate": at["cum_wins"] / games,
+                     "ci_low": lo, "ci_high": hi, "actions": int(actions), **extra})
+
+    for board, file in TABLE2_PAPER_CODE.items():
+        code = ex.paper_code(file, min(sc.train, ex.PAPER_CODE_EPISODES), sc.block)
+        code_out = st.load(code)
+        code_curve = code_out.tables["paper_code"]
+        ours = {sym: st.load(ex.bandit("greedy", board, sc.train, 1, block=sc.block, symmetric=sym))
+                .tables["curve"] for sym in (True, False)}
+        for games in (sc.train // 10, sc.train):
+            p = paper[paper["train_setting"].eq(board) & paper["train_episodes"].eq(games) & paper["paper"].notna()]
+            w, n = p[p["metric"] == "win_rate"]["paper"], p[p["metric"] == "actions_recorded"]["paper"]
+            if len(w):
+                rows.append({"board": board, "games": games, "reading": TABLE2_READINGS[0],
+                             "win_rate": float(w.iloc[0]), "ci_low": np.nan, "ci_high": np.nan,
+                             "actions": int(n.iloc[0]) if len(n) else np.nan})
+            at = code_curve[code_curve["episode"] == games]
+            if len(at):
+                played = code_out.info["identical_games"] if games == code_out.info["games"] else np.nan
+                measured(board, games, TABLE2_READINGS[1], at.iloc[0], at.iloc[0]["actions_recorded"],
+                         identical=played, replayed=code_out.info["games"])
+            for sym, reading in ((True, TABLE2_READINGS[2]), (False, TABLE2_READINGS[3])):
+                at = ours[sym][ours[sym]["episode"] == games].iloc[0]
+                measured(board, games, reading, at, at["actions_recorded"])
+    return pd.DataFrame(rows)
+
+
+def table2_bandit_table(t: pd.DataFrame) -> pd.DataFrame:
+    """:func:`table2_bandit_readings` as the page shows it: one row per board, games and reading."""
+    show = pd.DataFrame({"board": t["board"], "games": [f"{g:,}" for g in t["games"]], "reading": t["reading"],
+                         "win rate [95% interval]": [_fmt(w, lo, hi) for w, lo, hi in
+                                                     zip(t["win_rate"], t["ci_low"], t["ci_high"])],
+                         "actions recorded": [_fmt(a) for a in t["actions"]]})
+    return show.set_index(["board", "games", "reading"])
+
+
+def table2_bandit_verdict(t: pd.DataFrame) -> str:
+    """What :func:`table2_bandit_readings` shows, in generated sentences: for each length the published code was
+    run for, whether its win rate's 95% interval holds the paper's printed value and how its action count compares;
+    whether our agent fed the same layouts played the same games; and which of our two agents the printed numbers
+    are nearer."""
+    r = t.set_index(["board", "games", "reading"])
+    paper_r, code_r, sym_r, nosym_r = TABLE2_READINGS
+    both = [(b, g) for b, g in r.index.droplevel(2).unique()
+            if (b, g, paper_r) in r.index and (b, g, code_r) in r.index]
+    if not both:
+        return ("The paper's table has no values at the lengths the published code was run for at this scale; at "
+                "paper scale this paragraph compares them.")
+    parts, outside = [], 0
+    for b, g in both:
+        p, c = r.loc[(b, g, paper_r)], r.loc[(b, g, code_r)]
+        inside = c["ci_low"] <= p["win_rate"] <= c["ci_high"]
+        outside += not inside
+        gap = p["win_rate"] - c["win_rate"]
+        parts.append(f"on {b} it wins {c['win_rate']:.4f} [{c['ci_low']:.4f}, {c['ci_high']:.4f}] where the paper "
+                     f"prints {p['win_rate']:.4f} ({'inside' if inside else 'outside'} the interval, "
+                     f"{abs(gap) * 100:.1f} points {'below' if gap < 0 else 'above'} the code's), and records "
+                     f"{int(c['actions']):,} actions where the paper prints {p['actions']:,.0f} (the paper's count "
+                     f"is {p['actions'] / c['actions']:.1f} times the code's)")
+    games = sorted({g for _, g in both})
+    lengths = " and ".join(f"{g:,}" for g in games)
+    same = [(b, g) for b, g in both if r.loc[(b, g, code_r), "identical"] == r.loc[(b, g, code_r), "replayed"]]
+    total = sum(int(r.loc[(b, g, code_r), "replayed"]) for b, g in same)
+    replay = (f"Fed the same layouts in the same order, our agent with symmetries played the same {total:,} games as "
+              f"the published code (every win, decision count and action count). " if len(same) == len(both) else
+              "Fed the same layouts, our agent with symmetries did **not** play the published code's games on "
+              + ", ".join(f"{b}" for b, g in both if (b, g) not in same) + ". ")
+    near = sum(abs(r.loc[(b, g, nosym_r), "win_rate"] - r.loc[(b, g, paper_r), "win_rate"])
+               < abs(r.loc[(b, g, sym_r), "win_rate"] - r.loc[(b, g, paper_r), "win_rate"]) for b, g in both)
+    agree = sum(interval_order(tuple(r.loc[(b, g, code_r), ["win_rate", "ci_low", "ci_high"]]),
+                               tuple(r.loc[(b, g, sym_r), ["win_rate", "ci_low", "ci_high"]])) == 0 for b, g in both)
+    verdict = (f"**The paper's published code does not produce Table II's bandit column.** " if outside == len(both)
+               else f"**The paper's published code produces {len(both) - outside} of the {len(both)} win rates.** ")
+    return (verdict + f"After {lengths} games, " + "; ".join(parts) + ". " + replay
+            + f"Our own run with symmetries (seed 1, other layouts) cannot be told apart from the published code on "
+            f"{agree} of the {len(both)} boards (95% intervals overlap), and the printed win rates are nearer our "
+            f"agent without symmetries on {near} of the {len(both)} boards.")
+
+
+def paper_code_numbers(t: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What the paper's published code gives for the numbers of the paper it was run for, one row per number, as
+    :func:`sweeper.viz.glance.verdicts` takes them: Table II's bandit column (``sa_vs_mab``) from
+    :func:`table2_bandit_readings` ``t`` (default: read it), win rate with its 95% interval and actions recorded."""
+    t = table2_bandit_readings() if t is None else t
+    code = t[t["reading"] == TABLE2_READINGS[1]]
+    rows = []
+    for _, r in code.iterrows():
+        at = {"experiment": "sa_vs_mab", "train_setting": r["board"], "train_episodes": int(r["games"])}
+        rows.append({**at, "metric": "win_rate", "value": r["win_rate"], "ci_low": r["ci_low"],
+                     "ci_high": r["ci_high"]})
+        rows.append({**at, "metric": "actions_recorded", "value": float(r["actions"]), "ci_low": np.nan,
+                     "ci_high": np.nan})
+    return pd.DataFrame(rows, columns=["experiment", "train_setting", "train_episodes", "metric", "value", "ci_low",
+                                       "ci_high"])
