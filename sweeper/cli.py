@@ -161,6 +161,17 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:  # Ctrl-C: one line, the shell's code for SIGINT
+        print(f"interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        return 130
+    except MemoryError:
+        print("error: out of memory: play fewer games per run (or on smaller boards)", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the disk filled, a folder could not be made, a scheduler could not be reached ...
+        what = exc.strerror or str(exc) or type(exc).__name__
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        print(f"error: {what}{where}", file=sys.stderr)
+        return 1
 
 
 def _run(args) -> int:
@@ -216,13 +227,14 @@ def _run(args) -> int:
 def _reproduce(args) -> int:
     import time
 
-    from .experiments.specs import EXTRA_SPECS, SPECS, all_tasks
+    from .experiments.specs import EXTRA_SPECS, SPECS, all_tasks, check_seeds
     from .experiments.reproduce import book_reproduction, default_results, reproduce, store_for
 
     try:
-        seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip())
+        seeds = tuple(int(s) for s in args.seeds.split(","))
     except ValueError:
-        raise ValueError(f"--seeds must be comma-separated integers, got {args.seeds!r}") from None
+        raise ValueError(f"--seeds must be comma-separated whole numbers such as 1,2,3, got {args.seeds!r}") from None
+    check_seeds(seeds)
     if args.workers < 1:
         raise ValueError("--workers must be >= 1")
     results = Path(args.results) if args.results else default_results(args.scale)

@@ -586,3 +586,213 @@ def test_concurrent_saves_of_one_path_never_share_a_temporary_file(tmp_path):
     assert not errors
     assert load_agent(path).actions_recorded == agent.actions_recorded
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
+
+
+# ------------------------------------------------ issue 26: the tables the book reads --
+
+def _tables(tmp_path, n=3):
+    """A results folder with ``n`` stored runs and the two summary tables written from them."""
+    from sweeper.experiments.reproduce import write_tables
+    store = Store(tmp_path / "runs" / "paper")
+    run_tasks(tasks(n), store, progress=False)
+    frame = pd.DataFrame({"x": [store.load(t).info["win_rate"] for t in tasks(n)]})
+    write_tables({"summary": frame, "comparison": frame.assign(paper=0.5)}, tmp_path, "paper", store, tasks(n))
+    return store, frame
+
+
+def test_an_edited_comparison_table_is_refused(tmp_path):
+    from sweeper.experiments.reproduce import read_table
+    _, frame = _tables(tmp_path)
+    pd.testing.assert_frame_equal(read_table("summary", tmp_path), frame)
+    path = tmp_path / "comparison.csv"
+    path.write_text(path.read_text().replace("0.2,", "0.9,"))  # before: shown as it was
+    with pytest.raises(ValueError, match="comparison.csv cannot be shown: it does not match its checksum.*"
+                                         "python -m sweeper reproduce"):
+        read_table("comparison", tmp_path, attempts=1)
+    (tmp_path / "tables.json").unlink()
+    with pytest.raises(ValueError, match="tables.json is missing"):
+        read_table("summary", tmp_path, attempts=1)
+
+
+def test_a_table_whose_runs_were_recomputed_or_are_of_another_version_is_refused(tmp_path, monkeypatch):
+    from sweeper.experiments.reproduce import read_table
+    store, _ = _tables(tmp_path)
+    meta = store.path(tasks()[1]) / "meta.json"
+    data = json.loads(meta.read_text())
+    data["seconds"] += 1  # the run made again (its checksum changes), the table not rewritten
+    data["checksum"] = runner.meta_checksum(data)
+    meta.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=f"the run test-trust/{tasks()[1].id} behind it has been removed or "
+                                         "recomputed"):
+        read_table("summary", tmp_path, attempts=1)
+    _tables(tmp_path)
+    import sweeper.experiments.reproduce as rep
+    monkeypatch.setattr(rep, "BEHAVIOUR_VERSION", BEHAVIOUR_VERSION + 1)
+    with pytest.raises(ValueError, match=f"made by behaviour version {BEHAVIOUR_VERSION}; this code computes"):
+        read_table("summary", tmp_path, attempts=1)
+
+
+def test_readers_never_see_a_half_written_table(tmp_path):
+    """A reader beside a writer that keeps rewriting the tables (before: 59 empty files and a truncated table)."""
+    from sweeper.experiments.reproduce import read_table
+    store, frame = _tables(tmp_path, n=40)
+    stop, errors, reads = threading.Event(), [], []
+
+    def write():
+        from sweeper.experiments.reproduce import write_tables
+        while not stop.is_set():
+            write_tables({"summary": frame, "comparison": frame}, tmp_path, "paper", store, tasks(40))
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        for _ in range(300):
+            try:
+                reads.append(len(read_table("summary", tmp_path)))
+            except ValueError as exc:  # a clear error is allowed; a wrong table is not
+                errors.append(str(exc))
+    finally:
+        stop.set()
+        writer.join()
+    assert set(reads) == {40} and len(reads) + len(errors) == 300 and not errors
+
+
+def test_a_data_file_named_outside_the_run_folder_is_refused(tmp_path):
+    store = Store(tmp_path / "runs")
+    run_tasks(tasks(1), store, progress=False)
+    (tmp_path / "secret.parquet").write_bytes(b"")
+    meta = store.path(tasks()[0]) / "meta.json"
+    data = json.loads(meta.read_text())
+    data["files"] = {"../../../secret.parquet": runner._sha(b"")}  # before: read and returned as a table
+    data["checksum"] = runner.meta_checksum(data)
+    meta.write_text(json.dumps(data))
+    assert store.status(tasks()[0]) == ("corrupt: meta.json names '../../../secret.parquet', not a data file of "
+                                        "the task's folder")
+
+
+def test_a_kind_folder_that_is_a_file_is_a_clear_error(tmp_path, capsys):
+    store = Store(tmp_path / "runs" / "quick")
+    (tmp_path / "runs" / "quick").mkdir(parents=True)
+    (tmp_path / "runs" / "quick" / "test-trust").write_text("")
+    with pytest.raises(ValueError, match="test-trust is a file, not a folder of results"):
+        run_tasks(tasks(1), store, progress=False)  # before: FileExistsError traceback
+    (tmp_path / "runs" / "quick" / "paper_code").write_text("")
+    assert main(["reproduce", "ext:paper_code", "--scale", "quick", "--results", str(tmp_path),
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "paper_code is a file" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------ issue 26: agent files' keys --
+
+@pytest.mark.parametrize("make, bad, message", [
+    ("greedy", lambda k: k.max() + 2 * 12**8 * 2, "is not the key of a window and target in canonical"),
+    ("greedy", None, "in canonical orientation"),
+    ("greedy+nosym", lambda k: np.int64(8 * 12**8 + 3), "is not the key of a window and target"),
+    ("sa", lambda k: np.int64(16 * 11**16), "is not the key of a state-action pair"),
+])
+def test_keys_that_no_window_gives_are_refused(tmp_path, make, bad, message):
+    from sweeper.agents.files import write_agent_file
+    from sweeper.agents.windows import check_window_keys
+    spec, _, nosym = make.partition("+")
+    agent = make_agent(spec, symmetric=not nosym)
+    train(agent, "4x4x3", 300, seed=2, progress=False)
+    keys, q, n = (a.copy() for a in agent.table.recorded())
+    if bad is None:  # in range, centre on the board, but not the orientation the agent would store
+        keys[0] = next(k + 2 * d for k in keys for d in range(1, 200)
+                       if check_window_keys(np.array([k + 2 * d]), True) >= 0 and (k + 2 * d) not in keys)
+    else:
+        keys[0] = bad(keys)
+    order = np.argsort(keys)
+    path = write_agent_file(tmp_path / "a.npz", keys[order], q[order], n[order], agent.metadata())
+    with pytest.raises(ValueError, match=message):  # before: accepted
+        load_agent(path)
+
+
+# ------------------------------------------- issue 26: one line where a traceback was --
+
+def test_too_many_games_for_memory_is_refused_before_work(capsys):
+    assert main(["train", "--episodes", str(10**10), "--no-progress"]) == 2  # before: _ArrayMemoryError traceback
+    err = capsys.readouterr().err
+    assert err.startswith("error: 10,000,000,000 games in one run keep") and "play at most" in err
+
+
+@pytest.mark.parametrize("seeds, message", [("", "comma-separated whole numbers"), ("1,,2", "comma-separated"),
+                                            ("1,1", "seeds repeat"), ("-1", "whole numbers >= 0")])
+def test_bad_seed_lists_are_refused(seeds, message, capsys, tmp_path):
+    assert main(["reproduce", "--seeds", seeds, "--results", str(tmp_path), "--no-progress"]) == 2  # before: KeyError
+    assert message in capsys.readouterr().err
+
+
+def test_a_dask_address_where_nothing_listens_is_one_line(capsys, tmp_path):
+    assert main(["reproduce", "ext:paper_code", "--scale", "quick", "--dask", "tcp://127.0.0.1:9",
+                 "--results", str(tmp_path), "--no-progress"]) == 2  # before: 30 s, then an OSError traceback
+    assert "no Dask scheduler answers at tcp://127.0.0.1:9" in capsys.readouterr().err
+
+
+def test_a_full_disk_during_reproduce_is_one_line_and_keeps_finished_tasks(tmp_path, capsys, monkeypatch):
+    import errno as errno_
+    saved = []
+    real = Store.save
+
+    def save(self, task, *a, **k):
+        if saved:
+            raise OSError(errno_.ENOSPC, "No space left on device", str(self.path(task)))
+        saved.append(task)
+        return real(self, task, *a, **k)
+
+    monkeypatch.setattr(Store, "save", save)
+    assert main(["reproduce", "ext:paper_code", "--scale", "quick", "--results", str(tmp_path),
+                 "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: No space left on device (") and "Traceback" not in err
+    assert Store(tmp_path / "runs" / "quick").status(saved[0]) == "ok"
+
+
+def test_ctrl_c_in_the_command_line_is_one_line_and_exit_130(capsys, monkeypatch):
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt("stopped after 5 of 10 games")
+
+    monkeypatch.setattr(training, "play", interrupted)
+    assert main(["train", "--episodes", "10", "--no-progress"]) == 130
+    assert capsys.readouterr().err == "interrupted: stopped after 5 of 10 games\n"
+
+
+def _rule_run(choose):
+    from sweeper import Rule, RuleAgent
+    return train(RuleAgent(Rule(choose)), "8x8x10", 3, progress=False)
+
+
+def test_a_python_rule_returning_a_huge_index_or_exiting_is_a_rule_error():
+    from sweeper.agents.custom import RuleError
+
+    def huge(q, n, t, p, rng):
+        return 2**70, False
+
+    def exits(q, n, t, p, rng):
+        raise SystemExit(3)
+
+    with pytest.raises(RuleError, match="IndexError: the index 1180591620717411303424 is far beyond"):
+        _rule_run(huge)  # before: SystemError: ... returned a result with an exception set
+    with pytest.raises(RuleError, match="SystemExit: 3"):
+        _rule_run(exits)
+
+
+def test_ctrl_c_inside_a_python_rule_stops_the_run():
+    def interrupted(q, n, t, p, rng):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt, match="stopped after 0 of 3 games"):
+        _rule_run(interrupted)
+
+
+def test_an_njit_rule_returning_a_huge_index_is_reported_with_that_index():
+    import numba
+    from sweeper.agents.custom import RuleError
+
+    @numba.njit
+    def huge(q, n, t, p, rng):
+        return 2**62, False
+
+    with pytest.raises(RuleError, match="returned index 4611686018427387904 in game 1"):  # before: index -1
+        _rule_run(huge)

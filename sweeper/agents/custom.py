@@ -106,9 +106,15 @@ def lowest_value_last(q, n, t, params):
 # A Python function runs inside the kernel through numba's object mode: a small compiled
 # wrapper (one per rule) calls it with the candidates' arrays and checks its answer there.
 
+#: Beyond this an index cannot name a candidate (and would not fit the kernel's 64-bit integer).
+_INDEX_LIMIT = 2**62
+
+
 def _as_index(value):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"the index must be an integer, got {value!r} ({type(value).__name__})")
+    if not -_INDEX_LIMIT <= int(value) < _INDEX_LIMIT:
+        raise IndexError(f"the index {int(value)} is far beyond any candidate's (valid: 0 .. candidates - 1)")
     return int(value)
 
 
@@ -127,17 +133,25 @@ def _call_choose(fn, q, n, t, params, state):
         if not isinstance(answer, tuple) or len(answer) != 2:
             raise TypeError(f"choose must return a pair (index, flag), got {answer!r}")
         return _as_index(answer[0]), _as_flag(answer[1])
-    except Exception as exc:  # noqa: BLE001 - kept and re-raised (chained) once the kernel has returned
-        state.error = exc
+    except BaseException as exc:  # noqa: BLE001 - kept and re-raised (chained) once the kernel has returned;
+        _keep(state, exc)         # SystemExit and KeyboardInterrupt too: they cannot cross the compiled loop
         return -1, 0
 
 
 def _call_give_up(fn, q, n, t, params, state):
     try:
         return _as_index(fn(q, n, int(t), params))
-    except Exception as exc:  # noqa: BLE001
-        state.error = exc
+    except BaseException as exc:  # noqa: BLE001
+        _keep(state, exc)
         return -1
+
+
+def _keep(state, exc):
+    """Keep the exception a Python rule raised; a KeyboardInterrupt (Ctrl-C inside the rule) stops the run as
+    Ctrl-C between decisions does."""
+    state.error = exc
+    if isinstance(exc, KeyboardInterrupt):
+        state.stop = True
 
 
 class _PythonState:
@@ -352,6 +366,18 @@ class Rule:
 play_games = kernels.play_games
 choose = kernels.choose
 apply = kernels.apply
+
+
+def raise_failure(rule: "Rule", bundle, where: str) -> None:
+    """After a kernel call that played one game step by step (an Episode, the env's policy): raise the rule's
+    failure, if any, as a :class:`RuleError` naming ``where`` ("in this episode"); Ctrl-C inside the rule
+    stays a ``KeyboardInterrupt``."""
+    message = rule.failure(bundle)
+    if message is None:
+        return
+    if isinstance(rule.cause, KeyboardInterrupt):
+        raise KeyboardInterrupt(f"interrupted inside the rule {rule.name!r}")
+    raise RuleError(message.replace("in game 1 of the run", where)) from rule.cause
 
 
 def quiet(fn, *args):

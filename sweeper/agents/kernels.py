@@ -481,7 +481,7 @@ def choose_by_rule(tiles, view, flg, cslot, cq, cn, gen, rule):
         _rule_failed(rule, RULE_RAISED, gen, -1, m)
         return chosen(cslot, cq, cn, -1, 0.0, False)
     if not (i >= 0 and i < m) or i != np.int64(i):
-        _rule_failed(rule, RULE_BAD_INDEX, gen, np.int64(i) if i == i and abs(i) < 1e18 else -1, m)
+        _rule_failed(rule, RULE_BAD_INDEX, gen, np.int64(i), m)  # the adapters give an int64 index
         return chosen(cslot, cq, cn, -1, 0.0, False)
     k = ibuf[np.int64(i)]
     return chosen(cslot, cq, cn, k, cq[k], fl != 0)

@@ -33,6 +33,7 @@ from .custom import Rule
 from .rule_library import library_rule, rule_from_spec, with_values
 from .files import FORMAT, FORMAT_VERSION, WINDOW, agent_arrays, read_agent_file, write_agent_file
 from .values import ValueTable
+from .windows import check_window_keys
 
 
 class Agent:
@@ -317,5 +318,21 @@ def load_agent(path, rule: Rule | None = None) -> Agent:
         agent = _build(meta["agent"], meta["params"], meta["symmetric"], meta["flags"], rule)
     except ValueError as exc:
         raise ValueError(f"{path}: metadata field 'params': {exc}") from None
+    _check_keys(agent, keys, path)
     agent.table = ValueTable.from_recorded(keys, q, n, meta["decisions"])
     return agent
+
+
+def _check_keys(agent: Agent, keys, path) -> None:
+    """Every key of a loaded table must be one the agent can make: a window and target (canonical with
+    symmetries), or for the state-action agent a view of at most 16 tiles and a target."""
+    if isinstance(agent, StateAction):
+        limit = StateAction.MAX_TILES * 11 ** StateAction.MAX_TILES
+        over = np.flatnonzero(keys >= limit)
+        bad, what = (int(over[0]) if over.size else -1), "a state-action pair of a board of at most 16 tiles"
+    else:
+        bad = check_window_keys(keys, agent.symmetric)
+        what = "a window and target" + (" in canonical orientation (the agent uses symmetries)"
+                                         if agent.symmetric else "")
+    if bad >= 0:
+        raise ValueError(f"{path}: entry {bad:,} of 'keys' ({int(keys[bad])}) is not the key of {what}")

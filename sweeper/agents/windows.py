@@ -206,3 +206,50 @@ def actions_of(view2d, tile, symmetric: bool = True) -> list[dict]:
                         "paper": to_paper_tuple(raw_window(view2d, centre), cell),
                         "key": key_of(view2d, centre, tile, symmetric)})
     return out
+
+
+@njit(cache=True)
+def _first_bad_key(keys, symmetric):
+    """Index of the first key that no window gives (out of range, centre off the board, or, with symmetries,
+    not the canonical one of its window), or -1."""
+    cells = np.empty(9, dtype=np.int64)
+    for i in range(keys.size):
+        key = keys[i]
+        if key < 0:
+            return i
+        if symmetric:
+            cls, code = key % 2, key // 2
+            target = CANONICAL_TARGET[0] if cls == 0 else CANONICAL_TARGET[1]
+        else:
+            bp, code = key % 8, key // 8
+            target = BORDER[bp]
+        if code >= N_STATES ** 8:
+            return i
+        k = 8
+        for j in range(8, -1, -1):  # the 8 digits fill the cells other than the target, last digit last
+            if j == target:
+                cells[j] = COVERED
+                continue
+            k -= 1
+            cells[j] = code % N_STATES
+            code //= N_STATES
+        if cells[4] == OUT:
+            return i
+        if symmetric:
+            bp = 0
+            while BORDER[bp] != target:
+                bp += 1
+            a = np.int64(0)
+            b = np.int64(0)
+            for j in range(9):
+                a += cells[j] * WEIGHT[bp, 0, j]
+                b += cells[j] * WEIGHT[bp, 1, j]
+            if 2 * min(a, b) + CLASS[bp] != key:
+                return i
+    return -1
+
+
+def check_window_keys(keys, symmetric: bool) -> int:
+    """-1 if every key of ``keys`` (int64) is the key of some window and target, else the index of the first that
+    is not (see :func:`decode_key`; with symmetries a key must also be its window's canonical one)."""
+    return int(_first_bad_key(np.ascontiguousarray(keys, dtype=np.int64), bool(symmetric)))

@@ -14,10 +14,22 @@ runs the specs of :mod:`sweeper.experiments` through :mod:`sweeper.experiments.r
 ``<results>`` is the repository's ``results/`` at paper scale (committed) and
 the git-ignored ``.cache/quick-results/`` at quick scale (the store the book's
 notebook tests and ``tests/test_behaviour.py`` share).
+
+The two tables are guarded like the runs: each is written under a temporary
+name and renamed into place, and ``<results>/tables[-quick].json`` records
+their SHA-256, the behaviour version, and the runs behind them (each run's
+``meta.json`` checksum). :func:`read_table` refuses a table that does not match
+(edited, half-written, or made from runs that have since been recomputed or
+belong to another behaviour version), with the command that rewrites it.
 """
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import secrets
+import time
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +37,8 @@ import pandas as pd
 
 from ..experiments import specs as ex
 from .paper import PAPER_ALIAS, PAPER_BOLD, paper_results
-from .runner import Store, run_tasks
+from ..version import BEHAVIOUR_VERSION
+from .runner import Store, _sha, meta_checksum, run_tasks
 from .stats import best_of, wilson
 
 REPO = Path(__file__).resolve().parents[2]
@@ -82,11 +95,98 @@ def reproduce(ids=None, scale="paper", seeds=(1,), workers=1, dask=None, results
     if missing:
         return counts
     summary = summary_table(store, scale, seeds)
-    results.mkdir(parents=True, exist_ok=True)
-    summary[COLUMNS].to_csv(table_path("summary", results, scale), index=False)
-    comparison_table(summary).to_csv(table_path("comparison", results, scale), index=False)
+    write_tables({"summary": summary[COLUMNS], "comparison": comparison_table(summary)}, results, scale, store,
+                 ex.all_tasks(None, scale, seeds))
     counts["summary"] = table_path("summary", results, scale)
     return counts
+
+
+# ------------------------------------------------------------ checked tables --
+
+TABLES_FORMAT = 1
+
+
+def manifest_path(results=None, scale="paper") -> Path:
+    """The record of the summary tables: ``results/tables.json`` (``<results>/tables-quick.json`` at quick scale)."""
+    return table_path("tables", results, scale).with_suffix(".json")
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never a part."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_tables(tables: dict, results, scale: str, store: Store, tasks) -> None:
+    """Write the summary tables (name -> DataFrame) as CSV, each atomically, then their manifest: checksums,
+    behaviour version, and the ``meta.json`` checksum of every run behind them (``tasks``)."""
+    results = Path(results)
+    results.mkdir(parents=True, exist_ok=True)
+    data = {name: frame.to_csv(index=False).encode() for name, frame in tables.items()}
+    manifest = {"format": TABLES_FORMAT, "behaviour": BEHAVIOUR_VERSION, "scale": scale,
+                "tables": {table_path(n, results, scale).name: _sha(d) for n, d in data.items()},
+                "runs": {f"{t.kind}/{t.id}": store.meta(t)["checksum"] for t in dict.fromkeys(tasks)}}
+    manifest["checksum"] = meta_checksum(manifest)
+    for name, d in data.items():
+        _write_atomic(table_path(name, results, scale), d)
+    _write_atomic(manifest_path(results, scale), (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+
+
+def _table_problem(name: str, results: Path, scale: str, data: bytes) -> str | None:
+    """Why the bytes ``data`` read from a summary table may not be shown, or None."""
+    where = manifest_path(results, scale)
+    try:
+        manifest = json.loads(where.read_text())
+    except FileNotFoundError:
+        return f"{where.name} is missing (written by an older version?)"
+    except (OSError, ValueError) as exc:
+        return f"{where.name} cannot be read ({exc})"
+    if not isinstance(manifest, dict) or manifest.get("checksum") != meta_checksum(manifest):
+        return f"{where.name} does not match its checksum (edited after it was written?)"
+    if manifest.get("format") != TABLES_FORMAT or manifest.get("scale") != scale:
+        return f"{where.name} describes other tables (format {manifest.get('format')}, scale {manifest.get('scale')})"
+    if manifest.get("behaviour") != BEHAVIOUR_VERSION:
+        return (f"it was made by behaviour version {manifest.get('behaviour')}; this code computes version "
+                f"{BEHAVIOUR_VERSION}")
+    fname = table_path(name, results, scale).name
+    if manifest["tables"].get(fname) != _sha(data):
+        return f"it does not match its checksum in {where.name} (edited, or being rewritten)"
+    runs = Path(store_for(results, scale).root)
+    for run, checksum in manifest["runs"].items():
+        try:
+            now = json.loads((runs / run / "meta.json").read_text()).get("checksum")
+        except (OSError, ValueError, AttributeError):
+            now = None
+        if now != checksum:
+            return f"the run {run} behind it has been removed or recomputed since it was written"
+    return None
+
+
+def read_table(name: str, results=None, scale="paper", attempts: int = 5) -> pd.DataFrame:
+    """A summary table (``summary`` or ``comparison``), checked against its manifest (see the module's text):
+    a ``ValueError`` naming the command that rewrites it if it is missing, edited, half-written or stale. A table
+    being rewritten by a concurrent ``reproduce`` is read again (up to ``attempts`` times, 0.2 s apart)."""
+    results = default_results(scale) if results is None else Path(results)
+    path = table_path(name, results, scale)
+    rerun = "python -m sweeper reproduce" + ("" if scale == "paper" else f" --scale {scale} --results {results}")
+    problem = None
+    for attempt in range(attempts):
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise ValueError(f"no {scale}-scale results in {results}: run `{rerun}`") from None
+        problem = _table_problem(name, results, scale, data)
+        if problem is None:
+            return pd.read_csv(io.BytesIO(data))
+        time.sleep(0.2)
+    raise ValueError(f"{path} cannot be shown: {problem}; `{rerun}` rewrites it from the stored runs")
 
 
 def book_reproduction(scale="paper", workers=1, dask=None, results=None, progress=True, log=print) -> list:

@@ -217,6 +217,10 @@ class Store:
         already there (another writer's: it is kept and ours is dropped); a stale or corrupt one is
         set aside first and then removed."""
         final = self.path(task)
+        for folder in (self.root, final.parent):
+            if folder.exists() and not folder.is_dir():
+                raise ValueError(f"{folder} is a file, not a folder of results: move it away, or store the results "
+                                 "elsewhere (--results)")
         final.parent.mkdir(parents=True, exist_ok=True)
         tmp = self._scratch(task, "tmp")
         tmp.mkdir()
@@ -297,6 +301,8 @@ class Store:
                 return (f"stale: made by behaviour version {meta.get('behaviour')}, "
                         f"this code computes version {BEHAVIOUR_VERSION}")
             for fname, sha in meta["files"].items():
+                if not _data_file_name(fname):
+                    return f"corrupt: meta.json names {fname!r}, not a data file of the task's folder"
                 f = d / fname
                 if not f.exists():
                     return f"corrupt: {fname} is missing"
@@ -330,6 +336,12 @@ class Store:
                 with np.load(d / fname, allow_pickle=False) as z:
                     out.arrays[name] = {k: z[k] for k in z.files}
         return out
+
+
+def _data_file_name(name) -> bool:
+    """A data file a task folder may hold: a plain name (no folder, no ``..``) ending in .parquet or .npz."""
+    return (isinstance(name, str) and name == Path(name).name and not name.startswith(".")
+            and name.rsplit(".", 1)[-1] in ("parquet", "npz") and "/" not in name and "\\" not in name)
 
 
 def _alive(pid: int) -> bool:
@@ -448,7 +460,14 @@ def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, pr
 
 def _run_dask(todo, address, finished):
     from distributed import Client, as_completed as dask_completed
-    client = address if isinstance(address, Client) else Client(address)
+    if isinstance(address, Client):
+        client = address
+    else:
+        try:
+            client = Client(address, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"no Dask scheduler answers at {address} ({exc}); start one (`dask scheduler`) or "
+                             "run without --dask") from None
     try:
         futures = {client.submit(_timed, kind_function(t), t.params, pure=False, key=f"sweeper-{t.id}"): t
                    for t in todo}

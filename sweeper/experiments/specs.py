@@ -486,8 +486,24 @@ EXTRA_SPECS = {s.id: s for s in [
 ]}
 
 
+def check_seeds(seeds) -> tuple:
+    """Seeds of independent runs: one or more distinct whole numbers >= 0 (a repeated seed would repeat a run)."""
+    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+        raise ValueError(f"seeds must be a list of whole numbers, got {seeds!r}")
+    seeds = tuple(seeds)
+    if not seeds:
+        raise ValueError("seeds must name at least one seed")
+    bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0]
+    if bad:
+        raise ValueError(f"seeds must be whole numbers >= 0, got {bad}")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds repeat ({', '.join(map(str, seeds))}): a repeated seed repeats the same run")
+    return seeds
+
+
 def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
     """The unique tasks of the given specs (all by default), in spec order."""
+    check_seeds(seeds)
     ids = list(SPECS) if not ids else list(ids)
     known = {**SPECS, **EXTRA_SPECS}
     unknown = [i for i in ids if i not in known]

@@ -211,10 +211,7 @@ class Episode:
         return self._scored(cache, table, choice[0] if choice[7] < 0 else choice[7])
 
     def _check_rule(self, rule):
-        message = self.agent.rule.failure(rule)
-        if message is not None:
-            raise custom.RuleError(message.replace("in game 1 of the run", "in this episode")) \
-                from self.agent.rule.cause
+        custom.raise_failure(self.agent.rule, rule, "in this episode")
 
     def window(self, decision: Decision) -> tuple[np.ndarray, int]:
         """The chosen action's pattern as the agent stores it (canonical 3x3 + target cell)."""

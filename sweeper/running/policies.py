@@ -176,10 +176,7 @@ class BanditPolicy:
 
     def _check_rule(self):
         if self.rule is not None:
-            message = self.agent.rule.failure(self.rule)
-            if message is not None:
-                raise custom.RuleError(message.replace("in game 1 of the run", "in this policy's games")) \
-                    from self.agent.rule.cause
+            custom.raise_failure(self.agent.rule, self.rule, "in this policy's games")
 
     def _decide(self):
         table = self.agent.table

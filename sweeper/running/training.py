@@ -13,6 +13,7 @@ agent frozen (``freeze=True``: nothing in the agent changes). Both return a
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -97,6 +98,28 @@ def check_episodes(episodes) -> int:
     return whole(episodes, "episodes", 0)
 
 
+#: Bytes a game's record takes while a run lasts (its kernel row; the run's table takes about as much again).
+RECORD_BYTES = 2 * REC_SIZE * 8
+
+
+def _memory() -> int:
+    """This machine's physical memory in bytes (0 where the OS does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def check_record_memory(games: int) -> None:
+    """Refuse a run whose per-game records would not fit in half of this machine's memory, before any work."""
+    memory = _memory()
+    if memory and games * RECORD_BYTES > memory // 2:
+        most = memory // 2 // RECORD_BYTES
+        raise ValueError(f"{games:,} games in one run keep {games * RECORD_BYTES / 2**30:,.1f} GiB of per-game "
+                         f"records, more than half of this machine's {memory / 2**30:.0f} GiB: play at most "
+                         f"{most:,} games per run (several runs can continue training the same agent)")
+
+
 #: Seconds a kernel call should take when ``play`` sizes them itself: how often the progress bar
 #: moves and Ctrl-C is acted on.
 CALL_SECONDS = 1.0
@@ -171,6 +194,7 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
         layouts = np.stack([check_layout(m, settings[0], opening, first) for m in layouts]) if len(layouts) else \
             np.zeros((0, settings[0].tiles), np.uint8)
     total = episodes * len(settings)
+    check_record_memory(total)
     records = np.zeros((total, REC_SIZE), dtype=np.int64)
     rng_b, rng_a, rule_stream = streams(seed)
     pol = agent.policy(learn)
@@ -209,7 +233,8 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
                     custom.quiet(custom.play_games, board, cache, table, pol, rng_b, rng_a, lay, view, start, count,
                                  rule, probe)
                     message = agent.rule.failure(rule, done)
-                    if message is not None and interrupt.hit and agent.rule.interrupted:
+                    if message is not None and agent.rule.interrupted and (
+                            interrupt.hit or isinstance(agent.rule.cause, KeyboardInterrupt)):
                         finished = done + int(rule[7][custom.E_GAME])
                         raise KeyboardInterrupt(f"stopped after {finished:,} of {total:,} games (the game in "
                                                 f"progress was abandoned)")

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...agents.kinds import load_agent
 from ...experiments import specs as ex
-from ...experiments.reproduce import REPO, default_results, store_for, table_path
+from ...experiments.reproduce import REPO, default_results, read_table, store_for, table_path
 from ...experiments.specs import BAND_SEEDS
 
 
@@ -52,8 +52,11 @@ def _ready(sc: str) -> Path:
 
 
 def comparison() -> pd.DataFrame:
-    """Every number we report beside the paper's (see :func:`sweeper.experiments.reproduce.comparison_table`)."""
-    return pd.read_csv(_ready(scale()))
+    """Every number we report beside the paper's (see :func:`sweeper.experiments.reproduce.comparison_table`),
+    checked against its manifest (:func:`sweeper.experiments.reproduce.read_table`): an edited, half-written or
+    stale table is an error, never shown."""
+    _ready(scale())
+    return read_table("comparison", results_dir(), scale())
 
 
 def store():
