@@ -15,3 +15,11 @@ def whole(value, name: str, minimum: int | None = None) -> int:
         kind = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer >= {minimum}")
         raise ValueError(f"{name} must be {kind}, got {value!r}")
     return int(value)
+
+
+def boolean(value, name: str) -> bool:
+    """``value`` as a bool if it is one (``True``/``False``, NumPy's too); else ``ValueError`` (a string such as
+    ``"no"`` is truthy, so taking it would silently mean yes)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

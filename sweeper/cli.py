@@ -174,7 +174,32 @@ def main(argv=None) -> int:
         return 1
 
 
+def _refuse_no_effect(args) -> None:
+    """Options that would have no effect in the combination given are refused, not ignored."""
+    given = lambda name: getattr(args, name, None)  # noqa: E731
+    pairs = []
+    if args.command in ("train", "eval"):
+        pairs.append((given("force") and not given("save"), "--force lets --save replace a file: give --save too"))
+    if args.command == "train":
+        pairs.append((args.no_symmetry and args.agent.strip().lower() == "sa",
+                      "--no-symmetry with --agent sa: the state-action agent has no symmetries"))
+    if args.command == "eval":
+        pairs.append((args.agent and args.freeze, f"--freeze with --agent {args.agent}: the solver and the random "
+                                                  "player learn nothing"))
+        pairs.append((args.save and args.freeze, "--save with --freeze would write the loaded agent unchanged "
+                                                 "(frozen games teach it nothing): copy the file instead"))
+    if args.command == "reproduce":
+        pairs.append((args.dask and args.workers != 1, "--workers is for local processes; with --dask the "
+                                                       "scheduler's workers run the tasks"))
+        pairs.append((args.list and (args.workers != 1 or args.dask or args.book),
+                      "--list runs nothing: --workers, --dask and --book have no effect with it"))
+    for hit, message in pairs:
+        if hit:
+            raise ValueError(message)
+
+
 def _run(args) -> int:
+    _refuse_no_effect(args)
     if args.command in ("train", "eval") and args.save:  # before any import or work
         check_save_path(args.save, args.force)
     if args.command == "reproduce" and args.results:
@@ -195,7 +220,7 @@ def _run(args) -> int:
     first = _parse_first(args.first, args.opening)
     common = dict(seed=args.seed, opening=args.opening, first=first, progress=not args.no_progress)
     if args.command == "train":
-        agent = make_agent(args.agent, symmetric=not args.no_symmetry, flags=not args.no_flags)
+        agent = make_agent(args.agent, symmetric=False if args.no_symmetry else None, flags=not args.no_flags)
         run = train(agent, _boards(args.board), args.episodes, **common)
     elif args.agent:
         return _players(args, first)

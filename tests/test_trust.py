@@ -695,7 +695,7 @@ def test_keys_that_no_window_gives_are_refused(tmp_path, make, bad, message):
     from sweeper.agents.files import write_agent_file
     from sweeper.agents.windows import check_window_keys
     spec, _, nosym = make.partition("+")
-    agent = make_agent(spec, symmetric=not nosym)
+    agent = make_agent(spec, symmetric=False if nosym else None)
     train(agent, "4x4x3", 300, seed=2, progress=False)
     keys, q, n = (a.copy() for a in agent.table.recorded())
     if bad is None:  # in range, centre on the board, but not the orientation the agent would store
@@ -796,3 +796,90 @@ def test_an_njit_rule_returning_a_huge_index_is_reported_with_that_index():
 
     with pytest.raises(RuleError, match="returned index 4611686018427387904 in game 1"):  # before: index -1
         _rule_run(huge)
+
+
+# ----------------------------------------- issue 26, the sweep: no argument without effect --
+
+def test_flags_that_are_not_booleans_are_refused():
+    agent = make_agent("greedy")
+    for call, message in [(lambda: evaluate(agent, "8x8x10", 5, freeze="no", progress=False), "freeze must be True"),
+                          (lambda: training.play(agent, "8x8x10", 5, learn="yes", progress=False), "learn must be"),
+                          (lambda: training.play(agent, "8x8x10", 5, progress="x"), "progress must be")]:
+        with pytest.raises(ValueError, match=message):  # before: 'no' was truthy, so the games were frozen
+            call()
+    with pytest.raises(ValueError, match="train always learns"):
+        train(agent, "8x8x10", 5, learn=False, progress=False)  # before: TypeError, multiple values for 'learn'
+
+
+def test_make_agent_refuses_options_it_would_ignore():
+    with pytest.raises(ValueError, match="symmetric=False would have no effect"):
+        make_agent(make_agent("greedy"), symmetric=False)  # before: returned the symmetric agent
+    with pytest.raises(ValueError, match="flags=False would have no effect"):
+        make_agent(make_agent("ucb:0.1"), flags=False)
+    with pytest.raises(ValueError, match="state-action agent has no symmetries"):
+        make_agent("sa", symmetric=True)  # before: a state-action agent without symmetries, silently
+    assert make_agent("sa").symmetric is False and make_agent("greedy").symmetric is True
+    assert make_agent(make_agent("greedy", symmetric=False), symmetric=False).symmetric is False
+
+
+def test_task_options_without_effect_are_refused():
+    from sweeper.experiments.specs import all_tasks, bandit_task
+    for kw, message in [(dict(tests=["8x8x10"]), "tests and test_episodes go together"),
+                        (dict(test_episodes=10), "tests and test_episodes go together"),
+                        (dict(test_openings=["safe"]), "test_openings apply to the test games"),
+                        (dict(block=0), "block must be a positive")]:
+        with pytest.raises(ValueError, match=message):  # before: tests of 0 games; block 0 divided by zero
+            bandit_task("greedy", ["8x8x10"], 10, 1, **kw)
+    with pytest.raises(ValueError, match="scale must be one of"):
+        all_tasks(None, "bogus")  # before: KeyError: 'bogus'
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["train", "--force"], "--force lets --save replace a file"),
+    (["train", "--agent", "sa", "--no-symmetry", "--board", "4x4x3"], "state-action agent has no symmetries"),
+    (["eval", "--agent", "solver", "--freeze"], "the solver and the random player learn nothing"),
+    (["eval", "--load", "a.npz", "--freeze", "--save", "b.npz"], "would write the loaded agent unchanged"),
+    (["reproduce", "--list", "--workers", "2"], "--list runs nothing"),
+    (["reproduce", "--dask", "tcp://127.0.0.1:9", "--workers", "2"], "--workers is for local processes"),
+])
+def test_command_line_options_without_effect_are_refused(argv, message, capsys):
+    assert main(argv + ["--episodes", "5"] * (argv[0] != "reproduce") + ["--no-progress"] * (argv[0] != "reproduce")) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_first_under_the_reference_opening_is_refused_by_every_entry_point():
+    from sweeper import Episode
+    from sweeper.running.belief import audit
+    from sweeper.running.env import MinesweeperEnv
+    agent = make_agent("greedy")
+    for call in (lambda: train(agent, "8x8x10", 5, first=(3, 3), progress=False),  # before: ignored
+                 lambda: Episode(agent, "8x8x10", 0, first=(3, 3)),
+                 lambda: audit(agent, "8x8x10", 3, first=(3, 3)),
+                 lambda: MinesweeperEnv("8x8x10", first=(3, 3))):
+        with pytest.raises(ValueError, match="first is for the safe and zero openings"):
+            call()
+
+
+def test_layouts_whose_count_is_not_the_episodes_are_refused():
+    layout = np.zeros((8, 8), dtype=bool)
+    layout.flat[:10] = True
+    with pytest.raises(ValueError, match="must be the number of layouts given"):  # before: 1 game played, silently
+        evaluate(make_agent("greedy"), "8x8x10", 5, layouts=[layout], progress=False)
+
+
+def test_rule_arguments_without_effect_or_of_the_wrong_kind_are_refused(tmp_path):
+    from sweeper import Rule, RuleAgent
+    from sweeper.running.policies import solver_policy
+    agent, path = _saved(tmp_path)
+
+    def first(q, n, t, p, rng):
+        return 0, False
+
+    with pytest.raises(ValueError, match="holds a greedy agent: rule= is for agents of a plug-in rule"):
+        load_agent(path, rule=Rule(first))  # before: the rule was ignored and greedy loaded
+    with pytest.raises(ValueError, match="name must be a non-empty string"):
+        Rule(first, name="")  # before: the function's name, silently
+    with pytest.raises(ValueError, match="wrap the function as RuleAgent\\(Rule\\(choose\\)\\)"):
+        RuleAgent(first)  # before: "cannot import rule '<function ...>'"
+    with pytest.raises(ValueError, match="mines must be a non-negative integer"):
+        solver_policy(-1)  # before: accepted

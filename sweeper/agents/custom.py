@@ -257,6 +257,8 @@ class Rule:
         self.choose = choose
         self.give_up = give_up
         self.params = {k: float(v) for k, v in params.items()}
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            raise ValueError(f"name must be a non-empty string (or None for the function's name), got {name!r}")
         self.name = name or getattr(getattr(choose, "py_func", choose), "__name__", "rule")
         self.compiled = isinstance(choose, Dispatcher)
         self.library = bool(library)  # one of sweeper.agents.rule_library's named rules (set there only)

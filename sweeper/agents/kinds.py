@@ -211,6 +211,9 @@ class RuleAgent(Agent):
     kind, label = RULE, "rule"
 
     def __init__(self, rule, **kw):
+        if callable(rule) and not isinstance(rule, Rule):
+            raise ValueError("RuleAgent takes a Rule (or a library rule's name such as 'softmax:0.05'): wrap the "
+                             "function as RuleAgent(Rule(choose))")
         self.rule = rule if isinstance(rule, Rule) else rule_from_spec(rule)
         super().__init__(**kw)
 
@@ -277,11 +280,24 @@ def _build(label, params, symmetric, flags, rule=None) -> Agent:
     return cls(**params, symmetric=symmetric, flags=flags)
 
 
-def make_agent(spec: str, symmetric: bool = True, flags: bool = True) -> Agent:
+def make_agent(spec: str, symmetric: bool | None = None, flags: bool | None = None) -> Agent:
     """Build an agent from ``greedy``, ``egreedy:EPS``, ``ucb:C``, ``thompson[:A0,B0]``, ``sa`` or
-    ``rule:NAME[:P1,...]`` (a plug-in rule, :mod:`sweeper.agents.custom`)."""
+    ``rule:NAME[:P1,...]`` (a plug-in rule, :mod:`sweeper.agents.custom`). ``symmetric`` and ``flags`` default to
+    True (the paper's model); the state-action agent has no symmetries. An :class:`Agent` is returned as it is,
+    so ``symmetric`` or ``flags`` that differ from its own are refused (they would have no effect)."""
     if isinstance(spec, Agent):
+        for name, given in (("symmetric", symmetric), ("flags", flags)):
+            if given is not None and bool(given) != getattr(spec, name):
+                raise ValueError(f"make_agent was given an agent object, which keeps its own {name}="
+                                 f"{getattr(spec, name)}: {name}={given!r} would have no effect (build the agent "
+                                 f"with it instead)")
         return spec
+    is_sa = str(spec).strip().lower() == "sa"
+    if is_sa and symmetric:
+        raise ValueError("the state-action agent has no symmetries (its keys are whole views): symmetric=True "
+                         "would have no effect")
+    symmetric = (not is_sa) if symmetric is None else symmetric
+    flags = True if flags is None else flags
     if str(spec).strip().startswith("rule:"):
         return RuleAgent(rule_from_spec(str(spec).strip()[5:]), symmetric=symmetric, flags=flags)
     name, _, arg = str(spec).strip().lower().partition(":")
@@ -308,6 +324,9 @@ def load_agent(path, rule: Rule | None = None) -> Agent:
     library's (:mod:`sweeper.agents.rule_library`) gets it by name; for any other rule pass ``rule``, the
     :class:`~sweeper.agents.custom.Rule` it was trained with (its name must be the file's)."""
     meta, keys, q, n = read_agent_file(path)
+    if rule is not None and meta["agent"] != "rule":
+        raise ValueError(f"{path} holds a {meta['agent']} agent: rule= is for agents of a plug-in rule, and would "
+                         f"have no effect here")
     if meta["agent"] == "rule" and meta["version"] < 2 and rule is None:
         raise ValueError(f"{path}: a plug-in rule agent saved by format version {meta['version']} does not say "
                          f"whether its rule {meta['params']['rule']!r} is the library's: load it with "

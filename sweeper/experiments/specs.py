@@ -96,6 +96,13 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
     each of ``tests`` for ``test_episodes`` games, frozen and still learning, each
     test starting from the trained agent with seed ``seed * 1000 + 1 + i``. With
     ``test_openings``, the tests are frozen only, once per opening rule."""
+    if block < 1:
+        raise ValueError(f"block must be a positive number of games, got {block}")
+    if bool(tests) != (test_episodes > 0):
+        raise ValueError("tests and test_episodes go together: test boards need test_episodes > 0, and "
+                         "test_episodes need test boards")
+    if test_openings and not tests:
+        raise ValueError("test_openings apply to the test games: give tests (and test_episodes) too")
     ag = make_agent(agent, symmetric=symmetric, flags=flags)
     run = play(ag, boards, episodes, seed, learn=True, opening=opening, progress=False)
     out = Output()
@@ -290,8 +297,10 @@ class Spec:
     build: object  # (scale, seeds) -> list[Task]
 
     def tasks(self, scale="paper", seeds=(1,)) -> list[Task]:
+        if isinstance(scale, str) and scale not in SCALES:
+            raise ValueError(f"scale must be one of {sorted(SCALES)}, got {scale!r}")
         sc = SCALES[scale] if isinstance(scale, str) else scale
-        return self.build(sc, tuple(seeds))
+        return self.build(sc, check_seeds(seeds))
 
 
 #: tab:SAvsMAB: the bandit agent with and without symmetries (the paper's numbers match the latter), SA

@@ -68,7 +68,7 @@ def solver_policy(mines) -> callable:
     """``obs -> action`` playing :func:`solver_action`; ``mines`` is the mine count or the env."""
     if not isinstance(mines, (int, np.integer)):
         mines = mines.unwrapped.setting.mines
-    k = int(mines)
+    k = whole(mines, "mines", 0)
     return lambda obs: solver_action(obs, k)
 
 

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..agents import custom
 from ..agents.kinds import Agent, RuleAgent, StateAction, make_agent
-from ..checks import whole
+from ..checks import boolean, whole
 from ..agents.kernels import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
                             new_cache, play_games)
 from ..game.engine import Setting, check_layout, new_board
@@ -178,6 +178,7 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
     settings = _settings(boards)
     episodes = check_episodes(episodes)
     seed = check_seed(seed)
+    learn, progress = boolean(learn, "learn"), boolean(progress, "progress")
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
         raise ValueError(f"chunk must be None or an integer >= 1, got {chunk!r}")
     if isinstance(agent, StateAction):
@@ -285,6 +286,8 @@ def train(agent, boards="8x8x10", episodes: int = 1_000_000, seed: int = 0, **kw
     """Train ``agent`` (an :class:`Agent` or a spec such as ``"ucb:0.1"``) for
     ``episodes`` games on each setting of ``boards`` (a setting like ``"8x8x10"``
     or a list, e.g. ``["8x8x10", "8x8x11", "8x8x12", "8x8x13"]`` with 250_000)."""
+    if "learn" in kw:
+        raise ValueError("train always learns: use evaluate(agent, ..., freeze=True) for games without learning")
     return play(agent, boards, episodes, seed, learn=True, **kw)
 
 
@@ -294,8 +297,12 @@ def evaluate(agent, boards="8x8x10", episodes: int = 10_000, seed: int = 0, *, f
     ``freeze=False`` keeps learning (the paper's code does);
     ``freeze=True`` plays a copy with learning off, leaving ``agent`` untouched."""
     agent = make_agent(agent)
-    if freeze:
+    if "learn" in kw:
+        raise ValueError("evaluate takes freeze=, not learn= (freeze=True plays a frozen copy)")
+    if boolean(freeze, "freeze"):
         run = play(agent.copy(), boards, episodes, seed, learn=False, **kw)
         run.agent = agent
         return run
+    if "learn" in kw:
+        raise ValueError("train always learns: use evaluate(agent, ..., freeze=True) for games without learning")
     return play(agent, boards, episodes, seed, learn=True, **kw)
