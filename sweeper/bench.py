@@ -97,13 +97,18 @@ def run_benchmarks(quick: bool = False, out=print) -> list[dict]:
     run(f"ucb(0.1) train 8x8x10 ({n5:,} games)", "ucb:0.1", n5)
     run(f"thompson train 8x8x10 ({n5:,} games)", "thompson", n5)
     # plug-in rules (sweeper.agents.custom): greedy re-stated, the same games as the built-in greedy above
+    # a plain Python loop is compiled by Rule itself (numba can); compile=False keeps it in Python
     loop = Rule(greedy_loop, name="greedy_loop")
-    for rule in (lib.greedy_rule(compiled=True), lib.greedy_rule(compiled=False), loop):
+    loop_py = Rule(greedy_loop, name="greedy_loop", compile=False)
+    numpy_py = lib.greedy_rule(compiled=False)
+    for rule in (lib.greedy_rule(compiled=True), numpy_py, loop, loop_py):
         train(RuleAgent(rule), "8x8x10", 200, seed=0, progress=False)  # compile
     run(f"greedy as a plug-in rule, njit ({n5:,} games)", RuleAgent(lib.greedy_rule(compiled=True)), n5)
+    run(f"greedy as a plug-in rule, Python loop, compiled by Rule ({n5:,} games)", RuleAgent(loop), n5)
     n_py = n5 // 10
-    run(f"greedy as a plug-in rule, NumPy ({n_py:,} games)", RuleAgent(lib.greedy_rule(compiled=False)), n_py)
-    run(f"greedy as a plug-in rule, Python loop ({n_py:,} games)", RuleAgent(loop), n_py)
+    for games in (n_py, n5):
+        run(f"greedy as a plug-in rule, NumPy, in Python ({games:,} games)", RuleAgent(numpy_py), games)
+    run(f"greedy as a plug-in rule, Python loop, compile=False ({n_py:,} games)", RuleAgent(loop_py), n_py)
     run(f"state-action train 4x4x4 ({n5:,} games)", "sa", n5, board="4x4x4")
     agent = make_agent("greedy")
     r = train(agent, "8x8x10", n6, seed=7, progress=False)

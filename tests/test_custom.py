@@ -191,9 +191,11 @@ def nan_softmax(q, n, t, params, rng):  # tau = 0 makes NaN weights: searchsorte
     (not_a_pair, r"must return a pair \(index, flag\)"),
     (bad_flag, "flag must be True or False"),
 ])
-def test_a_bad_python_rule_stops_with_a_clear_error_and_keeps_finished_games(fn, match):
+@pytest.mark.parametrize("compile", [False, True], ids=["python", "compiled-if-numba-can"])
+@pytest.mark.filterwarnings("ignore::sweeper.agents.custom.PythonRuleNotice")
+def test_a_bad_python_rule_stops_with_a_clear_error_and_keeps_finished_games(fn, match, compile):
     with pytest.raises(RuleError, match=match) as info:
-        play(RuleAgent(Rule(fn)), "8x8x10", 50, seed=1, progress=False)
+        play(RuleAgent(Rule(fn, compile=compile)), "8x8x10", 50, seed=1, progress=False)
     run = info.value.run
     assert run is not None and len(run.records) == run.episodes
     if fn is raises_later:
@@ -237,7 +239,7 @@ def test_a_user_rule_named_like_a_library_rule_never_reloads_as_the_library_rule
     with pytest.raises(ValueError, match="trained with your own rule 'greedy', not with the library rule"):
         load_agent(path, rule=lib.greedy_rule())
     back = load_agent(path, rule=Rule(greedy))
-    assert back.rule.choose is greedy and back.actions_recorded == agent.actions_recorded
+    assert back.rule.source[0] is greedy and back.actions_recorded == agent.actions_recorded
 
 
 def test_loading_an_agent_file_imports_nothing(tmp_path, monkeypatch):
@@ -275,3 +277,65 @@ def test_a_library_rule_checks_its_parameters(spec):
     """Before: rule:softmax:0 divided by zero and rule:softmax:-1 trained with the preference inverted."""
     with pytest.raises(ValueError, match="must be a number"):
         make_agent("rule:" + spec)
+
+
+# ---------------------------------------------------- plain Python, compiled for you --
+
+def greedy_loop(q, n, t, params, rng):
+    """Greedy as a student writes it: a Python loop over the candidates."""
+    best, best_n, pick = -1.0, -1, 0
+    for i in range(len(q)):
+        a = abs(q[i])
+        if a > best or (a == best and n[i] > best_n):
+            best, best_n, pick = a, n[i], i
+    return pick, q[pick] >= 0
+
+
+def random_pick(q, n, t, params, rng):
+    return rng.integers(0, len(q)), rng.random() < params[0]
+
+
+@pytest.mark.parametrize("fn, params", [(greedy_loop, {}), (random_pick, {"p": 0.05})])
+def test_a_plain_python_rule_is_compiled_for_you_and_plays_the_same_games(fn, params):
+    auto, python = Rule(fn, params), Rule(fn, params, compile=False)
+    assert auto.compiled and auto.automatic and auto.notice is None and "compiled automatically" in repr(auto)
+    assert not python.compiled and auto.source[0] is fn
+    games = [play(RuleAgent(r), "8x8x10", 300, seed=4, progress=False).records for r in (auto, python)]
+    assert games[0].equals(games[1])  # numba's Generator draws NumPy's numbers: same seed, same games
+    if fn is greedy_loop:
+        assert games[0].equals(play(Greedy(), "8x8x10", 300, seed=4, progress=False).records)
+
+
+def uses_counter(q, n, t, params, rng):
+    import collections
+    return collections.Counter(n.tolist()).most_common(1)[0][0] % len(q), False
+
+
+def test_a_rule_numba_cannot_compile_runs_as_python_and_says_why_once():
+    from sweeper.agents.custom import PythonRuleNotice
+    with pytest.warns(PythonRuleNotice, match="runs as plain Python .* because numba could not compile it: Use of "
+                                             "unsupported opcode \\(IMPORT_NAME\\)") as caught:
+        rule = Rule(uses_counter)
+    assert len(caught) == 1 and not rule.compiled and rule.notice
+    assert len(play(RuleAgent(rule), "8x8x10", 5, seed=1, progress=False).records) == 5
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not Rule(uses_counter, compile=False).compiled  # chosen on purpose: no notice
+
+
+def past_the_end(q, n, t, params, rng):
+    return 0, q[len(q)] > 0
+
+
+def test_a_compiled_rule_checks_its_indexing_like_python():
+    with pytest.raises(RuleError, match="IndexError") as info:  # numba without bounds checks would read garbage
+        play(RuleAgent(Rule(past_the_end)), "8x8x10", 5, seed=1, progress=False)
+    assert isinstance(info.value.__cause__, IndexError)
+
+
+def test_compile_takes_a_boolean_and_only_for_python_functions():
+    with pytest.raises(ValueError, match="compile must be True or False"):
+        Rule(greedy_loop, compile="no")
+    with pytest.raises(ValueError, match="already compiled by numba"):
+        Rule(njit(greedy_loop), compile=False)

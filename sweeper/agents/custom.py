@@ -38,12 +38,18 @@ flags at the end of the game, the records, saving, the step-through
 (:class:`~sweeper.running.episode.Episode`) and the experiment runner (agent
 spec ``rule:NAME[:P1,P2,...]`` for the rules of :mod:`sweeper.agents.rule_library` or ``module.function``).
 
-Two speeds, one contract: a plain Python/NumPy function is called from inside
-the kernel through numba's object mode (readable; greedy written this way plays
-about 1,500 to 2,000 beginner games per second, each decision crossing into
-Python and back); the same function decorated with :func:`numba.njit` is
-compiled into the kernel (greedy: about two thirds of the built-in agent's
-speed). ``python -m sweeper bench`` measures both beside the built-in greedy.
+Two speeds, one contract. A rule numba can compile runs compiled inside the
+kernel: a function decorated with :func:`numba.njit`, and also a plain
+Python/NumPy function, which :class:`Rule` hands to numba itself (with bounds
+checks on, so an index past the end of ``q`` is an ``IndexError`` as in
+Python; globals the function reads are fixed when the Rule is made: pass numbers
+that change as ``params``). A function numba cannot compile (one that uses
+Python objects numba does not know, for instance) is called from inside the
+kernel through numba's object mode instead, each decision crossing into Python
+and back, and :class:`Rule` says so once, with numba's reason, as a
+:class:`PythonRuleNotice`; ``compile=False`` chooses that path on purpose (for
+``print`` or a debugger inside the rule). ``python -m sweeper bench`` measures
+both paths beside the built-in greedy.
 
 A bad rule gets a clear error, never a crash or a silent result: an index out
 of range or not an integer, a flag that is not a truth value, a wrong return
@@ -57,6 +63,7 @@ from __future__ import annotations
 
 import copy
 import math
+import types as pytypes
 import warnings
 
 import numpy as np
@@ -154,6 +161,61 @@ def _keep(state, exc):
         state.stop = True
 
 
+def _checked_params(params) -> dict:
+    """A rule's parameters: names (non-empty strings) to finite numbers, as floats, in the order given."""
+    params = dict(params or {})
+    for k, v in params.items():
+        if not isinstance(k, str) or not k:
+            raise ValueError(f"parameter names must be non-empty strings, got {k!r}")
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(float(v)):
+            raise ValueError(f"parameter {k!r} must be a finite number, got {v!r}")
+    return {k: float(v) for k, v in params.items()}
+
+
+class PythonRuleNotice(UserWarning):
+    """A plug-in rule runs as plain Python because numba could not compile it (the message says why)."""
+
+
+def _jit(fn, depth: int = 4):
+    """``fn`` compiled by numba (bounds checked), with the plain Python functions of its own module that it calls
+    (its helpers, such as a greedy rule that an exploring rule falls back on) compiled the same way, to ``depth``
+    levels: numba compiles calls to compiled functions only. The helpers are replaced in a copy of ``fn``'s
+    globals; the reader's functions are not changed."""
+    if isinstance(fn, Dispatcher) or not isinstance(fn, pytypes.FunctionType):
+        return fn
+    helpers = {}
+    if depth > 0:
+        for name in fn.__code__.co_names:
+            obj = fn.__globals__.get(name)
+            if (isinstance(obj, pytypes.FunctionType) and obj is not fn
+                    and getattr(obj, "__module__", None) == fn.__module__):
+                helpers[name] = _jit(obj, depth - 1)
+    if helpers:
+        fn = pytypes.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
+                                  fn.__closure__)
+    return njit(boundscheck=True)(fn)
+
+
+def _compile_rule(choose, give_up, name):
+    """``(choose, give_up, adapted choose, notice)``: the functions compiled by numba (bounds checked) where numba
+    compiles them for the contract, else the Python functions and the reason, in one line."""
+    try:
+        ch = _jit(choose)
+        adapted = _adapt_choose(ch)
+        gu = give_up
+        if give_up is not None and not isinstance(give_up, Dispatcher):
+            gu = _jit(give_up)
+            _adapt_give_up(gu)
+    except TypeError as exc:  # numba's refusal (the cause), or a return type outside the contract
+        reason = _numba_reason(exc.__cause__) if exc.__cause__ is not None else " ".join(str(exc).split())
+        return choose, give_up, None, (
+            f"rule {name!r} runs as plain Python (each decision crosses into Python and back: 4 to 30 times slower "
+            f"than compiled, `python -m sweeper bench` measures both), because numba could not compile it: "
+            f"{reason}. Rule(..., compile=False) chooses plain Python without this notice.")
+    return ch, gu, adapted, None
+
+
 class _PythonState:
     """The Python rule's random stream for the current call, the exception it raised, if any, and whether
     the run was interrupted (then the rule is not called again)."""
@@ -187,14 +249,35 @@ def _compiled_return(fn, args, what):
     """Compile a user's njit function for the contract's argument types; its inferred return type."""
     try:
         fn.compile(args)
-    except NumbaError as exc:
+    except Exception as exc:  # noqa: BLE001 - NumbaError, and numba's other refusals (unsupported bytecode ...)
         raise TypeError(f"numba cannot compile {what} {_describe(fn)} for the contract's arguments "
                         f"(q float64[:], n int64[:], t int64, params float64[:]{', rng Generator' if len(args) == 5 else ''}): "
-                        f"{str(exc).splitlines()[0]}") from exc
+                        f"{_numba_reason(exc)}") from exc
     for sig in fn.nopython_signatures:
         if tuple(sig.args) == tuple(args):
             return sig.return_type
     raise TypeError(f"numba compiled {what} {_describe(fn)} for other argument types than the contract's")
+
+
+def _numba_reason(exc) -> str:
+    """numba's reason in one line: its first line after the pipeline's name, and the source line it points at."""
+    lines = [ln for ln in str(exc).splitlines()]
+    text = [ln.strip() for ln in lines if ln.strip()]
+    signature = next((ln[4:] for ln in text if ln.startswith(">>> ")), None)
+    specific = next((text[i + 1] for i, ln in enumerate(text[:-1]) if "raised a specific error" in ln), None)
+    if signature:  # a call numba has no version of: say which, and its own complaint
+        reason = f"no implementation of {signature}" + (f" ({specific})" if specific else "")
+    else:
+        reason = next((ln for ln in text[1:] if not ln.startswith(("File ", "During:", "- "))),
+                      text[0] if text else "")
+    reason = reason if len(reason) <= 200 else reason[:197] + "..."
+    at = next((i for i, ln in enumerate(lines) if ln.startswith("File ") and ", line " in ln), None)
+    if at is not None:
+        caret = next((i for i in range(at + 1, min(at + 8, len(lines))) if lines[i].strip() == "^"), None)
+        if caret is not None:
+            number = lines[at].rsplit(", line ", 1)[1].rstrip(":")
+            reason += f" (line {number}: {lines[caret - 1].strip()})"
+    return reason
 
 
 def _integer(t) -> bool:
@@ -242,31 +325,41 @@ class Rule:
     only they are made with ``library=True``: a saved agent of a library rule reloads by name, any other
     rule's agent reloads only when its rule is passed, whatever its name)."""
 
-    def __init__(self, choose, params=None, *, give_up=None, name: str | None = None, library: bool = False):
+    def __init__(self, choose, params=None, *, give_up=None, name: str | None = None, library: bool = False,
+                 compile: bool = True):
         if not callable(choose):
             raise TypeError(f"choose must be a function, got {choose!r}")
         if give_up is not None and not callable(give_up):
             raise TypeError(f"give_up must be a function or None, got {give_up!r}")
-        params = dict(params or {})
-        for k, v in params.items():
-            if not isinstance(k, str) or not k:
-                raise ValueError(f"parameter names must be non-empty strings, got {k!r}")
-            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
-                    or not math.isfinite(float(v)):
-                raise ValueError(f"parameter {k!r} must be a finite number, got {v!r}")
-        self.choose = choose
-        self.give_up = give_up
-        self.params = {k: float(v) for k, v in params.items()}
+        params = _checked_params(params)
+        if not isinstance(compile, (bool, np.bool_)):
+            raise ValueError(f"compile must be True or False, got {compile!r}")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise ValueError(f"name must be a non-empty string (or None for the function's name), got {name!r}")
         self.name = name or getattr(getattr(choose, "py_func", choose), "__name__", "rule")
-        self.compiled = isinstance(choose, Dispatcher)
+        self.params = params
         self.library = bool(library)  # one of sweeper.agents.rule_library's named rules (set there only)
+        #: the functions as the reader wrote them (a Python function stays one here, compiled or not)
+        self.source = (choose, give_up)
+        self.notice = None
+        self._adapted = None
+        if compile and not isinstance(choose, Dispatcher):
+            choose, give_up, self._adapted, self.notice = _compile_rule(choose, give_up, self.name)
+            if self.notice is not None:
+                warnings.warn(self.notice, PythonRuleNotice, stacklevel=2)
+        elif not compile and isinstance(choose, Dispatcher):
+            raise ValueError(f"compile=False keeps a Python rule in Python; {_describe(choose)} is already "
+                             "compiled by numba (pass its .py_func to run it as Python)")
+        self.choose = choose
+        self.give_up = give_up
+        self.compiled = isinstance(choose, Dispatcher)
+        self.automatic = self.compiled and not isinstance(self.source[0], Dispatcher)
+        self._compile = bool(compile)
         self._state = _PythonState()
         self._kernel_fns = None
 
     def __repr__(self) -> str:
-        speed = "njit" if self.compiled else "python"
+        speed = "compiled automatically" if self.automatic else "njit" if self.compiled else "python"
         return f"Rule({self.name!r}, params={self.params}, {speed}: {_describe(self.choose)})"
 
     def with_params(self, **params) -> "Rule":
@@ -274,8 +367,11 @@ class Rule:
         unknown = sorted(set(params) - set(self.params))
         if unknown:
             raise ValueError(f"rule {self.name!r} has parameters {list(self.params)}, not {unknown}")
-        return Rule(self.choose, {**self.params, **params}, give_up=self.give_up, name=self.name,
-                    library=self.library)
+        other = copy.copy(self)  # the same functions, compiled or not, without compiling them again
+        other.params = {**self.params, **_checked_params(params)}
+        other._state = _PythonState()
+        other._kernel_fns = None
+        return other
 
     @property
     def label(self) -> str:
@@ -286,7 +382,10 @@ class Rule:
     def kernel_functions(self):
         """(choose, give_up) as functions the kernels can call (Python ones wrapped, compiled once)."""
         if self._kernel_fns is None:
-            ch = _adapt_choose(self.choose) if self.compiled else _wrap_choose(self.choose, self._state)
+            if self.compiled:
+                ch = self._adapted if self._adapted is not None else _adapt_choose(self.choose)
+            else:
+                ch = _wrap_choose(self.choose, self._state)
             gu = self.give_up
             if gu is None:
                 gu = lowest_value_last

@@ -150,37 +150,37 @@ def _not_negative(name: str, value: float, what: str) -> float:
 
 
 def greedy_rule(compiled: bool = True) -> Rule:
-    return Rule(greedy_nb if compiled else greedy, name="greedy", library=True)
+    return Rule(greedy_nb if compiled else greedy, name="greedy", library=True, compile=compiled)
 
 
 def ucb_rule(c: float = 0.1, compiled: bool = True) -> Rule:
     c = _not_negative("c", c, "rule ucb")
     return Rule(ucb_nb if compiled else ucb, {"c": c}, give_up=ucb_give_up_nb if compiled else ucb_give_up,
-                name="ucb", library=True)
+                name="ucb", library=True, compile=compiled)
 
 
 def decaying_epsilon_rule(c: float = 1000.0, compiled: bool = True) -> Rule:
     c = _positive("c", c, "rule decaying-eps")
-    return Rule(decaying_epsilon_nb if compiled else decaying_epsilon, {"c": c}, name="decaying-eps", library=True)
+    return Rule(decaying_epsilon_nb if compiled else decaying_epsilon, {"c": c}, name="decaying-eps", library=True, compile=compiled)
 
 
 def softmax_rule(tau: float = 0.05, compiled: bool = True) -> Rule:
     tau = _positive("tau", tau, "rule softmax")  # tau = 0 divides by zero, tau < 0 inverts the preference
-    return Rule(softmax_nb if compiled else softmax, {"tau": tau}, name="softmax", library=True)
+    return Rule(softmax_nb if compiled else softmax, {"tau": tau}, name="softmax", library=True, compile=compiled)
 
 
 def ucb1_rule(c: float = 1.0, compiled: bool = True) -> Rule:
     c = _not_negative("c", c, "rule ucb1")
-    return Rule(ucb1_nb if compiled else ucb1, {"c": c}, name="ucb1", library=True)
+    return Rule(ucb1_nb if compiled else ucb1, {"c": c}, name="ucb1", library=True, compile=compiled)
 
 
 def safest_rule(compiled: bool = True) -> Rule:
-    return Rule(safest_nb if compiled else safest, name="safest", library=True)
+    return Rule(safest_nb if compiled else safest, name="safest", library=True, compile=compiled)
 
 
 def ucb_safest_rule(c: float = 0.1, compiled: bool = True) -> Rule:
     c = _not_negative("c", c, "rule ucb-safest")
-    return Rule(ucb_safest_nb if compiled else ucb_safest, {"c": c}, name="ucb-safest", library=True)
+    return Rule(ucb_safest_nb if compiled else ucb_safest, {"c": c}, name="ucb-safest", library=True, compile=compiled)
 
 
 #: Named rules for agent specs ``rule:NAME[:P1,...]``: name -> function returning a fresh compiled Rule.
