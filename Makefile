@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+DEEP   := $(VENV)/.deep-installed
 
-.PHONY: venv test test-fast book bench clean reproduce quick-results lab lock
+.PHONY: venv test test-fast book bench clean reproduce quick-results lab lock deep test-deep
 
 venv: $(STAMP)
 
@@ -49,6 +50,19 @@ lock: $(STAMP)
 	grep -q '^jupyter-book==1\.' constraints.txt.tmp || { echo "lock: jupyter-book must stay below 2"; rm constraints.txt.tmp; exit 1; }
 	mv constraints.txt.tmp constraints.txt
 	touch $(STAMP)
+
+# deep RL, optional (about 800 MB more in .venv: requirements-deep.txt): `make deep` installs it and trains
+# the stored runs of ext:deep_rl (resumable: finished runs are kept); `make test-deep` tests the deep-RL module.
+# The book reads the stored runs and builds without it; .ci/run runs both test targets.
+$(DEEP): $(STAMP) requirements-deep.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -r requirements-deep.txt
+	touch $(DEEP)
+
+deep: $(DEEP)
+	$(PY) -m sweeper reproduce ext:deep_rl --scale paper --workers 2
+
+test-deep: $(DEEP)
+	SWEEPER_REQUIRE_DEEP=1 $(PY) -m pytest -q -rs -p no:cacheprovider tests/test_deep_rl.py
 
 bench: $(STAMP)
 	$(PY) -m sweeper bench

@@ -264,3 +264,21 @@ def test_every_agent_kind_plays_valid_moves(spec, board):
     assert all(r["return"] == (1.0 if r["won"] else -1.0) for r in results)
     with pytest.raises(ValueError, match="no flag actions"):  # it could not play as trained there
         bandit_policy(agent, gymnasium.make(ENV_ID, board=board, flags=False))
+
+
+@pytest.mark.parametrize("flags", [False, True])
+def test_action_masks_is_the_info_mask_for_maskable_policies(flags):
+    """sb3-contrib's MaskablePPO calls ``action_masks()`` on the env (through Gymnasium's wrappers)."""
+    env = gymnasium.make(ENV_ID, board="8x8x10", flags=flags)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.unwrapped.action_masks()
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        masks = env.get_wrapper_attr("action_masks")()
+        assert masks.dtype == bool and np.array_equal(masks, info["action_mask"].astype(bool))
+        if info["status"] != "ongoing":
+            assert not masks.any()
+            obs, info = env.reset()
+            continue
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(masks))))

@@ -377,3 +377,49 @@ def test_table2_readings_from_the_stored_runs(monkeypatch):
     assert code["actions"].tolist() == [2_806, 13_086, 35_743]
     numbers = figures.paper_code_numbers(t)
     assert len(numbers) == 6 and set(numbers["metric"]) == {"win_rate", "actions_recorded"}
+
+
+def _deep_runs(wins_long=120, wins_short=0, wins_wide=0):
+    """deep_rl_runs()' shape, hand-made: two budgets of the 3x3 network, the 5x5 one, greedy."""
+    from sweeper.experiments.stats import wilson
+    from sweeper.viz.figures import deep
+    rows, tests, facts = [], [], []
+    for steps, kernel, wins in ((60_000, 3, wins_short), (360_000, 3, wins_long), (60_000, 5, wins_wide)):
+        label = deep._ppo_label(steps, kernel)
+        rows.append(pd.DataFrame({"agent": label, "episode": [1000, 2000], "cpu_seconds": [5.0, 10.0],
+                                  "block_win_rate": [0.0, wins / 1000], "cum_win_rate": [0.0, wins / 2000]}))
+        lo, hi = wilson(wins, 1000)
+        tests.append({"agent": label, "test games": 1000, "wins": wins, "win_rate": wins / 1000, "ci_low": lo,
+                      "ci_high": hi})
+        facts.append({"agent": label, "kernel": kernel, "steps": steps, "games": 2000 * steps // 60_000,
+                      "cpu_seconds": steps / 600, "steps_per_cpu_second": 600.0, "games_per_cpu_second": 3.0,
+                      "parameters": 574_689, "torch": "2.13.0", "audit decisions": 100, "audit safe_known": 90,
+                      "audit clicked_safe_known": 30, "audit clicked_known_mine": 10, "audit guesses": 60,
+                      "audit guesses_with_safe_known": 55})
+    rows.append(pd.DataFrame({"agent": deep.GREEDY, "episode": [10_000, 20_000], "cpu_seconds": [0.25, 0.5],
+                              "block_win_rate": [0.33, 0.45], "cum_win_rate": [0.33, 0.39]}))
+    lo, hi = wilson(6000, 10_000)
+    tests.append({"agent": deep.GREEDY + ", after 10⁶ games", "test games": 10_000, "wins": 6000, "win_rate": 0.6,
+                  "ci_low": lo, "ci_high": hi})
+    return {"curves": pd.concat(rows, ignore_index=True), "tests": pd.DataFrame(tests), "facts": pd.DataFrame(facts),
+            "greedy": {"games": 1_000_000, "seconds": 25.0, "games_per_second": 40_000.0, "block": 10_000}}
+
+
+def test_deep_rl_verdict_sets_the_network_against_greedys_first_games():
+    text = figures.deep_rl_verdict(_deep_runs())
+    assert text.startswith("**Measured.** After 360,000 environment steps (12,000 games, 600 CPU seconds) the "
+                           "network wins 0.1200")
+    assert "below greedy's win rate in its first 10,000 training games (0.3300" in text
+    assert "greedy's first block of 10,000 games already wins 33.0%, after 0.2 CPU seconds" in text
+    assert "known to be safe was on offer 90% of the time; the network clicked one 30%" in text
+    facts = figures.deep_rl_facts_table(_deep_runs()["facts"], _deep_runs()["greedy"])
+    assert facts.loc["greedy (bandit)", "games per CPU second"] == "40,000"
+    assert figures.deep_rl_tests_table(_deep_runs()["tests"]).shape == (4, 2)
+
+
+def test_kernel_verdict_orders_by_disjoint_intervals():
+    assert figures.kernel_verdict(_deep_runs()).endswith("neither has learned to win within this budget, so the "
+                                                         "budget, not the view, limits both.")
+    assert "5×5 network (80 wins) is above the 3×3 one (10 wins)." in figures.kernel_verdict(
+        _deep_runs(wins_short=10, wins_wide=80))
+    assert figures.kernel_comparison(_deep_runs()).shape == (2, 3)

@@ -760,22 +760,32 @@ def test_ctrl_c_in_the_command_line_is_one_line_and_exit_130(capsys, monkeypatch
 
 def _rule_run(choose):
     from sweeper import Rule, RuleAgent
-    return train(RuleAgent(Rule(choose)), "8x8x10", 3, progress=False)
+    rule = choose if isinstance(choose, Rule) else Rule(choose)
+    return train(RuleAgent(rule), "8x8x10", 3, progress=False)
 
 
 def test_a_python_rule_returning_a_huge_index_or_exiting_is_a_rule_error():
-    from sweeper.agents.custom import RuleError
+    from sweeper import Rule
+    from sweeper.agents.custom import PythonRuleNotice, RuleError
 
     def huge(q, n, t, p, rng):
-        return 2**70, False
+        return 2**70, False  # computed when called: compiled by numba it would wrap to 0 (see custom.py)
+
+    def literal(q, n, t, p, rng):
+        return 1180591620717411303424, False
 
     def exits(q, n, t, p, rng):
         raise SystemExit(3)
 
-    with pytest.raises(RuleError, match="IndexError: the index 1180591620717411303424 is far beyond"):
-        _rule_run(huge)  # before: SystemError: ... returned a result with an exception set
-    with pytest.raises(RuleError, match="SystemExit: 3"):
-        _rule_run(exits)
+    with pytest.warns(PythonRuleNotice, match="Int value is too large: 1180591620717411303424"):
+        kept = Rule(literal)  # a constant numba would wrap stays in Python
+    assert not kept.compiled
+    for rule in (Rule(huge, compile=False), kept):
+        with pytest.raises(RuleError, match="IndexError: the index 1180591620717411303424 is far beyond"):
+            _rule_run(rule)  # before: SystemError: ... returned a result with an exception set
+    for rule in (Rule(exits, compile=False), Rule(exits)):
+        with pytest.raises(RuleError, match="SystemExit: 3"):
+            _rule_run(rule)
 
 
 def test_ctrl_c_inside_a_python_rule_stops_the_run():

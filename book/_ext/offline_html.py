@@ -5,6 +5,10 @@
   second copy redeclares the constants, a SyntaxError in the console. Each page now keeps one
   copy of each script.
 
+* The theme's download button links a notebook page's source ``.ipynb`` in a new tab, where a browser
+  shows the JSON; the link gets the ``download`` attribute, so that it saves the notebook (to run with
+  ``make lab`` in a clone of the repository).
+
 (The theme's "Got invalid theme mode" console error is avoided in ``_config.yml``:
 ``html_context: {default_mode: auto}``.)
 
@@ -12,6 +16,9 @@ tests/test_browser.py checks the result: no console error and no request outside
 """
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 
 def _one_copy_of_each_script(app, pagename, templatename, context, doctree) -> None:
@@ -29,6 +36,22 @@ def _one_copy_of_each_script(app, pagename, templatename, context, doctree) -> N
     scripts[:] = kept
 
 
+_NOTEBOOK_LINK = re.compile(r'<a ([^>]*href="[^"]*_sources/[^"]*\.ipynb"[^>]*)>')
+
+
+def _notebooks_download(app, exception) -> None:
+    """Add ``download`` to every link to a page's source notebook, in every built page."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        new = _NOTEBOOK_LINK.sub(lambda m: m.group(0) if " download" in m.group(1) else f"<a {m.group(1)} download>",
+                                 text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def setup(app):
     app.connect("html-page-context", _one_copy_of_each_script)
+    app.connect("build-finished", _notebooks_download)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -43,7 +43,9 @@ kernel: a function decorated with :func:`numba.njit`, and also a plain
 Python/NumPy function, which :class:`Rule` hands to numba itself (with bounds
 checks on, so an index past the end of ``q`` is an ``IndexError`` as in
 Python; globals the function reads are fixed when the Rule is made: pass numbers
-that change as ``params``). A function numba cannot compile (one that uses
+that change as ``params``; numba's integers have 64 bits: numba refuses a larger
+integer constant, so such a rule stays in Python, but arithmetic that passes
+2**63 wraps where Python's would grow). A function numba cannot compile (one that uses
 Python objects numba does not know, for instance) is called from inside the
 kernel through numba's object mode instead, each decision crossing into Python
 and back, and :class:`Rule` says so once, with numba's reason, as a

@@ -10,6 +10,8 @@ package), whose ``README.md`` gives the full citations and the meaning of each c
 * ``published-solver.csv`` -- the win rates of Tu et al.'s PSEQ solver
   (:data:`SOLVER_CITATION`) under the two first-click rules, with the first-click tile
   of each figure;
+* ``published-learned-agents.csv`` -- win rates other projects report for learned Minesweeper
+  agents (:func:`published_learned_agents`);
 * ``paper-code-games/`` -- games played by the paper's published code on fixed mine
   layouts (:data:`PAPER_CODE_CITATION`), game by game: what that program does, as
   measurements (:func:`paper_code_games`).
@@ -122,3 +124,8 @@ def paper_code_games(name: str) -> dict:
     path = files(__package__).joinpath("data", "paper-code-games", f"{name}.npz")
     with path.open("rb") as f, np.load(f, allow_pickle=False) as z:
         return {k: z[k].copy() for k in ("layouts", "won", "plays", "actions")}
+
+
+def published_learned_agents() -> pd.DataFrame:
+    """Learned Minesweeper agents of other projects and the win rates they report (``data/README.md``)."""
+    return _read("published-learned-agents.csv")

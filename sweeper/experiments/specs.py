@@ -440,6 +440,27 @@ def readings_tasks(sc, seeds):
 PSEQ_OPENINGS = ("safe", "zero")
 
 
+#: MaskablePPO's training budgets in environment steps per scale: at paper scale about 1.5 and 10 minutes of one
+#: CPU core on this machine class (about 600 steps per CPU second); ``ext:deep_rl`` needs the extra ``deep``.
+DEEP_RL_STEPS = {"paper": (60_000, 360_000), "quick": (2_048,)}
+
+
+def deep_rl_tasks(sc, seeds):
+    from .deep_rl import deep_ppo_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
+    test = sc.test // 10 if sc.name == "paper" else 50
+    def task(steps, seed, kernel=3):
+        extra = {} if kernel == 3 else {"kernel": kernel}  # the default keeps the ids of the first runs
+        return Task.make("deep_ppo", board="8x8x10", steps=steps, seed=seed, block=1_000, tests=["8x8x10"],
+                         test_episodes=test, audit_games=min(200, test), cost=steps * 20.0,
+                         label=f"MaskablePPO (CNN{'' if kernel == 3 else f', first kernel {kernel}'}) on 8x8x10, "
+                               f"{steps:,} steps, seed {seed}",
+                         **extra)
+
+    shortest = DEEP_RL_STEPS[sc.name][0]
+    return ([task(steps, s) for steps in DEEP_RL_STEPS[sc.name] for s in seeds]
+            + [task(shortest, s, kernel=5) for s in seeds])  # the chapter's exercise: a wider first view
+
+
 def pseq_tasks(sc, seeds):
     """The solver with each guessing rule, a tenth of a training run's games per setting."""
     return [player("solver", b, sc.train // 10, s, rule, guess) for guess in ("fewest", "pseq")
@@ -488,6 +509,10 @@ EXTRA_SPECS = {s.id: s for s in [
     Spec("ext:paper_code", "Table II's bandit column from the paper's published code",
          "The paper's published code, greedy with symmetries, on 100,000 recorded games each of 4x4 boards with "
          "3, 4 and 5 mines, replayed through our agent fed the same layouts.", paper_code_tasks),
+    Spec("ext:deep_rl", "Deep RL on the same board: MaskablePPO with a small CNN",
+         "MaskablePPO (sb3-contrib) with a two-layer convolutional network on 8x8x10 under the paper's opening, "
+         "trained for two budgets of environment steps and tested frozen on beginner (needs `make deep`).",
+         deep_rl_tasks),
     Spec("ext:pseq", "The solver's guesses: lowest probability alone, or the published PSEQ rule",
          "The exact-probability solver on the three levels under the safe and zero openings (the published "
          "solver's first-click rules), guessing by lowest probability then fewest covered neighbours, or by "

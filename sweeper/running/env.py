@@ -205,7 +205,8 @@ class MinesweeperEnv(gymnasium.Env):
     *Invalid actions* never raise: clicking a revealed or flagged tile, or
     toggling a flag on a revealed tile, changes nothing, gives the
     ``invalid`` reward (default -0.1) and sets ``info["invalid"] = True``.
-    ``info["action_mask"]`` lists the valid actions (see :func:`action_mask`).
+    ``info["action_mask"]`` lists the valid actions (see :func:`action_mask`), and so does the method
+    :meth:`action_masks` (booleans), which maskable policies such as sb3-contrib's ``MaskablePPO`` call.
     Stepping a finished episode is also a no-op (reward 0, ``invalid``);
     call :meth:`reset`. Only an action outside the action space raises
     ``ValueError``.
@@ -328,6 +329,14 @@ class MinesweeperEnv(gymnasium.Env):
                 "action_mask": mask, "board_seed": self._board_seed}
 
     # -- API -------------------------------------------------------------------
+    def action_masks(self) -> np.ndarray:
+        """The valid actions now, as booleans: the method that maskable policies look for (sb3-contrib's
+        ``MaskablePPO`` calls it, through Gymnasium's wrappers, before each step); the same mask as
+        ``info["action_mask"]``."""
+        if not self._started:
+            raise RuntimeError("call reset() before action_masks()")
+        return self._info()["action_mask"].astype(bool)
+
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Deal a new board and make the opening move; returns ``(observation, info)``.
 

@@ -232,3 +232,20 @@ def how_good(d: pd.DataFrame, players=("random", "ucb:0.1", "egreedy:0.01", "tho
     err = base.mark_errorbar().encode(alt.Y("ci_low:Q", title="win rate"), alt.Y2("ci_high:Q"))
     return alt.layer(bars, err, data=d).properties(width=150, height=160).facet(
         row=alt.Row("board:N", sort=list(levels), title=None), column=alt.Column("opening:N", sort=list(openings)))
+
+
+def deep_rl_curves(df: pd.DataFrame) -> alt.HConcatChart:
+    """Training win rate per block of games of the deep-RL networks and of greedy, against games played (left)
+    and against CPU seconds (right), both on log axes (:func:`sweeper.viz.figures.deep_rl_runs`' ``curves``)."""
+    base = alt.Chart(df).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
+        alt.Y("block_win_rate:Q", title="win rate in the block of games", scale=alt.Scale(domain=[0, 1])),
+        alt.Color("agent:N", title="agent", legend=alt.Legend(orient="bottom")),
+        tooltip=["agent", alt.Tooltip("episode:Q", format=",", title="games"),
+                 alt.Tooltip("cpu_seconds:Q", format=",.1f", title="CPU seconds"),
+                 alt.Tooltip("block_win_rate:Q", format=".4f")])
+    by_games = base.encode(alt.X("episode:Q", title="training games", scale=alt.Scale(type="log"),
+                                 axis=alt.Axis(format="~s"))).properties(width=WIDTH // 2 + 20, height=HEIGHT,
+                                                                          title="against games played")
+    by_cpu = base.encode(alt.X("cpu_seconds:Q", title="CPU seconds", scale=alt.Scale(type="log"))).properties(
+        width=WIDTH // 2 + 20, height=HEIGHT, title="against CPU time")
+    return alt.hconcat(by_games, by_cpu)

@@ -8,7 +8,8 @@ the book, and this package gathers them under one name (``figures.fig_exp_1()``)
 * :mod:`~sweeper.viz.figures.paper` -- the paper's own figures and tables;
 * :mod:`~sweeper.viz.figures.bands` -- seed bands of the paper's experiments;
 * :mod:`~sweeper.viz.figures.beyond` -- the chapters beyond the paper (the regret chapter has its own
-  module, :mod:`sweeper.viz.regret_figures`).
+  module, :mod:`sweeper.viz.regret_figures`);
+* :mod:`~sweeper.viz.figures.deep` -- the deep-RL chapter (always the committed paper-scale runs).
 
 Nothing here computes a result: a missing one is an error that names the command computing it.
 """
@@ -106,4 +107,14 @@ from .beyond import (  # noqa: F401
     loss_display,
     loss_table,
     sa_readings_summary,
+)
+from .deep import (  # noqa: F401
+    GREEDY as DEEP_RL_GREEDY,
+    deep_rl_runs,
+    deep_rl_tests_table,
+    deep_rl_facts_table,
+    deep_rl_verdict,
+    kernel_comparison,
+    kernel_verdict,
+    published_learned_agents,
 )

@@ -1,0 +1,186 @@
+"""Deep RL on the paper's board: MaskablePPO with a small convolutional network, as a stored experiment.
+
+The optional extra ``deep`` (``make deep``; torch, Stable-Baselines3 and sb3-contrib, about 800 MB) is
+needed to *train*; the book reads the stored results and builds without it.
+
+The agent sees what the bandit agent sees, the player's view of the board (``sweeper/Minesweeper-v0``, the
+paper's reference opening, clicks only), one-hot coded per cell (13 codes), through two convolutions
+(``kernel`` x ``kernel`` then 3 x 3, 32 channels, the board's size kept) and a linear layer; MaskablePPO
+(sb3-contrib) acts only on covered tiles, through the env's :meth:`~sweeper.running.env.MinesweeperEnv.action_masks`.
+Training is single-threaded and seeded, its budget a number of environment steps (the same seed gives the
+same network); the curve records, per block of games, the wins, the steps and the process CPU seconds, so
+that it can be drawn against games and against CPU time beside the bandit agents' curves.
+
+Test games are frozen: the network's most probable valid click (``deterministic=True``), on boards of the
+test seed. For the first ``audit_games`` of them each click is scored against the exact mine probabilities
+(:func:`sweeper.game.probability.mine_probabilities`), like the bandit audit's decisions: was a tile known
+to be safe on offer, and did the network click one?
+
+No trained network is saved: a Stable-Baselines3 file is a pickle, which this package never writes or reads
+(saved results are plain data); the stored run holds the curve, the tests and the facts.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from ..game.engine import Setting
+from ..game.probability import mine_probabilities
+from ..running.env import MinesweeperEnv, action_mask
+from .runner import Output, task_kind
+
+#: What ``make deep`` installs (pinned: torch 2.13.0 is the CPU build this machine class keeps on disk).
+REQUIREMENTS = ("torch==2.13.0", "stable-baselines3==2.9.2", "sb3-contrib==2.9.2")
+#: Cell codes of the observation (0-8 numbers, covered, flagged, exploded, and one spare).
+CODES = 13
+
+
+def require():
+    """The optional modules ``(torch, MaskablePPO, BaseFeaturesExtractor, BaseCallback)``, or a clear error."""
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.callbacks import BaseCallback
+        from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+    except ImportError as exc:
+        raise ValueError(f"deep RL needs the optional extra 'deep' ({', '.join(REQUIREMENTS)}): `make deep` "
+                         f"installs it ({exc.name} is missing)") from None
+    return torch, MaskablePPO, BaseFeaturesExtractor, BaseCallback
+
+
+def _extractor_class():
+    torch, _, BaseFeaturesExtractor, _ = require()
+    nn = torch.nn
+
+    class BoardCNN(BaseFeaturesExtractor):
+        """One-hot cells -> conv(kernel) -> ReLU -> conv(3) -> ReLU -> linear(features) -> ReLU."""
+
+        def __init__(self, observation_space, kernel: int = 3, channels: int = 32, features: int = 256):
+            super().__init__(observation_space, features)
+            rows, cols = observation_space.shape
+            self.net = nn.Sequential(
+                nn.Conv2d(CODES, channels, kernel, padding=kernel // 2), nn.ReLU(),
+                nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(), nn.Flatten(),
+                nn.Linear(channels * rows * cols, features), nn.ReLU())
+
+        def forward(self, obs):
+            cells = torch.nn.functional.one_hot(obs.long().clamp(0, CODES - 1), CODES)
+            return self.net(cells.permute(0, 3, 1, 2).float())
+
+    return BoardCNN
+
+
+def make_model(board="8x8x10", seed: int = 1, kernel: int = 3, rewards="progress", n_steps: int = 1024,
+               batch_size: int = 256):
+    """A MaskablePPO agent with :class:`BoardCNN` on ``board`` (one env, single-threaded, on the CPU)."""
+    torch, MaskablePPO, _, _ = require()
+    if kernel not in (3, 5):
+        raise ValueError(f"kernel must be 3 (the paper's window) or 5, got {kernel!r}")
+    torch.set_num_threads(1)
+    env = MinesweeperEnv(board, rewards=rewards)
+    return MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", n_steps=n_steps, batch_size=batch_size,
+                       policy_kwargs={"features_extractor_class": _extractor_class(),
+                                      "features_extractor_kwargs": {"kernel": kernel}, "net_arch": [64]},
+                       verbose=0)
+
+
+def _curve_callback(block: int):
+    _, _, _, BaseCallback = require()
+
+    class Curve(BaseCallback):
+        """Every finished training game: won or not, and the steps and CPU seconds so far."""
+
+        def __init__(self):
+            super().__init__()
+            self.rows = []
+            self.cpu0 = time.process_time()
+
+        def _on_step(self) -> bool:
+            for info, done in zip(self.locals["infos"], self.locals["dones"]):
+                if done:
+                    self.rows.append((info["status"] == "won", self.num_timesteps, time.process_time() - self.cpu0))
+            return True
+
+    return Curve()
+
+
+def curve_table(rows, block: int) -> pd.DataFrame:
+    """Finished games ``(won, steps, cpu seconds)`` -> per block of games: games so far, wins, steps, CPU s."""
+    if not rows:
+        return pd.DataFrame(columns=["episode", "block_wins", "block_games", "cum_wins", "cum_win_rate",
+                                     "block_win_rate", "steps", "cpu_seconds"])
+    won = np.array([r[0] for r in rows], dtype=bool)
+    ends = np.minimum(np.arange(block, len(rows) + block, block), len(rows))
+    starts = np.concatenate([[0], ends[:-1]])
+    wins = np.array([won[a:b].sum() for a, b in zip(starts, ends)])
+    t = pd.DataFrame({"episode": ends, "block_wins": wins, "block_games": ends - starts,
+                      "cum_wins": np.cumsum(wins), "steps": [rows[e - 1][1] for e in ends],
+                      "cpu_seconds": [rows[e - 1][2] for e in ends]})
+    t["cum_win_rate"] = t["cum_wins"] / t["episode"]
+    t["block_win_rate"] = t["block_wins"] / t["block_games"]
+    return t
+
+
+def test_games(model, board: str, games: int, seed: int, audit_games: int = 0) -> tuple[pd.DataFrame, dict]:
+    """Frozen test games of ``model`` (its most probable valid click): per game ``won``, ``steps``; and, over the
+    first ``audit_games`` games, every click scored against the exact mine probabilities (``decisions``,
+    ``safe_known``: a tile known to be safe was on offer, ``clicked_safe_known``, ``clicked_known_mine``,
+    ``guesses``: clicks on a tile neither known safe nor known mine)."""
+    env = MinesweeperEnv(board)
+    mines = Setting.parse(board).mines
+    won, steps = [], []
+    audit = dict(decisions=0, safe_known=0, clicked_safe_known=0, clicked_known_mine=0, guesses=0,
+                 guesses_with_safe_known=0)
+    for g in range(games):
+        obs, info = env.reset(seed=seed if g == 0 else None)
+        n = 0
+        while info["status"] == "ongoing":
+            action, _ = model.predict(obs, action_masks=action_mask(obs).astype(bool), deterministic=True)
+            action = int(action)
+            if g < audit_games:
+                p = mine_probabilities(obs, mines).ravel()
+                covered = ~np.isnan(p)
+                known = covered & (p <= 1e-12)
+                audit["decisions"] += 1
+                audit["safe_known"] += bool(known.any())
+                audit["clicked_safe_known"] += bool(known[action])
+                audit["clicked_known_mine"] += bool(p[action] >= 1 - 1e-12)
+                guess = 1e-12 < p[action] < 1 - 1e-12
+                audit["guesses"] += bool(guess)
+                audit["guesses_with_safe_known"] += bool(guess and known.any())
+            obs, _, terminated, truncated, info = env.step(action)
+            n += 1
+        won.append(info["status"] == "won")
+        steps.append(n)
+    return pd.DataFrame({"won": won, "steps": steps}), audit
+
+
+@task_kind("deep_ppo")
+def deep_ppo_task(board: str, steps: int, seed: int, kernel: int = 3, block: int = 1_000, tests=("8x8x10",),
+                  test_episodes: int = 1_000, audit_games: int = 200, label: str | None = None,
+                  cost: float = 1.0) -> Output:
+    """Train MaskablePPO for ``steps`` environment steps on ``board`` (seed ``seed``), then test it frozen on
+    each of ``tests`` (``test_episodes`` games, seed ``seed * 1000 + 1 + i``, the bandit tasks' test seeds)."""
+    model = make_model(board, seed, kernel)
+    curve = _curve_callback(block)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    model.learn(total_timesteps=steps, callback=curve)
+    train_cpu, train_wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    out = Output(tables={"curve": curve_table(curve.rows, block)})
+    rows = []
+    for i, test in enumerate(tests):
+        t0 = time.process_time()
+        games, audit = test_games(model, test, test_episodes, seed * 1000 + 1 + i, audit_games)
+        rows.append(games.assign(test=test))
+        out.info[f"test_cpu_seconds_{test}"] = time.process_time() - t0
+        out.info.update({f"audit_{k}_{test}": v for k, v in audit.items()})
+    out.tables["tests"] = pd.concat(rows, ignore_index=True)
+    torch = require()[0]
+    out.info.update(train_cpu_seconds=train_cpu, train_wall_seconds=train_wall, steps=int(model.num_timesteps),
+                    games=len(curve.rows), wins=int(sum(r[0] for r in curve.rows)),
+                    parameters=int(sum(p.numel() for p in model.policy.parameters())),
+                    torch=torch.__version__, steps_per_cpu_second=model.num_timesteps / max(train_cpu, 1e-9))
+    return out

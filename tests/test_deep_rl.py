@@ -1,0 +1,106 @@
+"""Deep RL on the same board (sweeper/experiments/deep_rl.py): the env works with Stable-Baselines3 and
+sb3-contrib as it is, training is seeded, the test games' audit adds up. These need the optional extra
+``deep`` (``make test-deep`` installs it and runs this file; ``make test`` skips them and says why, and
+``SWEEPER_REQUIRE_DEEP=1`` makes a missing extra a failure)."""
+
+import builtins
+import os
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sweeper.experiments import deep_rl
+
+
+def _extra():
+    try:
+        return deep_rl.require()
+    except ValueError as exc:
+        if os.environ.get("SWEEPER_REQUIRE_DEEP") == "1":
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+
+
+def test_a_missing_extra_is_a_clear_error(monkeypatch):
+    real = builtins.__import__
+
+    def no_torch(name, *a, **k):
+        if name.split(".")[0] in ("torch", "sb3_contrib", "stable_baselines3"):
+            raise ImportError(f"No module named {name!r}", name=name)
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_torch)
+    with pytest.raises(ValueError, match="the optional extra 'deep' .*`make deep` installs it"):
+        deep_rl.require()
+
+
+def test_the_pins_agree_everywhere():
+    from pathlib import Path
+    import tomllib
+    repo = Path(__file__).resolve().parents[1]
+    listed = [ln.strip() for ln in (repo / "requirements-deep.txt").read_text().splitlines()
+              if ln.strip() and not ln.startswith("#")]
+    extra = tomllib.loads((repo / "pyproject.toml").read_text())["project"]["optional-dependencies"]["deep"]
+    assert listed == extra == list(deep_rl.REQUIREMENTS)
+    assert not any(ln.split("==")[0] in (repo / "requirements.txt").read_text() for ln in listed)
+
+
+def test_the_env_passes_stable_baselines3s_checker():
+    _extra()
+    from stable_baselines3.common.env_checker import check_env
+    from sweeper.running.env import MinesweeperEnv
+    for flags in (False, True):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(MinesweeperEnv("8x8x10", flags=flags))
+        assert [str(w.message) for w in caught if "sweeper" in str(w.filename)] == []
+
+
+def test_maskable_ppo_takes_the_registered_env_without_a_wrapper():
+    _extra()
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.env_util import make_vec_env
+    from sweeper.running.env import ENV_ID
+    env = make_vec_env(ENV_ID, n_envs=1, seed=0, env_kwargs={"board": "4x4x3"})
+    assert is_masking_supported(env)
+    env.reset()
+    masks = get_action_masks(env)
+    assert masks.shape == (1, 16) and masks.dtype == bool and masks.any()
+    model = MaskablePPO("MlpPolicy", gymnasium.make(ENV_ID, board="4x4x3"), n_steps=64, batch_size=32, seed=0,
+                        device="cpu")
+    model.learn(128)
+    assert model.num_timesteps >= 128
+
+
+def test_the_same_seed_trains_the_same_network():
+    _extra()
+    runs = [deep_rl.deep_ppo_task("8x8x10", 1_024, seed=3, block=50, test_episodes=20, audit_games=5)
+            for _ in range(2)]
+    for name in ("curve", "tests"):
+        pd.testing.assert_frame_equal(runs[0].tables[name].drop(columns="cpu_seconds", errors="ignore"),
+                                      runs[1].tables[name].drop(columns="cpu_seconds", errors="ignore"))
+    assert runs[0].info["steps"] >= 1_024 and runs[0].info["games"] == runs[0].tables["curve"]["episode"].iloc[-1]
+    other = deep_rl.deep_ppo_task("8x8x10", 1_024, seed=4, block=50, test_episodes=20, audit_games=5)
+    assert not other.tables["curve"]["block_wins"].equals(runs[0].tables["curve"]["block_wins"]) or \
+        not other.tables["tests"].equals(runs[0].tables["tests"])
+
+
+def test_the_audit_of_test_clicks_adds_up():
+    _extra()
+    model = deep_rl.make_model("8x8x10", seed=1)
+    games, audit = deep_rl.test_games(model, "8x8x10", 12, seed=5, audit_games=6)
+    assert len(games) == 12 and games["steps"].ge(1).all()
+    assert audit["decisions"] == games["steps"].iloc[:6].sum()
+    assert audit["clicked_safe_known"] + audit["clicked_known_mine"] + audit["guesses"] == audit["decisions"]
+    assert audit["guesses_with_safe_known"] <= min(audit["guesses"], audit["safe_known"])
+
+
+def test_bad_arguments_are_refused():
+    _extra()
+    with pytest.raises(ValueError, match="kernel must be 3"):
+        deep_rl.make_model("8x8x10", kernel=4)
+    assert np.isclose(deep_rl.curve_table([(True, 5, 0.1), (False, 9, 0.2)], 1)["cum_win_rate"].iloc[-1], 0.5)
