@@ -281,14 +281,7 @@ def test_a_library_rule_checks_its_parameters(spec):
 
 # ---------------------------------------------------- plain Python, compiled for you --
 
-def greedy_loop(q, n, t, params, rng):
-    """Greedy as a student writes it: a Python loop over the candidates."""
-    best, best_n, pick = -1.0, -1, 0
-    for i in range(len(q)):
-        a = abs(q[i])
-        if a > best or (a == best and n[i] > best_n):
-            best, best_n, pick = a, n[i], i
-    return pick, q[pick] >= 0
+from sweeper.bench import greedy_loop  # noqa: E402  (greedy as a student writes it: a Python loop)
 
 
 def random_pick(q, n, t, params, rng):

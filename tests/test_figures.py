@@ -413,7 +413,7 @@ def test_deep_rl_verdict_sets_the_network_against_greedys_first_games():
     assert "greedy's first block of 10,000 games already wins 33.0%, after 0.2 CPU seconds" in text
     assert "known to be safe was on offer 90% of the time; the network clicked one 30%" in text
     facts = figures.deep_rl_facts_table(_deep_runs()["facts"], _deep_runs()["greedy"])
-    assert facts.loc["greedy (bandit)", "games per CPU second"] == "40,000"
+    assert facts.loc["greedy (bandit)", "games / CPU s"] == "40,000"
     assert figures.deep_rl_tests_table(_deep_runs()["tests"]).shape == (4, 2)
 
 

@@ -82,13 +82,12 @@ def deep_rl_tests_table(tests: pd.DataFrame) -> pd.DataFrame:
 
 def deep_rl_facts_table(facts: pd.DataFrame, greedy: dict) -> pd.DataFrame:
     """Training cost per network beside greedy's: steps, games, CPU seconds, steps and games per CPU second."""
-    rows = [{"agent": r["agent"], "environment steps": f"{r['steps']:,}", "training games": f"{r['games']:,}",
-             "CPU seconds": f"{r['cpu_seconds']:,.0f}", "steps per CPU second": f"{r['steps_per_cpu_second']:,.0f}",
-             "games per CPU second": f"{r['games_per_cpu_second']:,.0f}", "parameters": f"{r['parameters']:,}"}
-            for _, r in facts.iterrows()]
-    rows.append({"agent": GREEDY, "environment steps": "—", "training games": f"{greedy['games']:,}",
-                 "CPU seconds": f"{greedy['seconds']:,.0f}", "steps per CPU second": "—",
-                 "games per CPU second": f"{greedy['games_per_second']:,.0f}", "parameters": "—"})
+    rows = [{"agent": r["agent"].replace("MaskablePPO", "PPO"), "steps": f"{r['steps']:,}",
+             "games": f"{r['games']:,}", "CPU s": f"{r['cpu_seconds']:,.0f}",
+             "steps / CPU s": f"{r['steps_per_cpu_second']:,.0f}", "games / CPU s": f"{r['games_per_cpu_second']:,.0f}",
+             "weights": f"{r['parameters']:,}"} for _, r in facts.iterrows()]
+    rows.append({"agent": GREEDY, "steps": "—", "games": f"{greedy['games']:,}", "CPU s": f"{greedy['seconds']:,.0f}",
+                 "steps / CPU s": "—", "games / CPU s": f"{greedy['games_per_second']:,.0f}", "weights": "—"})
     return pd.DataFrame(rows).set_index("agent")
 
 
@@ -129,10 +128,9 @@ def published_learned_agents() -> pd.DataFrame:
     """Other projects' learned agents as the page shows them (win rates as reported, not measured here)."""
     from ...experiments.paper import published_learned_agents as table
     t = table()
-    return pd.DataFrame({"agent": t["agent"], "learning": t["learning"], "board": t["board"],
-                         "first click": t["first_click"], "reported win rate": t["win_rate"].map("{:.1%}".format),
-                         "training": t["training"], "note": t["note"].fillna(""), "reported by": t["source"]}
-                        ).set_index("agent")
+    return pd.DataFrame({"agent": t["agent"] + " (" + t["learning"] + ")", "board": t["board"],
+                         "first click": t["first_click"], "win rate": t["win_rate"].map("{:.1%}".format),
+                         "reported by": t["source"].str.replace("github.com/", "", regex=False)}).set_index("agent")
 
 
 def kernel_comparison(runs: dict) -> pd.DataFrame:
