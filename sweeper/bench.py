@@ -72,7 +72,7 @@ def run_benchmarks(quick: bool = False, out=print) -> list[dict]:
 
     out("measuring the slow reference (tests/slow_reference.py) ...")
     base["reference"] = _reference_speed(n_ref)
-    out(f"{'workload':<52} {'games':>9} {'seconds':>8} {'games/s':>10} {'x greedy':>9} {'x reference':>12}")
+    out(f"{'workload':<72} {'games':>9} {'seconds':>8} {'games/s':>10} {'x greedy':>9} {'x reference':>12}")
 
     def emit(name, games, seconds, **extra):
         speed = games / seconds
@@ -84,7 +84,7 @@ def run_benchmarks(quick: bool = False, out=print) -> list[dict]:
         rows.append(row)
         more = "  ".join(f"{k}={v}" for k, v in extra.items())
         xr = "-" if ref is None else f"{speed / ref:,.1f}"
-        out(f"{name:<52} {games:>9,} {seconds:>8.2f} {speed:>10,.0f} {speed / base['greedy']:>9.3g} {xr:>12}  {more}")
+        out(f"{name:<72} {games:>9,} {seconds:>8.2f} {speed:>10,.0f} {speed / base['greedy']:>9.3g} {xr:>12}  {more}")
 
     def run(name, agent, games, board="8x8x10", **kw):
         r = train(agent, board, games, seed=7, progress=False, **kw)
