@@ -51,7 +51,7 @@ lock: $(STAMP)
 	mv constraints.txt.tmp constraints.txt
 	touch $(STAMP)
 
-# deep RL, optional (about 800 MB more in .venv: requirements-deep.txt): `make deep` installs it and trains
+# deep RL, optional (about 860 MB more in .venv: requirements-deep.txt): `make deep` installs it and trains
 # the stored runs of ext:deep_rl (resumable: finished runs are kept); `make test-deep` tests the deep-RL module.
 # The book reads the stored runs and builds without it; .ci/run runs both test targets.
 $(DEEP): $(STAMP) requirements-deep.txt

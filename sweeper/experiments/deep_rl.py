@@ -1,6 +1,6 @@
 """Deep RL on the paper's board: MaskablePPO with a small convolutional network, as a stored experiment.
 
-The optional extra ``deep`` (``make deep``; torch, Stable-Baselines3 and sb3-contrib, about 800 MB) is
+The optional extra ``deep`` (``make deep``; torch, Stable-Baselines3 and sb3-contrib, about 860 MB) is
 needed to *train*; the book reads the stored results and builds without it.
 
 The agent sees what the bandit agent sees, the player's view of the board (``sweeper/Minesweeper-v0``, the
