@@ -877,6 +877,18 @@ def test_layouts_whose_count_is_not_the_episodes_are_refused():
         evaluate(make_agent("greedy"), "8x8x10", 5, layouts=[layout], progress=False)
 
 
+def test_with_layouts_the_episodes_may_be_left_out_or_zero():
+    """One game per layout: episodes left out, 0 ("as many as the layouts") or the count give the same run."""
+    layouts = [np.random.default_rng(i).permutation(64).reshape(8, 8) < 10 for i in range(3)]
+    runs = [train(make_agent("greedy"), "8x8x10", layouts=layouts, progress=False, **kw).records
+            for kw in ({}, {"episodes": 0}, {"episodes": 3})]
+    assert len(runs[0]) == 3 and runs[0].equals(runs[1]) and runs[0].equals(runs[2])
+    assert len(evaluate(make_agent("greedy"), "8x8x10", layouts=layouts, progress=False).records) == 3
+    assert len(train(make_agent("greedy"), "8x8x10", 4, progress=False).records) == 4
+    with pytest.raises(ValueError, match="episodes must be given"):
+        training.play(make_agent("greedy"), "8x8x10", None, progress=False)
+
+
 def test_rule_arguments_without_effect_or_of_the_wrong_kind_are_refused(tmp_path):
     from sweeper import Rule, RuleAgent
     from sweeper.running.policies import solver_policy

@@ -356,7 +356,6 @@ class Rule:
         self.give_up = give_up
         self.compiled = isinstance(choose, Dispatcher)
         self.automatic = self.compiled and not isinstance(self.source[0], Dispatcher)
-        self._compile = bool(compile)
         self._state = _PythonState()
         self._kernel_fns = None
 

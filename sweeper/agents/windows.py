@@ -152,6 +152,29 @@ def raw_window(view2d, centre) -> np.ndarray:
     return padded[r:r + 3, c:c + 3].astype(np.int64)
 
 
+@njit(cache=True)
+def _decode(key, symmetric, cells):
+    """Fill ``cells`` (9, row-major) with the window of ``key``, its target covered; return the target's cell
+    number, or -1 if the key is negative or beyond every window's code. The one decoder of keys."""
+    if key < 0:
+        return -1
+    if symmetric:
+        code = key // 2
+        target = CANONICAL_TARGET[0] if key % 2 == 0 else CANONICAL_TARGET[1]
+    else:
+        code = key // 8
+        target = BORDER[key % 8]
+    if code >= N_STATES ** 8:
+        return -1
+    for j in range(8, -1, -1):  # the 8 digits fill the cells other than the target, the last digit last
+        if j == target:
+            cells[j] = COVERED
+            continue
+        cells[j] = code % N_STATES
+        code //= N_STATES
+    return target
+
+
 def decode_key(key: int, symmetric: bool = True) -> tuple[np.ndarray, int]:
     """Inverse of the key: ``(window 3x3 of cell codes, target cell number)``.
 
@@ -160,25 +183,14 @@ def decode_key(key: int, symmetric: bool = True) -> tuple[np.ndarray, int]:
     key = int(key)
     if key < 0:
         raise ValueError(f"keys are non-negative, got {key}")
-    if symmetric:
-        cls, code = key % 2, key // 2
-        target = CANONICAL_TARGET[cls]
-    else:
-        bp, code = key % 8, key // 8
-        target = int(BORDER[bp])
-    if code >= N_STATES ** 8:
+    cells = np.empty(9, dtype=np.int64)
+    target = _decode(np.int64(key), bool(symmetric), cells) if key < 2**63 else -1
+    if target < 0:
         raise ValueError(f"key {key} is out of range")
-    digits = []
-    for _ in range(8):
-        digits.append(code % 12)
-        code //= 12
-    digits.reverse()
-    cells = [d for d in digits]
-    cells.insert(target, COVERED)
-    window = np.array(cells, dtype=np.int64).reshape(3, 3)
+    window = cells.reshape(3, 3)
     if window[1, 1] == OUT:
         raise ValueError(f"key {key} has its window centre off the board")
-    return window, target
+    return window, int(target)
 
 
 def to_paper_tuple(window: np.ndarray, target: int) -> tuple:
@@ -209,47 +221,27 @@ def actions_of(view2d, tile, symmetric: bool = True) -> list[dict]:
 
 
 @njit(cache=True)
-def _first_bad_key(keys, symmetric):
-    """Index of the first key that no window gives (out of range, centre off the board, or, with symmetries,
-    not the canonical one of its window), or -1."""
+def _first_bad_key(keys, symmetric, off9):
+    """Index of the first key that no window gives, or -1: each key is decoded (:func:`_decode`) and encoded
+    again (:func:`window_key`, on a 3x3 board holding the window), and must come back unchanged (with
+    symmetries only the canonical orientation does)."""
     cells = np.empty(9, dtype=np.int64)
+    view = np.full(25, OUT, dtype=np.int64)  # the window as a padded 3x3 board, its centre at padded index 12
     for i in range(keys.size):
-        key = keys[i]
-        if key < 0:
+        target = _decode(keys[i], symmetric, cells)
+        if target < 0 or cells[4] == OUT:
             return i
-        if symmetric:
-            cls, code = key % 2, key // 2
-            target = CANONICAL_TARGET[0] if cls == 0 else CANONICAL_TARGET[1]
-        else:
-            bp, code = key % 8, key // 8
-            target = BORDER[bp]
-        if code >= N_STATES ** 8:
+        for j in range(9):
+            view[(j // 3 + 1) * 5 + j % 3 + 1] = cells[j]
+        bp = 0
+        while BORDER[bp] != target:
+            bp += 1
+        if window_key(view, 12, off9, bp, symmetric) != keys[i]:
             return i
-        k = 8
-        for j in range(8, -1, -1):  # the 8 digits fill the cells other than the target, last digit last
-            if j == target:
-                cells[j] = COVERED
-                continue
-            k -= 1
-            cells[j] = code % N_STATES
-            code //= N_STATES
-        if cells[4] == OUT:
-            return i
-        if symmetric:
-            bp = 0
-            while BORDER[bp] != target:
-                bp += 1
-            a = np.int64(0)
-            b = np.int64(0)
-            for j in range(9):
-                a += cells[j] * WEIGHT[bp, 0, j]
-                b += cells[j] * WEIGHT[bp, 1, j]
-            if 2 * min(a, b) + CLASS[bp] != key:
-                return i
     return -1
 
 
 def check_window_keys(keys, symmetric: bool) -> int:
     """-1 if every key of ``keys`` (int64) is the key of some window and target, else the index of the first that
     is not (see :func:`decode_key`; with symmetries a key must also be its window's canonical one)."""
-    return int(_first_bad_key(np.ascontiguousarray(keys, dtype=np.int64), bool(symmetric)))
+    return int(_first_bad_key(np.ascontiguousarray(keys, dtype=np.int64), bool(symmetric), padded_offsets(3)[1]))

@@ -159,7 +159,7 @@ class _InterruptBetweenCalls:
             self.previous = None
 
 
-def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = True, opening: str = "reference",
+def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bool = True, opening: str = "reference",
          first=None, layouts=None, progress: bool = True, chunk: int | None = None, recorder=None) -> Run:
     """Play ``episodes`` games on each setting of ``boards`` (in order) with ``agent``.
 
@@ -172,10 +172,18 @@ def play(agent: Agent, boards, episodes: int, seed: int = 0, *, learn: bool = Tr
     once a second on any board. Ctrl-C stops the run between two calls with
     ``KeyboardInterrupt``; the agent keeps what it learned from the games played.
 
+    With ``layouts`` the games are the layouts, one each: ``episodes`` may then be left out (None) or
+    given as 0 ("as many as there are layouts") or as the number of layouts; any other number is refused,
+    since it would have no effect.
+
     ``recorder``: a :class:`sweeper.running.belief.Recorder`, which measures every decision against
     the exact probabilities (the audit, the regret runs) without changing a game."""
     agent = make_agent(agent) if not isinstance(agent, Agent) else agent
     settings = _settings(boards)
+    if episodes is None and layouts is None:
+        raise ValueError("episodes must be given (a number of games), unless layouts are: one game per layout")
+    if layouts is not None and (episodes is None or (episodes == 0 and not isinstance(episodes, bool))):
+        episodes = len(layouts)
     episodes = check_episodes(episodes)
     seed = check_seed(seed)
     learn, progress = boolean(learn, "learn"), boolean(progress, "progress")
@@ -282,20 +290,30 @@ def _run(agent, settings, episodes, upto, records, seed, opening, learn, seconds
     return Run(agent, settings, upto, seed, opening, learn, frame, seconds)
 
 
-def train(agent, boards="8x8x10", episodes: int = 1_000_000, seed: int = 0, **kw) -> Run:
+def _default_episodes(episodes, kw, default):
+    """``episodes`` as given; when left out, one game per layout if ``layouts`` are given, else ``default``."""
+    if episodes is not None:
+        return episodes
+    return None if kw.get("layouts") is not None else default
+
+
+def train(agent, boards="8x8x10", episodes: int | None = None, seed: int = 0, **kw) -> Run:
     """Train ``agent`` (an :class:`Agent` or a spec such as ``"ucb:0.1"``) for
-    ``episodes`` games on each setting of ``boards`` (a setting like ``"8x8x10"``
-    or a list, e.g. ``["8x8x10", "8x8x11", "8x8x12", "8x8x13"]`` with 250_000)."""
+    ``episodes`` games (default 10^6) on each setting of ``boards`` (a setting like ``"8x8x10"``
+    or a list, e.g. ``["8x8x10", "8x8x11", "8x8x12", "8x8x13"]`` with 250_000); with ``layouts``,
+    one game per layout (see :func:`play`)."""
     if "learn" in kw:
         raise ValueError("train always learns: use evaluate(agent, ..., freeze=True) for games without learning")
-    return play(agent, boards, episodes, seed, learn=True, **kw)
+    return play(agent, boards, _default_episodes(episodes, kw, 1_000_000), seed, learn=True, **kw)
 
 
-def evaluate(agent, boards="8x8x10", episodes: int = 10_000, seed: int = 0, *, freeze: bool = False,
+def evaluate(agent, boards="8x8x10", episodes: int | None = None, seed: int = 0, *, freeze: bool = False,
              **kw) -> Run:
-    """Test games of ``agent`` (an :class:`Agent` or a spec such as ``"ucb:0.1"``).
+    """Test games of ``agent`` (an :class:`Agent` or a spec such as ``"ucb:0.1"``): ``episodes`` games
+    (default 10^4), or with ``layouts`` one game per layout (see :func:`play`).
     ``freeze=False`` keeps learning (the paper's code does);
     ``freeze=True`` plays a copy with learning off, leaving ``agent`` untouched."""
+    episodes = _default_episodes(episodes, kw, 10_000)
     agent = make_agent(agent)
     if "learn" in kw:
         raise ValueError("evaluate takes freeze=, not learn= (freeze=True plays a frozen copy)")
@@ -303,6 +321,4 @@ def evaluate(agent, boards="8x8x10", episodes: int = 10_000, seed: int = 0, *, f
         run = play(agent.copy(), boards, episodes, seed, learn=False, **kw)
         run.agent = agent
         return run
-    if "learn" in kw:
-        raise ValueError("train always learns: use evaluate(agent, ..., freeze=True) for games without learning")
     return play(agent, boards, episodes, seed, learn=True, **kw)
