@@ -119,11 +119,15 @@ RULE_OK, RULE_BAD_INDEX, RULE_RAISED, RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED = 0,
 #: by slot (a small hash map: ``tslot`` the slot, ``tgen`` the decision it was drawn at, ``tdraw`` the
 #: draw). ``last_live`` the live tiles of the last ordinary decision, ``frec`` the flags placed
 #: (key, tile) awaiting the end of the game, ``ac`` the agent's counters (``DEC``...), ``pend`` scratch
-#: space of :func:`refresh_keys` (the candidates whose keys it must look up, with their keys).
+#: space of :func:`refresh_keys` (the candidates whose keys it must look up, with their keys); ``lives`` the
+#: live tiles of the current decision in scan order, their count in its last entry (written by
+#: :func:`refresh_keys`, so that the choices scan the live tiles only, with no test per tile that the processor
+#: would mispredict); ``full`` per tile: 1 when all 8 window centres around it are on the board (a plug-in
+#: rule's :func:`gather` copies such a tile's 8 candidates without testing each).
 #: (Kernels read a bundle's arrays into local names once, outside their loops: an array taken out of a
 #: bundle inside a loop costs a reference count each time.)
 Cache = namedtuple("Cache", ["cslot", "cq", "cn", "rawc", "tslot", "tgen", "tdraw", "last_live", "frec", "ac",
-                             "pend"])
+                             "pend", "lives", "full"])
 
 
 def new_cache(board) -> Cache:
@@ -139,11 +143,14 @@ def new_cache(board) -> Cache:
     idx = (tiles[:, None] * 8 + np.arange(8))[off_board]
     cq[idx] = 0.0
     cn[idx] = -1
+    full = np.zeros(P, dtype=np.uint8)
+    full[tiles] = ~off_board.any(axis=1)
     m = 1 << int(max(16, 2 * 8 * R * C) - 1).bit_length()
     return Cache(cslot=np.full(P * 8, -1, dtype=np.int64), cq=cq, cn=cn, rawc=np.full(P, -1, dtype=np.int64),
                  tslot=np.full(m, -1, dtype=np.int64), tgen=np.zeros(m, dtype=np.int64), tdraw=np.zeros(m),
                  last_live=np.zeros(P, dtype=np.uint8), frec=np.zeros(2 * R * C + 2, dtype=np.int64),
-                 ac=np.zeros(AC_SIZE, dtype=np.int64), pend=np.zeros(2 * P * 8, dtype=np.int64))
+                 ac=np.zeros(AC_SIZE, dtype=np.int64), pend=np.zeros(2 * P * 8, dtype=np.int64),
+                 lives=np.zeros(tiles.shape[0] + 1, dtype=np.int64), full=full)
 
 
 @njit(cache=True, inline="always")
@@ -177,7 +184,7 @@ def refresh_keys(b, c, t, pol, moved):
     """:func:`refresh` once the value table has room (``moved``: it was just regrown, so every cached
     slot is stale)."""
     tiles, view, flg, dirty, dlist, gs, off8, off9 = b.tiles, b.shown, b.flg, b.dirty, b.dlist, b.gs, b.off8, b.off9
-    cslot, cq, cn, rawc, last_live, ac, pend = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.pend
+    cslot, cq, cn, rawc, last_live, ac, pend, lives = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.pend, c.lives
     keys, q, n, meta = t.keys, t.q, t.n, t.meta
     kind = np.int64(pol[P_KIND])
     sym = pol[P_SYM] != 0
@@ -229,9 +236,14 @@ def refresh_keys(b, c, t, pol, moved):
             cq[i] = q[s]
             cn[i] = n[s]
         gs[ND] = 0
+    nl = 0
     for j in range(tiles.shape[0]):
         p = tiles[j]
-        last_live[p] = live(view, flg, p)
+        lv = live(view, flg, p)
+        last_live[p] = lv
+        lives[nl] = p  # branch-free: kept only when live
+        nl += np.int64(lv)
+    lives[tiles.shape[0]] = nl
 
 
 @njit(cache=True, inline="always")
@@ -332,15 +344,13 @@ def chosen(cslot, cq, cn, i, score, flag):
 
 
 @njit(cache=True, _nrt=False)
-def choose_greedy(tiles, view, flg, cq, cn):
+def choose_greedy(lives, cq, cn):
     """Largest |Q|, then largest N, then first in scan order (the cache index; click when Q < 0, else flag)."""
     best_a = 0.0
     best_n = 0
     best_i = -1
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if not live(view, flg, p):
-            continue
+    for r in range(lives[lives.shape[0] - 1]):
+        p = lives[r]
         for i in range(p * 8, p * 8 + 8):
             a = abs(cq[i])
             if greedy_beats(a, cn[i], best_a, best_n):
@@ -349,37 +359,33 @@ def choose_greedy(tiles, view, flg, cq, cn):
 
 
 @njit(cache=True, _nrt=False)
-def choose_random(tiles, view, flg, cn, rng):
+def choose_random(lives, cn, rng):
     """epsilon-greedy's exploration: a uniformly random candidate (click or flag by the sign of its Q)."""
     total = 0
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if live(view, flg, p):
-            for i in range(p * 8, p * 8 + 8):
-                if cn[i] >= 0:
-                    total += 1
+    for r in range(lives[lives.shape[0] - 1]):
+        p = lives[r]
+        for i in range(p * 8, p * 8 + 8):
+            if cn[i] >= 0:
+                total += 1
     pick = below(rng, total)
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if live(view, flg, p):
-            for i in range(p * 8, p * 8 + 8):
-                if cn[i] >= 0:
-                    if pick == 0:
-                        return i
-                    pick -= 1
+    for r in range(lives[lives.shape[0] - 1]):
+        p = lives[r]
+        for i in range(p * 8, p * 8 + 8):
+            if cn[i] >= 0:
+                if pick == 0:
+                    return i
+                pick -= 1
     return -1
 
 
 @njit(cache=True, _nrt=False)
-def choose_ucb(tiles, view, flg, cq, cn, cc, logt):
+def choose_ucb(lives, cq, cn, cc, logt):
     """Largest |UCB score| (unseen actions score -1e10), ties to the last in scan order: (index, score)."""
     best_a = 0.0
     best_i = -1
     best_s = 0.0
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if not live(view, flg, p):
-            continue
+    for r in range(lives[lives.shape[0] - 1]):
+        p = lives[r]
         for i in range(p * 8, p * 8 + 8):
             nv = cn[i]
             if nv < 0:
@@ -392,17 +398,15 @@ def choose_ucb(tiles, view, flg, cq, cn, cc, logt):
 
 
 @njit(cache=True, _nrt=False)
-def choose_thompson(tiles, view, flg, c, gen, a0, b0, rng):
+def choose_thompson(c, gen, a0, b0, rng):
     """The most certain draw (largest |2p - 1|, first in scan order on ties): (index, draw); click below
     1/2, else flag."""
-    cslot, cq, cn, tslot, tgen, tdraw = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw
+    cslot, cq, cn, tslot, tgen, tdraw, lives = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw, c.lives
     best = -1.0
     best_i = -1
     best_p = 0.0
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if not live(view, flg, p):
-            continue
+    for r in range(lives[lives.shape[0] - 1]):
+        p = lives[r]
         for i in range(p * 8, p * 8 + 8):
             if cn[i] < 0:
                 continue
@@ -441,13 +445,19 @@ def choose_sa(tiles, view, flg, keys, q, n, code):
 
 
 @njit(cache=True, _nrt=False)
-def gather(tiles, view, flg, cq, cn, qbuf, nbuf, ibuf):
+def gather(lives, full, cq, cn, qbuf, nbuf, ibuf):
     """The live candidates in scan order: their Q, N and cache index in ``qbuf``/``nbuf``/``ibuf``.
     Returns how many."""
     m = 0
-    for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if not live(view, flg, p):
+    for r in range(lives[lives.shape[0] - 1]):
+        p = lives[r]
+        if full[p]:
+            b = p * 8
+            for k in range(8):
+                qbuf[m + k] = cq[b + k]
+                nbuf[m + k] = cn[b + k]
+                ibuf[m + k] = b + k
+            m += 8
             continue
         for i in range(p * 8, p * 8 + 8):
             if cn[i] >= 0:
@@ -468,13 +478,13 @@ def _rule_failed(rule, code, gen, index, m):
 
 
 @njit(cache=True, inline="always")
-def choose_by_rule(tiles, view, flg, cslot, cq, cn, gen, rule):
+def choose_by_rule(lives, full, cslot, cq, cn, gen, rule):
     """A plug-in rule's choice: ``rule`` is the tuple ((choose,), (give_up,), params, rng, q, n, index
     buffers, status) built by :mod:`sweeper.agents.custom` (each function in a 1-tuple, which numba types
     as a first-class function of fixed signature: one compiled kernel serves every rule). On a bad answer or
     an exception the status records it and the tile returned is -1 (the callers stop the run)."""
     choose_fn, params, gen_rng, qbuf, nbuf, ibuf = rule[0][0], rule[2], rule[3], rule[4], rule[5], rule[6]
-    m = gather(tiles, view, flg, cq, cn, qbuf, nbuf, ibuf)
+    m = gather(lives, full, cq, cn, qbuf, nbuf, ibuf)
     try:
         i, fl = choose_fn(qbuf[:m], nbuf[:m], gen, params, gen_rng)
     except Exception:  # noqa: BLE001 - reported by the caller, with the rule's traceback when it can be had
@@ -496,22 +506,22 @@ def choose(b, c, t, pol, rng, rule=None):
     meta[DECISIONS] += 1
     ac[EXPLORED] = 0
     if rule is not None:
-        return choose_by_rule(tiles, view, flg, cslot, cq, cn, meta[DECISIONS], rule)
+        return choose_by_rule(c.lives, c.full, cslot, cq, cn, meta[DECISIONS], rule)
     if kind == RULE:  # a plug-in rule's agent without its rule: no choice (never another kind's)
         return NO_CHOICE
     if kind == SA:
         return choose_sa(tiles, view, flg, t.keys, t.q, t.n, ac[LAST])
     if kind == EGREEDY and uniform(rng) < pol[P_EPS]:
         ac[EXPLORED] = 1
-        i = choose_random(tiles, view, flg, cn, rng)
+        i = choose_random(c.lives, cn, rng)
         return chosen(cslot, cq, cn, i, cq[i], cq[i] >= 0.0)
     if kind == THOMPSON:
-        i, draw = choose_thompson(tiles, view, flg, c, meta[DECISIONS], pol[P_A0], pol[P_B0], rng)
+        i, draw = choose_thompson(c, meta[DECISIONS], pol[P_A0], pol[P_B0], rng)
         return chosen(cslot, cq, cn, i, draw, draw >= 0.5)
     if kind == UCB:
-        i, sc = choose_ucb(tiles, view, flg, cq, cn, pol[P_C], math.log(meta[DECISIONS]))
+        i, sc = choose_ucb(c.lives, cq, cn, pol[P_C], math.log(meta[DECISIONS]))
         return chosen(cslot, cq, cn, i, sc, sc >= 0.0)
-    i = choose_greedy(tiles, view, flg, cq, cn)
+    i = choose_greedy(c.lives, cq, cn)
     return chosen(cslot, cq, cn, i, cq[i], cq[i] >= 0.0)
 
 
