@@ -1,4 +1,4 @@
-"""Command line: ``python -m sweeper train|eval|audit|bench|reproduce``.
+"""Command line: ``python -m sweeper train|eval|audit|bench|reproduce|time-reproduction``.
 
 With ``--json`` the last line printed is one JSON object (agent, board,
 episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
@@ -143,6 +143,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--book", action="store_true",
                    help="everything the book reads: every spec, the seed bands and the extras shown beyond the paper")
     r.add_argument("--no-progress", action="store_true")
+    tr = sub.add_parser("time-reproduction",
+                        help="time the reproduction end to end into an empty scratch directory and write "
+                             "results/reproduction-timing.json (the speed chapter shows it)")
+    tr.add_argument("--scale", default="paper", choices=["paper", "quick"])
+    tr.add_argument("--workers", type=int, default=2, help="local worker processes (default 2)")
+    tr.add_argument("--scratch", default=None, help="an empty or new directory to reproduce into (default: a "
+                                                     "temporary one, removed afterwards)")
+    tr.add_argument("--paper-only", action="store_true", help="time the paper's part only, not --book")
+    tr.add_argument("--out", default=None, help="the timing file (default: results/reproduction-timing.json at "
+                                                "paper scale, .cache/quick-results/ at quick scale)")
     b = sub.add_parser("bench", help="games/s of the standard workloads")
     b.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     b.add_argument("--json", action="store_true")
@@ -215,6 +225,10 @@ def _run(args) -> int:
         return 0
     if args.command == "reproduce":
         return _reproduce(args)
+    if args.command == "time-reproduction":
+        from .experiments.timing import time_reproduction
+        time_reproduction(args.scale, args.workers, scratch=args.scratch, book=not args.paper_only, out=args.out)
+        return 0
     if args.command == "audit":
         return _audit(args)
     first = _parse_first(args.first, args.opening)

@@ -9,7 +9,9 @@ the book, and this package gathers them under one name (``figures.fig_exp_1()``)
 * :mod:`~sweeper.viz.figures.bands` -- seed bands of the paper's experiments;
 * :mod:`~sweeper.viz.figures.beyond` -- the chapters beyond the paper (the regret chapter has its own
   module, :mod:`sweeper.viz.regret_figures`);
-* :mod:`~sweeper.viz.figures.deep` -- the deep-RL chapter (always the committed paper-scale runs).
+* :mod:`~sweeper.viz.figures.deep` -- the deep-RL chapter (always the committed paper-scale runs);
+* :mod:`~sweeper.viz.figures.speed` -- the speed chapter's timing of the whole reproduction (always the
+  committed paper-scale timing).
 
 Nothing here computes a result: a missing one is an error that names the command computing it.
 """
@@ -117,4 +119,12 @@ from .deep import (  # noqa: F401
     kernel_comparison,
     kernel_verdict,
     published_learned_agents,
+)
+from .speed import (  # noqa: F401
+    reproduction_timing,
+    timing_parts,
+    timing_sentence,
+    timing_verdict,
+    costliest_experiments,
+    comparison_sentence,
 )
