@@ -159,6 +159,17 @@ def live(view, flg, p):
     return (view[p] == COVERED) & (flg[p] == 0)  # no short circuit: one basic block, no reference counts
 
 
+#: 8 as an unsigned integer: see :func:`first_candidate`.
+U8 = np.uint64(8)
+
+
+@njit(cache=True, inline="always")
+def first_candidate(p):
+    """The cache index of tile ``p``'s first candidate (its 8 follow), as an unsigned integer: numba adds a test
+    for negative values to every array index that may be negative, and the hot loops index with these."""
+    return np.uint64(p) * U8
+
+
 @njit(cache=True, _nrt=False)
 def sa_code(tiles, view, skip):
     """Base-11 code of the whole view (cell codes 0..10), tile ``skip`` shown covered."""
@@ -275,10 +286,11 @@ def learn_slot(b, c, t, slot, reward):
     for j in range(tiles.shape[0]):
         p = tiles[j]
         if live(view, flg, p):
-            for i in range(p * 8, p * 8 + 8):
-                if cslot[i] == slot:
-                    cq[i] = qv
-                    cn[i] = nv
+            b = first_candidate(p)
+            for k in range(U8):
+                if cslot[b + k] == slot:
+                    cq[b + k] = qv
+                    cn[b + k] = nv
 
 
 # ------------------------------------------------------------ the choice --
@@ -348,14 +360,16 @@ def choose_greedy(lives, cq, cn):
     """Largest |Q|, then largest N, then first in scan order (the cache index; click when Q < 0, else flag)."""
     best_a = 0.0
     best_n = 0
-    best_i = -1
+    best_i = np.uint64(0)
+    found = False
     for r in range(lives[lives.shape[0] - 1]):
-        p = lives[r]
-        for i in range(p * 8, p * 8 + 8):
+        b = first_candidate(lives[r])
+        for k in range(U8):
+            i = b + k
             a = abs(cq[i])
             if greedy_beats(a, cn[i], best_a, best_n):
-                best_a, best_n, best_i = a, cn[i], i
-    return best_i
+                best_a, best_n, best_i, found = a, cn[i], i, True
+    return np.int64(best_i) if found else np.int64(-1)
 
 
 @njit(cache=True, _nrt=False)
@@ -363,37 +377,37 @@ def choose_random(lives, cn, rng):
     """epsilon-greedy's exploration: a uniformly random candidate (click or flag by the sign of its Q)."""
     total = 0
     for r in range(lives[lives.shape[0] - 1]):
-        p = lives[r]
-        for i in range(p * 8, p * 8 + 8):
-            if cn[i] >= 0:
-                total += 1
+        b = first_candidate(lives[r])
+        for k in range(U8):
+            total += np.int64(cn[b + k] >= 0)
     pick = below(rng, total)
     for r in range(lives[lives.shape[0] - 1]):
-        p = lives[r]
-        for i in range(p * 8, p * 8 + 8):
-            if cn[i] >= 0:
+        b = first_candidate(lives[r])
+        for k in range(U8):
+            if cn[b + k] >= 0:
                 if pick == 0:
-                    return i
+                    return np.int64(b + k)
                 pick -= 1
-    return -1
+    return np.int64(-1)
 
 
 @njit(cache=True, _nrt=False)
 def choose_ucb(lives, cq, cn, cc, logt):
     """Largest |UCB score| (unseen actions score -1e10), ties to the last in scan order: (index, score)."""
     best_a = 0.0
-    best_i = -1
+    best_i = np.int64(-1)
     best_s = 0.0
     for r in range(lives[lives.shape[0] - 1]):
-        p = lives[r]
-        for i in range(p * 8, p * 8 + 8):
+        b = first_candidate(lives[r])
+        for k in range(U8):
+            i = b + k
             nv = cn[i]
             if nv < 0:
                 continue
             sc = ucb_score(cq[i], nv, cc, logt, UNSEEN_UCB)
             a = abs(sc)
             if a >= best_a:
-                best_a, best_i, best_s = a, i, sc
+                best_a, best_i, best_s = a, np.int64(i), sc
     return best_i, best_s
 
 
@@ -403,17 +417,18 @@ def choose_thompson(c, gen, a0, b0, rng):
     1/2, else flag."""
     cslot, cq, cn, tslot, tgen, tdraw, lives = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw, c.lives
     best = -1.0
-    best_i = -1
+    best_i = np.int64(-1)
     best_p = 0.0
     for r in range(lives[lives.shape[0] - 1]):
-        p = lives[r]
-        for i in range(p * 8, p * 8 + 8):
+        b = first_candidate(lives[r])
+        for k in range(U8):
+            i = b + k
             if cn[i] < 0:
                 continue
             draw = thompson_draw(tslot, tgen, tdraw, cslot[i], cq[i], cn[i], gen, a0, b0, rng)
             certainty = abs(2.0 * draw - 1.0)
             if certainty > best:
-                best, best_i, best_p = certainty, i, draw
+                best, best_i, best_p = certainty, np.int64(i), draw
     return best_i, best_p
 
 
@@ -448,24 +463,25 @@ def choose_sa(tiles, view, flg, keys, q, n, code):
 def gather(lives, full, cq, cn, qbuf, nbuf, ibuf):
     """The live candidates in scan order: their Q, N and cache index in ``qbuf``/``nbuf``/``ibuf``.
     Returns how many."""
-    m = 0
+    m = np.uint64(0)
     for r in range(lives[lives.shape[0] - 1]):
         p = lives[r]
+        b = first_candidate(p)
         if full[p]:
-            b = p * 8
-            for k in range(8):
+            for k in range(U8):
                 qbuf[m + k] = cq[b + k]
                 nbuf[m + k] = cn[b + k]
                 ibuf[m + k] = b + k
-            m += 8
+            m += U8
             continue
-        for i in range(p * 8, p * 8 + 8):
+        for k in range(U8):
+            i = b + k
             if cn[i] >= 0:
                 qbuf[m] = cq[i]
                 nbuf[m] = cn[i]
                 ibuf[m] = i
-                m += 1
-    return m
+                m += np.uint64(1)
+    return np.int64(m)
 
 
 @njit(cache=True, inline="always")
@@ -758,9 +774,10 @@ def end_game(b, c, t, pol):
         if kind == SA:
             update(q, n, meta, find_or_insert(keys, q, n, meta, ac[LAST] * nt + j), reward)
             continue
-        for i in range(x * 8, x * 8 + 8):
-            if cslot[i] >= 0:
-                update(q, n, meta, cslot[i], reward)
+        b = first_candidate(x)
+        for k in range(U8):
+            if cslot[b + k] >= 0:
+                update(q, n, meta, cslot[b + k], reward)
 
 
 @njit(cache=True, inline="always")
