@@ -73,15 +73,52 @@ def test_bench_quick_prints_every_workload():
                  "plug-in rule, Python loop", "thompson", "regret probe 8x8x10", "regret probe 16x30x99"):
         assert any(part in n for n in names), part
     assert len(lines) == len(rows) + 2  # the reference's note and the header
-    assert all(r["games_per_second"] > 0 and r["x_greedy"] > 0 and r["x_reference"] > 0 for r in rows)
+    timed = [r for r in rows if "games" in r]
+    assert all(r["games_per_second"] > 0 and r["x_greedy"] > 0 and r["x_reference"] > 0 for r in timed)
     assert rows[0]["x_greedy"] == 1.0
+    # Thompson's cost explained: its Beta draws timed alone, on the draws of a sample of its decisions
+    draws = next(r for r in rows if "Beta draws alone" in r["workload"])
+    thompson = next(r for r in rows if r["workload"].startswith("thompson train"))
+    assert draws["draws_per_decision"] > 1 and draws["ns_per_draw"] > 0 and 0 <= draws["closed_form_share"] <= 1
+    assert draws["us_per_decision_drawing"] == pytest.approx(draws["draws_per_decision"] * draws["ns_per_draw"] / 1000,
+                                                             abs=1e-3)
+    assert draws["share_of_thompson"] == pytest.approx(draws["us_per_decision_drawing"] / thompson["us_per_decision"],
+                                                       abs=2e-3)
+    assert all(r["runs"] == 1 for r in timed if "runs" in r)  # quick: one run each
     # the three plug-in forms of greedy and the built-in play the same games
     rates = {n: r["win_rate"] for n, r in zip(names, rows) if "win_rate" in r}
     same_length = lambda part, games: next(v for n, v in rates.items() if part in n and f"({games:,} games)" in n)  # noqa: E731
     assert (same_length("NumPy, in Python", 1_000) == same_length("Python loop, compile=False", 1_000))
     assert (same_length("greedy train 8x8x10", 10_000) == same_length("plug-in rule, njit", 10_000)
             == same_length("NumPy, in Python", 10_000) == same_length("Python loop, compiled by Rule", 10_000))
-    assert [r["us_per_decision"] > 0 for r in rows if "us_per_decision" in r] == [True] * 3
+    assert [r["us_per_decision"] > 0 for r in rows if "regret probe" in r["workload"]] == [True] * 3
+
+
+def test_a_saved_bench_reads_back_and_a_bad_one_is_refused(tmp_path):
+    from sweeper.bench import read_bench, save_bench
+    rows = [{"workload": "greedy train 8x8x10 (10 games)", "games": 10, "seconds": 0.1, "games_per_second": 100.0,
+             "x_greedy": 1.0, "x_reference": 50.0}]
+    record = save_bench(rows, tmp_path / "bench.json", repeat=3)
+    back = read_bench(tmp_path / "bench.json")
+    assert back == json.loads(json.dumps(record)) and back["rows"] == rows
+    assert {"cpu", "cores", "system"} <= set(back["machine"]) and "commit" in back["provenance"]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
+    (tmp_path / "bad.json").write_text('{"format": 1, "rows": []}')
+    with pytest.raises(ValueError, match="not a bench file"):
+        read_bench(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="does not exist"):
+        read_bench(tmp_path / "none.json")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bench", "--quick", "--save", "b.json"], "--save keeps a full bench"),
+    (["bench", "--repeat", "0"], "repeat must be a whole number >= 1"),
+])
+def test_bench_options_that_cannot_work_are_refused(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "b.json").exists()
 
 
 @pytest.mark.parametrize("player", ["solver", "random"])

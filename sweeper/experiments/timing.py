@@ -63,6 +63,11 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def machine() -> dict:
+    """The facts of this machine that a timing is recorded with: CPU model, cores, operating system."""
+    return {"cpu": _cpu_model(), "cores": os.cpu_count(), "system": platform.system()}
+
+
 def _cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -137,7 +142,7 @@ def time_reproduction(scale: str = "paper", workers: int = 2, scratch=None, book
     stored_store = store_for(stored, scale)
     record = {"format": FORMAT, "scale": scale, "workers": workers,
               "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
-              "machine": {"cpu": _cpu_model(), "cores": os.cpu_count(), "system": platform.system()},
+              "machine": machine(),
               "provenance": provenance(), "parts": []}
     quiet = lambda *_: None  # noqa: E731
     parts = [("paper", f"python -m sweeper reproduce --scale {scale} --workers {workers}")]
