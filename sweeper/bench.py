@@ -88,12 +88,14 @@ def _draw_all(state, a, b, rounds):
     return total
 
 
-def thompson_draws(agent, board="8x8x10", games: int = 40, seed: int = 11) -> dict:
-    """What Thompson sampling draws: ``games`` games of a copy of ``agent`` (a :class:`~sweeper.agents.kinds.
-    Thompson`) stepped through with :class:`~sweeper.running.episode.Episode`, one Beta(a0 + mines seen,
-    b0 + safe seen) draw per distinct action among each decision's candidates (as the kernel draws them);
-    then :func:`sweeper.rng.beta` timed on exactly those (a, b), over and over for at least half a second.
-    Returns draws per decision and nanoseconds per draw."""
+def thompson_draws(agent, board="8x8x10", games: int = 40, seed: int = 11, playing: int = 20_000) -> dict:
+    """What Thompson sampling's time goes to, measured on one trained ``agent`` (a :class:`~sweeper.agents.kinds.
+    Thompson`): ``games`` games of a copy of it stepped through with :class:`~sweeper.running.episode.Episode`
+    give its draws, one Beta(a0 + mines seen, b0 + safe seen) per distinct action among each decision's
+    candidates (as the kernel draws them), and :func:`sweeper.rng.beta` is timed on exactly those (a, b), over
+    and over for at least half a second; another copy trains on ``playing`` more games, timed, for its whole
+    time per decision. (Both on the trained agent: a young agent draws more often in closed form, where a or
+    b is 1, and its draws are cheaper.)"""
     from .running.episode import Episode
     a_all, b_all, decisions = [], [], 0
     for g in range(games):
@@ -116,8 +118,14 @@ def thompson_draws(agent, board="8x8x10", games: int = 40, seed: int = 11) -> di
         _draw_all(state, a, b, rounds)
         seconds = time.perf_counter() - t0
     cheap = float(np.mean((a == 1.0) | (b == 1.0)))
-    return {"decisions": decisions, "draws_per_decision": round(len(a) / decisions, 1),
-            "ns_per_draw": round(seconds / (rounds * len(a)) * 1e9, 1), "closed_form_share": round(cheap, 3)}
+    more = train(agent.copy(), board, playing, seed=seed, progress=False)
+    per_decision = more.seconds / int(more.records["decisions"].sum()) * 1e6
+    ns = seconds / (rounds * len(a)) * 1e9
+    drawing = len(a) / decisions * ns / 1000
+    return {"decisions": decisions, "draws_per_decision": round(len(a) / decisions, 1), "ns_per_draw": round(ns, 1),
+            "closed_form_share": round(cheap, 3), "us_per_decision_drawing": round(drawing, 3),
+            "games_timed": playing, "us_per_decision_trained": round(per_decision, 3),
+            "share_of_time": round(drawing / per_decision, 3)}
 
 
 def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) -> list[dict]:
@@ -181,13 +189,8 @@ def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) ->
     th = run(f"thompson train 8x8x10 ({n5:,} games)", "thompson", n5)
     # what Thompson's time goes to: its Beta draws, timed alone on the draws of a sample of its decisions
     sample = 10 if quick else 40
-    d = thompson_draws(th.agent, games=sample)
-    per_decision = rows[-1]["us_per_decision"]
-    drawing = d["draws_per_decision"] * d["ns_per_draw"] / 1000
-    explain(f"thompson's Beta draws alone ({d['decisions']:,} decisions of {sample} games)",
-            draws_per_decision=d["draws_per_decision"], ns_per_draw=d["ns_per_draw"],
-            closed_form_share=d["closed_form_share"], us_per_decision_drawing=round(drawing, 3),
-            share_of_thompson=round(drawing / per_decision, 3))
+    d = thompson_draws(th.agent, games=sample, playing=n5 // 5)
+    explain(f"thompson's Beta draws alone, trained agent ({d.pop('decisions'):,} decisions of {sample} games)", **d)
     # plug-in rules (sweeper.agents.custom): greedy re-stated, the same games as the built-in greedy above
     # a plain Python loop is compiled by Rule itself (numba can); compile=False keeps it in Python
     loop = Rule(greedy_loop, name="greedy_loop")
