@@ -10,8 +10,8 @@ the book, and this package gathers them under one name (``figures.fig_exp_1()``)
 * :mod:`~sweeper.viz.figures.beyond` -- the chapters beyond the paper (the regret chapter has its own
   module, :mod:`sweeper.viz.regret_figures`);
 * :mod:`~sweeper.viz.figures.deep` -- the deep-RL chapter (always the committed paper-scale runs);
-* :mod:`~sweeper.viz.figures.speed` -- the speed chapter's timing of the whole reproduction (always the
-  committed paper-scale timing).
+* :mod:`~sweeper.viz.figures.speed` -- the speed chapter's timing of the whole reproduction and its bench
+  (always the committed files).
 
 Nothing here computes a result: a missing one is an error that names the command computing it.
 """
@@ -127,4 +127,11 @@ from .speed import (  # noqa: F401
     timing_verdict,
     costliest_experiments,
     comparison_sentence,
+    bench_record,
+    bench_sentence,
+    bench_table,
+    thompson_cost_sentence,
+    rule_cost_sentence,
+    probe_cost_table,
+    probe_cost_sentence,
 )

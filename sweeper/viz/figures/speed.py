@@ -1,6 +1,7 @@
-"""The speed chapter's timing of the whole reproduction: the committed paper-scale file that
-``python -m sweeper time-reproduction`` writes (:mod:`sweeper.experiments.timing`), at every scale of the book
-(the quick scale has no timing of its own to show)."""
+"""The speed chapter's measurements: the committed paper-scale file that ``python -m sweeper time-reproduction``
+writes (:mod:`sweeper.experiments.timing`), and the committed bench that ``python -m sweeper bench --save
+results/bench.json`` writes (:mod:`sweeper.bench`), at every scale of the book (the quick scale has no timing of its
+own to show)."""
 
 from __future__ import annotations
 
@@ -94,3 +95,110 @@ def comparison_sentence(record: dict | None = None) -> str:
     return (f"The comparison table that the timed run wrote differs from the stored one in "
             f"{len(c['other_differences'])} rows besides the {wall} wall-time rows: "
             + "; ".join(", ".join(f"{k} {v}" for k, v in d.items()) for d in c["other_differences"][:5]) + ".")
+
+
+# ------------------------------------------------------------------ the bench --
+# The committed file of ``python -m sweeper bench --save results/bench.json`` (:mod:`sweeper.bench`).
+
+#: The bench's workloads the chapter's table shows, by the start of their names, with the chapter's labels.
+BENCH_LABELS = (
+    ("greedy train 8x8x10 (100,000 games)", "greedy (built in)"),
+    ("slow reference greedy", "greedy, the slow readable reference"),
+    ("ucb(0.1) train 8x8x10", "UCB(0.1)"),
+    ("thompson train 8x8x10", "Thompson sampling"),
+    ("greedy as a plug-in rule, Python loop, compiled by Rule", "greedy as your rule: Python loop, compiled by Rule"),
+    ("greedy as a plug-in rule, njit", "greedy as your rule: NumPy, numba.njit"),
+    ("greedy as a plug-in rule, NumPy, in Python (100,000", "greedy as your rule: NumPy, in Python"),
+    ("greedy as a plug-in rule, Python loop, compile=False", "greedy as your rule: Python loop, compile=False"),
+    ("state-action train 4x4x4", "state-action agent, on 4x4x4"),
+    ("greedy train 8x8x10 (1,000,000 games", "greedy (built in), 10⁶ games"),
+)
+
+
+def bench_record() -> dict:
+    """The committed bench (checked by :func:`~sweeper.bench.read_bench`)."""
+    from ...bench import read_bench
+    return read_bench()
+
+
+def _bench_row(record: dict, start: str) -> dict:
+    row = next((r for r in record["rows"] if r["workload"].startswith(start)), None)
+    if row is None:
+        raise ValueError(f"the bench file has no workload {start!r}: `python -m sweeper bench --save "
+                         "results/bench.json` writes a complete one")
+    return row
+
+
+def bench_sentence(record: dict | None = None) -> str:
+    """When, where and with what the bench ran, and the command that runs it again."""
+    r = bench_record() if record is None else record
+    m, prov = r["machine"], r["provenance"]
+    when = r["date"].replace("T", " at ").replace("Z", " UTC")
+    return (f"Measured on {when} on a {m['cores']}-core machine ({m['cpu']}, {m['system']}), one core per workload, "
+            f"with the code of commit `{prov['commit'][:7]}` (numba {prov['numba']}); every workload of up to 10⁵ "
+            f"games is the fastest of up to {r['repeat']} runs on the same games. "
+            f"`python -m sweeper bench` measures it on your machine (`--save results/bench.json` rewrites this file).")
+
+
+def bench_table(record: dict | None = None) -> pd.DataFrame:
+    """The bench's main workloads (all on beginner boards unless named), with games/s and the two ratios measured
+    in the same command: to the built-in greedy agent and to the slow, readable pure-Python reference."""
+    r = bench_record() if record is None else record
+    rows = [(label, _bench_row(r, start)) for start, label in BENCH_LABELS]
+    return pd.DataFrame({"agent": [label for label, _ in rows],
+                         "games": [f"{row['games']:,}" for _, row in rows],
+                         "games/s": [f"{row['games_per_second']:,.0f}" for _, row in rows],
+                         "× greedy": [f"{row['x_greedy']:.3g}" for _, row in rows],
+                         "× reference": ["—" if row["x_reference"] is None else f"{row['x_reference']:,.0f}"
+                                         for _, row in rows]}).set_index("agent")
+
+
+def thompson_cost_sentence(record: dict | None = None) -> str:
+    """Thompson sampling's speed beside greedy's, and the share of its time that its Beta draws take."""
+    r = bench_record() if record is None else record
+    greedy, th = _bench_row(r, "greedy train 8x8x10 (100,000"), _bench_row(r, "thompson train")
+    d = _bench_row(r, "thompson's Beta draws alone")
+    return (f"Thompson sampling trains at {th['games_per_second']:,.0f} games/s, **{th['x_greedy']:.2f}** of "
+            f"greedy's {greedy['games_per_second']:,.0f} ({th['us_per_decision']:.1f} µs per decision against "
+            f"{greedy['us_per_decision']:.2f}). Once trained (after 10⁵ games), it draws "
+            f"{d['draws_per_decision']:.0f} Beta variates per decision, one for each distinct action on offer "
+            f"({d['closed_form_share']:.0%} of them in closed form, where a or b is 1; the others as a ratio of two "
+            f"gamma variates), at {d['ns_per_draw']:.0f} ns each: {d['us_per_decision_drawing']:.1f} µs of the "
+            f"{d['us_per_decision_trained']:.1f} µs that each of its decisions takes, **{d['share_of_time']:.0%}**.")
+
+
+def rule_cost_sentence(record: dict | None = None) -> str:
+    """What a plug-in rule costs beside the built-in agent, compiled and in Python."""
+    r = bench_record() if record is None else record
+    loop = _bench_row(r, "greedy as a plug-in rule, Python loop, compiled by Rule")
+    njit = _bench_row(r, "greedy as a plug-in rule, njit")
+    py4, py5 = (_bench_row(r, f"greedy as a plug-in rule, NumPy, in Python ({n:,}") for n in (10_000, 100_000))
+    off = _bench_row(r, "greedy as a plug-in rule, Python loop, compile=False")
+    return (f"Greedy written as a plain Python loop and compiled by `Rule` plays the built-in agent's games at "
+            f"**{loop['x_greedy']:.2f}** of its speed; the NumPy version with `numba.njit` at {njit['x_greedy']:.2f} "
+            f"(each decision builds temporary arrays). Kept in Python, the NumPy rule plays "
+            f"{py4['games_per_second']:,.0f} games/s over 10⁴ games and {py5['games_per_second']:,.0f} over 10⁵, "
+            f"and the loop with `compile=False` {off['games_per_second']:,.0f} over 10⁴.")
+
+
+def probe_cost_table(record: dict | None = None) -> pd.DataFrame:
+    """The cost of the exact probabilities at every decision (the audit and the regret runs), by board size."""
+    r = bench_record() if record is None else record
+    labels = {"8x8x10": "beginner 8x8x10", "16x16x40": "intermediate 16x16x40", "16x30x99": "expert 16x30x99"}
+    rows = [(label, _bench_row(r, f"regret probe {board}")) for board, label in labels.items()]
+    return pd.DataFrame({"board": [label for label, _ in rows],
+                         "decisions per game": [f"{row['decisions_per_game']:.1f}" for _, row in rows],
+                         "µs per decision": [f"{row['us_per_decision']:.1f}" for _, row in rows],
+                         "games/s, plain": [f"{row['plain_games_per_second']:,.0f}" for _, row in rows],
+                         "games/s, with the probabilities": [f"{row['games_per_second']:,.0f}" for _, row in rows]}
+                        ).set_index("board")
+
+
+def probe_cost_sentence(record: dict | None = None) -> str:
+    """What the exact probabilities add to a regret run of 10^6 beginner games."""
+    r = bench_record() if record is None else record
+    b = _bench_row(r, "regret probe 8x8x10")
+    extra = b["us_per_decision"] * b["decisions_per_game"]  # µs per game = s per 10^6 games
+    return (f"On beginner boards the exact probabilities add {b['us_per_decision']:.1f} µs to each of a game's "
+            f"{b['decisions_per_game']:.0f} decisions (the trained greedy agent, frozen), so a regret run of 10⁶ "
+            f"games spends about {duration(extra)} on them, one core.")
