@@ -40,3 +40,15 @@ def test_the_plug_in_example_runs():
     run = scope["run"]
     assert len(run.records) == 300 and run.agent.name.startswith("rule:softmax")
     assert run.agent.actions_recorded > 0
+
+
+def test_the_readme_states_the_committed_bench():
+    """The ratios the README quotes are those of the committed bench (results/bench.json)."""
+    from sweeper.bench import read_bench
+    rows = {r["workload"]: r for r in read_bench()["rows"]}
+    loop = next(r for w, r in rows.items() if w.startswith("greedy as a plug-in rule, Python loop, compiled by Rule"))
+    thompson = next(r for w, r in rows.items() if w.startswith("thompson train"))
+    m = re.search(r"compiled by `Rule` at ([0-9.]+) of the built-in greedy, Thompson sampling at ([0-9.]+)",
+                  README.read_text())
+    assert m, "the README no longer quotes the bench"
+    assert (m.group(1), m.group(2)) == (f"{loop['x_greedy']:.2f}", f"{thompson['x_greedy']:.2f}")

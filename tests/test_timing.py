@@ -10,6 +10,7 @@ from sweeper.experiments import specs as ex
 from sweeper.experiments import timing
 from sweeper.experiments.reproduce import quick_reproduction, table_path
 from sweeper.viz import figures
+from sweeper.viz.figures.speed import BENCH_LABELS
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +111,24 @@ def test_the_committed_timing_is_of_the_paper_scale_and_both_parts():
     assert record["parts"][0]["tasks"] == len(ex.all_tasks(None, "paper", (1,)))
     assert all(p["stored_tasks"] == p["tasks"] for p in record["parts"])
     assert record["comparison"]["unchanged"]
+
+
+def test_the_book_reads_the_committed_bench():
+    """The speed chapter's bench table and sentences come from results/bench.json and agree with it."""
+    record = figures.bench_record()
+    assert record["provenance"]["commit"] and not record["provenance"]["sweeper_modified"]
+    table = figures.bench_table(record)
+    assert len(table) == len(BENCH_LABELS) and table.loc["greedy (built in)", "× greedy"] == "1"
+    rows = {r["workload"]: r for r in record["rows"]}
+    thompson = next(r for w, r in rows.items() if w.startswith("thompson train"))
+    draws = next(r for w, r in rows.items() if w.startswith("thompson's Beta draws alone"))
+    assert table.loc["Thompson sampling", "games/s"] == f"{thompson['games_per_second']:,.0f}"
+    text = figures.thompson_cost_sentence(record)
+    assert f"**{thompson['x_greedy']:.2f}**" in text and f"**{draws['share_of_time']:.0%}**" in text
+    assert draws["share_of_time"] == pytest.approx(draws["us_per_decision_drawing"] / draws["us_per_decision_trained"],
+                                                   abs=2e-3)
+    loop = next(r for w, r in rows.items() if "Python loop, compiled by Rule" in w)
+    assert f"**{loop['x_greedy']:.2f}**" in figures.rule_cost_sentence(record)
+    probe = figures.probe_cost_table(record)
+    assert list(probe.index) == ["beginner 8x8x10", "intermediate 16x16x40", "expert 16x30x99"]
+    assert record["date"][:10] in figures.bench_sentence(record)
