@@ -33,7 +33,6 @@ date, the machine and the code's provenance, as plain JSON
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import time
 from datetime import datetime, timezone
@@ -255,32 +254,23 @@ def check_bench_path(path) -> Path:
 def save_bench(rows: list[dict], path, repeat: int) -> dict:
     """Write the rows of a full :func:`run_benchmarks` with the date, the machine and the code's provenance
     as plain JSON (atomically); return the record."""
+    from .experiments.measurements import machine, write_record
     from .experiments.runner import provenance
-    from .experiments.timing import machine
     path = check_bench_path(path)
     record = {"format": FORMAT, "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
-              "machine": machine(), "provenance": provenance(), "repeat": repeat, "repeat_budget_seconds": REPEAT_BUDGET,
-              "rows": rows}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(record, indent=1) + "\n")
-    os.replace(tmp, path)
+              "machine": machine(), "provenance": provenance(), "repeat": repeat,
+              "repeat_budget_seconds": REPEAT_BUDGET, "rows": rows}
+    write_record(path, record)
     return record
 
 
 def read_bench(path=None) -> dict:
     """A bench file written by :func:`save_bench` (checked: format and fields)."""
+    from .experiments.measurements import read_record
     path = default_path() if path is None else Path(path)
     rerun = "`python -m sweeper bench --save results/bench.json` writes it"
-    if not path.is_file():
-        raise ValueError(f"{path} does not exist: {rerun}")
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError(f"{path} cannot be read ({e}): {rerun}") from None
-    need = {"format", "date", "machine", "provenance", "repeat", "rows"}
-    if (not isinstance(record, dict) or record.get("format") != FORMAT or not need <= set(record)
-            or not isinstance(record["rows"], list) or not all(isinstance(r, dict) and "workload" in r
-                                                                for r in record["rows"])):
+    record = read_record(path, FORMAT, {"format", "date", "machine", "provenance", "repeat", "rows"},
+                         "a bench file", rerun)
+    if not isinstance(record["rows"], list) or not all(isinstance(r, dict) and "workload" in r for r in record["rows"]):
         raise ValueError(f"{path} is not a bench file of format {FORMAT}: {rerun}")
     return record

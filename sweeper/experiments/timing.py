@@ -29,9 +29,7 @@ first run on a fresh clone also times the compilation.
 
 from __future__ import annotations
 
-import json
 import os
-import platform
 import resource
 import shutil
 import tempfile
@@ -43,6 +41,7 @@ import pandas as pd
 
 from ..checks import boolean
 from . import specs as ex
+from .measurements import machine, read_record, write_record
 from .reproduce import book_reproduction, default_results, reproduce, store_for, table_path
 from .runner import provenance
 
@@ -61,21 +60,6 @@ def _cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-def machine() -> dict:
-    """The facts of this machine that a timing is recorded with: CPU model, cores, operating system."""
-    return {"cpu": _cpu_model(), "cores": os.cpu_count(), "system": platform.system()}
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def _seconds(store, tasks) -> tuple[float, int]:
@@ -178,10 +162,7 @@ def time_reproduction(scale: str = "paper", workers: int = 2, scratch=None, book
     finally:
         if temporary:
             shutil.rmtree(scratch, ignore_errors=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, out)
+    write_record(out, record)
     log(f"written to {out}")
     return record
 
@@ -214,14 +195,6 @@ def _experiment_seconds(scale: str, book: bool, scratch_store, stored_store) -> 
 def read_timing(path=None, scale: str = "paper") -> dict:
     """The timing file written by :func:`time_reproduction` (checked: format and fields)."""
     path = default_path(scale) if path is None else Path(path)
-    rerun = f"`python -m sweeper time-reproduction --scale {scale}` writes it"
-    if not path.is_file():
-        raise ValueError(f"{path} does not exist: {rerun}")
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError(f"{path} cannot be read ({e}): {rerun}") from None
     need = {"format", "scale", "workers", "date", "machine", "provenance", "parts", "experiments", "comparison"}
-    if not isinstance(record, dict) or record.get("format") != FORMAT or not need <= set(record):
-        raise ValueError(f"{path} is not a timing file of format {FORMAT}: {rerun}")
-    return record
+    return read_record(path, FORMAT, need, "a timing file",
+                       f"`python -m sweeper time-reproduction --scale {scale}` writes it")

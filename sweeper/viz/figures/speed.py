@@ -44,13 +44,18 @@ def timing_parts(record: dict | None = None) -> pd.DataFrame:
                         ).set_index("part")
 
 
+def _measured(record: dict) -> str:
+    """"Measured on DATE on a N-core machine (CPU, SYSTEM)", from a measurement file's record."""
+    m = record["machine"]
+    when = record["date"].replace("T", " at ").replace("Z", " UTC")
+    return f"Measured on {when} on a {m['cores']}-core machine ({m['cpu']}, {m['system']})"
+
+
 def timing_sentence(record: dict | None = None) -> str:
     """When, where and with what the timing was measured, and the command that remakes it."""
     r = reproduction_timing() if record is None else record
-    m, prov = r["machine"], r["provenance"]
-    when = r["date"].replace("T", " at ").replace("Z", " UTC")
-    return (f"Measured on {when} on a {m['cores']}-core machine ({m['cpu']}, {m['system']}), "
-            f"{r['workers']} worker processes, from an empty scratch directory with the code of commit "
+    prov = r["provenance"]
+    return (f"{_measured(r)}, {r['workers']} worker processes, from an empty scratch directory with the code of commit "
             f"`{prov['commit'][:7]}` (Python {prov['python']}, numba {prov['numba']}, NumPy {prov['numpy']}); "
             f"`python -m sweeper time-reproduction --workers {r['workers']}` measures it again and rewrites "
             f"`results/reproduction-timing.json`.")
@@ -102,16 +107,16 @@ def comparison_sentence(record: dict | None = None) -> str:
 
 #: The bench's workloads the chapter's table shows, by the start of their names, with the chapter's labels.
 BENCH_LABELS = (
-    ("greedy train 8x8x10 (100,000 games)", "greedy (built in)"),
-    ("slow reference greedy", "greedy, the slow readable reference"),
+    ("greedy train 8x8x10 (100,000 games)", "greedy"),
+    ("slow reference greedy", "greedy, slow reference"),
     ("ucb(0.1) train 8x8x10", "UCB(0.1)"),
     ("thompson train 8x8x10", "Thompson sampling"),
-    ("greedy as a plug-in rule, Python loop, compiled by Rule", "greedy as your rule: Python loop, compiled by Rule"),
-    ("greedy as a plug-in rule, njit", "greedy as your rule: NumPy, numba.njit"),
-    ("greedy as a plug-in rule, NumPy, in Python (100,000", "greedy as your rule: NumPy, in Python"),
-    ("greedy as a plug-in rule, Python loop, compile=False", "greedy as your rule: Python loop, compile=False"),
-    ("state-action train 4x4x4", "state-action agent, on 4x4x4"),
-    ("greedy train 8x8x10 (1,000,000 games", "greedy (built in), 10⁶ games"),
+    ("greedy as a plug-in rule, Python loop, compiled by Rule", "rule: loop, compiled"),
+    ("greedy as a plug-in rule, njit", "rule: NumPy, njit"),
+    ("greedy as a plug-in rule, NumPy, in Python (100,000", "rule: NumPy, Python"),
+    ("greedy as a plug-in rule, Python loop, compile=False", "rule: loop, Python"),
+    ("state-action train 4x4x4", "state-action, 4x4x4"),
+    ("greedy train 8x8x10 (1,000,000 games", "greedy, 10⁶ games"),
 )
 
 
@@ -132,17 +137,16 @@ def _bench_row(record: dict, start: str) -> dict:
 def bench_sentence(record: dict | None = None) -> str:
     """When, where and with what the bench ran, and the command that runs it again."""
     r = bench_record() if record is None else record
-    m, prov = r["machine"], r["provenance"]
-    when = r["date"].replace("T", " at ").replace("Z", " UTC")
-    return (f"Measured on {when} on a {m['cores']}-core machine ({m['cpu']}, {m['system']}), one core per workload, "
-            f"with the code of commit `{prov['commit'][:7]}` (numba {prov['numba']}); every workload of up to 10⁵ "
+    prov = r["provenance"]
+    return (f"{_measured(r)}, one core per workload, with the code of commit `{prov['commit'][:7]}` (numba {prov['numba']}); every workload of up to 10⁵ "
             f"games is the fastest of up to {r['repeat']} runs on the same games. "
             f"`python -m sweeper bench` measures it on your machine (`--save results/bench.json` rewrites this file).")
 
 
 def bench_table(record: dict | None = None) -> pd.DataFrame:
-    """The bench's main workloads (all on beginner boards unless named), with games/s and the two ratios measured
-    in the same command: to the built-in greedy agent and to the slow, readable pure-Python reference."""
+    """The bench's main workloads (all on beginner boards unless named; "rule:" is greedy written as a plug-in rule,
+    compiled or kept in Python), with games/s and the two ratios measured in the same command: to the built-in
+    greedy agent and to the slow, readable pure-Python reference."""
     r = bench_record() if record is None else record
     rows = [(label, _bench_row(r, start)) for start, label in BENCH_LABELS]
     return pd.DataFrame({"agent": [label for label, _ in rows],
@@ -182,15 +186,16 @@ def rule_cost_sentence(record: dict | None = None) -> str:
 
 
 def probe_cost_table(record: dict | None = None) -> pd.DataFrame:
-    """The cost of the exact probabilities at every decision (the audit and the regret runs), by board size."""
+    """The cost of the exact probabilities at every decision (the audit and the regret runs), by board: the trained
+    greedy agent's frozen games, plain and probed (the probabilities computed at every decision)."""
     r = bench_record() if record is None else record
-    labels = {"8x8x10": "beginner 8x8x10", "16x16x40": "intermediate 16x16x40", "16x30x99": "expert 16x30x99"}
+    labels = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
     rows = [(label, _bench_row(r, f"regret probe {board}")) for board, label in labels.items()]
     return pd.DataFrame({"board": [label for label, _ in rows],
-                         "decisions per game": [f"{row['decisions_per_game']:.1f}" for _, row in rows],
-                         "µs per decision": [f"{row['us_per_decision']:.1f}" for _, row in rows],
-                         "games/s, plain": [f"{row['plain_games_per_second']:,.0f}" for _, row in rows],
-                         "games/s, with the probabilities": [f"{row['games_per_second']:,.0f}" for _, row in rows]}
+                         "decisions / game": [f"{row['decisions_per_game']:.1f}" for _, row in rows],
+                         "µs / decision": [f"{row['us_per_decision']:.1f}" for _, row in rows],
+                         "games/s": [f"{row['plain_games_per_second']:,.0f}" for _, row in rows],
+                         "games/s, probed": [f"{row['games_per_second']:,.0f}" for _, row in rows]}
                         ).set_index("board")
 
 

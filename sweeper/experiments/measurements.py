@@ -1,0 +1,46 @@
+"""Files of measurements of this machine (the timed reproduction, the bench): plain JSON with the date, the
+machine and the code's provenance, written atomically and read back with a check of their format."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from pathlib import Path
+
+
+def machine() -> dict:
+    """The facts of this machine that a measurement is recorded with: CPU model, cores, operating system."""
+    return {"cpu": _cpu_model(), "cores": os.cpu_count(), "system": platform.system()}
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def write_record(path: Path, record: dict) -> None:
+    """Write ``record`` as JSON to ``path`` atomically (a reader sees the old file or the new one, never half)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def read_record(path: Path, fmt: int, fields: set, what: str, rerun: str) -> dict:
+    """The JSON record in ``path``, checked: a dict of format ``fmt`` with every key of ``fields``; else a
+    ``ValueError`` naming ``what`` the file should be and the command (``rerun``) that writes it."""
+    if not path.is_file():
+        raise ValueError(f"{path} does not exist: {rerun}")
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path} cannot be read ({e}): {rerun}") from None
+    if not isinstance(record, dict) or record.get("format") != fmt or not fields <= set(record):
+        raise ValueError(f"{path} is not {what} of format {fmt}: {rerun}")
+    return record
