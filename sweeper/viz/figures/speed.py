@@ -168,7 +168,8 @@ def thompson_cost_sentence(record: dict | None = None) -> str:
             f"{d['draws_per_decision']:.0f} Beta variates per decision, one for each distinct action on offer "
             f"({d['closed_form_share']:.0%} of them in closed form, where a or b is 1; the others as a ratio of two "
             f"gamma variates), at {d['ns_per_draw']:.0f} ns each: {d['us_per_decision_drawing']:.1f} µs of the "
-            f"{d['us_per_decision_trained']:.1f} µs that each of its decisions takes, **{d['share_of_time']:.0%}**.")
+            f"{d['us_per_decision_trained']:.1f} µs that each decision of the trained agent takes, "
+            f"**{d['share_of_time']:.0%}**.")
 
 
 def rule_cost_sentence(record: dict | None = None) -> str:
