@@ -48,6 +48,8 @@ from .running.training import evaluate, train
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "slow_reference.py"
 #: The format of a saved bench file.
 FORMAT = 1
+#: Runs of each workload of up to 10^5 games (the fastest counts), unless told otherwise.
+REPEAT = 3
 #: A workload repeats while its runs have used less than this many seconds (and fewer than ``repeat`` runs).
 REPEAT_BUDGET = 30.0
 
@@ -90,24 +92,21 @@ def _draw_all(state, a, b, rounds):
 def thompson_draws(agent, board="8x8x10", games: int = 40, seed: int = 11, playing: int = 20_000) -> dict:
     """What Thompson sampling's time goes to, measured on one trained ``agent`` (a :class:`~sweeper.agents.kinds.
     Thompson`): ``games`` games of a copy of it stepped through with :class:`~sweeper.running.episode.Episode`
-    give its draws, one Beta(a0 + mines seen, b0 + safe seen) per distinct action among each decision's
-    candidates (as the kernel draws them), and :func:`sweeper.rng.beta` is timed on exactly those (a, b), over
-    and over for at least half a second (the fastest of three such timings); another copy trains on ``playing`` more games, timed, for its whole
-    time per decision. (Both on the trained agent: a young agent draws more often in closed form, where a or
-    b is 1, and its draws are cheaper.)"""
+    give its draws, one from the posterior (:func:`~sweeper.agents.kernels.thompson_posterior`) of each distinct
+    action among a decision's candidates, as the kernel draws them; :func:`sweeper.rng.beta` is timed on exactly
+    those (a, b), over and over for at least half a second (the fastest of three such timings). Another copy
+    trains on ``playing`` more games, timed, for its whole time per decision. (Both on the trained agent: a
+    young agent draws more often in closed form, where a or b is 1, and its draws are cheaper.)"""
+    from .agents.kernels import thompson_posterior
     from .running.episode import Episode
-    a_all, b_all, decisions = [], [], 0
+    pairs, decisions = [], 0
     for g in range(games):
         ep = Episode(agent, board, seed=seed + g)
         while not ep.done:
-            d = ep.step()
-            c = d.candidates.drop_duplicates("key")
-            n = c["n"].to_numpy(np.float64)
-            mines = np.floor((c["q"].to_numpy() + 1.0) * 0.5 * n + 0.5)
-            a_all.append(agent.a0 + mines)
-            b_all.append(agent.b0 + (n - mines))
+            c = ep.step().candidates.drop_duplicates("key")
+            pairs += [thompson_posterior(float(q), float(n), agent.a0, agent.b0) for q, n in zip(c["q"], c["n"])]
             decisions += 1
-    a, b = np.concatenate(a_all), np.concatenate(b_all)
+    a, b = (np.array(v, dtype=np.float64) for v in zip(*pairs))
     state = make_state(seed, 99)
     _draw_all(state, a[:10], b[:10], 1)  # compile
     rounds, seconds = 1, 0.0
@@ -133,8 +132,8 @@ def thompson_draws(agent, board="8x8x10", games: int = 40, seed: int = 11, playi
 
 def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) -> list[dict]:
     """Run the workloads, print a table as they finish, return the rows (each workload of up to 10^5 games the
-    fastest of up to ``repeat`` runs: 3 by default, 1 with ``quick``)."""
-    repeat = (1 if quick else 3) if repeat is None else repeat
+    fastest of up to ``repeat`` runs: :data:`REPEAT` by default, 1 with ``quick``)."""
+    repeat = (1 if quick else REPEAT) if repeat is None else repeat
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat must be a whole number >= 1, got {repeat!r}")
     from .agents import rule_library as lib

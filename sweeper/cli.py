@@ -225,12 +225,12 @@ def _run(args) -> int:
     from .running.training import evaluate, train
 
     if args.command == "bench":
-        from .bench import check_bench_path, run_benchmarks, save_bench
+        from .bench import REPEAT, check_bench_path, run_benchmarks, save_bench
         if args.save:
             check_bench_path(args.save)
         rows = run_benchmarks(quick=args.quick, repeat=args.repeat)
         if args.save:
-            save_bench(rows, args.save, args.repeat or 3)
+            save_bench(rows, args.save, REPEAT if args.repeat is None else args.repeat)
             print(f"written to {args.save}")
         if args.json:
             print(json.dumps(rows))

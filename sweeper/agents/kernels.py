@@ -319,6 +319,14 @@ def _draw_entry(tslot, tgen, slot, gen):
 
 
 @njit(cache=True, inline="always")
+def thompson_posterior(qv, nv, a0, b0):
+    """Thompson sampling's posterior of an action whose Q is ``qv`` after ``nv`` tries: Beta(a, b) with
+    a = a0 + mines seen, b = b0 + safe seen, the mines read off Q as m = (Q + 1) N / 2 (rounded). Returns (a, b)."""
+    mines = np.floor((qv + 1.0) * 0.5 * nv + 0.5)
+    return a0 + mines, b0 + (nv - mines)
+
+
+@njit(cache=True, inline="always")
 def thompson_draw(tslot, tgen, tdraw, slot, qv, nv, gen, a0, b0, rng):
     """The draw of P(mine) at decision ``gen`` of the action in value-table slot ``slot`` (its Q and N:
     ``qv``, ``nv``): a Beta(a0 + mines seen, b0 + safe seen) variate, drawn once per action and decision
@@ -326,8 +334,8 @@ def thompson_draw(tslot, tgen, tdraw, slot, qv, nv, gen, a0, b0, rng):
     h = _draw_entry(tslot, tgen, slot, gen)
     if tgen[h] == gen:
         return tdraw[h]
-    mines = np.floor((qv + 1.0) * 0.5 * nv + 0.5)
-    draw = beta(rng, a0 + mines, b0 + (nv - mines))
+    a, b = thompson_posterior(qv, nv, a0, b0)
+    draw = beta(rng, a, b)
     tgen[h] = gen
     tslot[h] = slot
     tdraw[h] = draw
