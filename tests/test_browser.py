@@ -199,6 +199,18 @@ def test_book_has_the_pages_of_the_toc(book):
         assert f"book/{name}.html" in pages
 
 
+def test_the_root_redirect_names_the_icon(book):
+    """The root index.html only redirects to the first chapter; a browser that loads it before it follows the
+    redirect asks for /favicon.ico unless the page names its icon (a 404 in the console, seen in CI)."""
+    html = (book / "index.html").read_text(encoding="utf-8")
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', html)
+    assert icon, html[:300]
+    assert (book / icon.group(1)).is_file()
+    target = re.search(r'http-equiv="Refresh" content="0; url=([^"]+)"', html).group(1)
+    assert (book / target).is_file()
+    assert f'<a href="{target}">' in html
+
+
 def test_no_page_shows_a_warning_or_a_traceback(book):
     """What a cell wrote to stderr (a library's warning) or an error would reach the reader as part of the page."""
     shown = {}

@@ -5,6 +5,11 @@
   second copy redeclares the constants, a SyntaxError in the console. Each page now keeps one
   copy of each script.
 
+* The site's root ``index.html`` is only a redirect to the first chapter, written by sphinx-external-toc as one
+  ``<meta>`` line. A browser that finishes loading it before it follows the redirect asks the server for
+  ``/favicon.ico``, which does not exist: a 404 in the console. It is rewritten as a small page that names the
+  book's icon, says where it leads and links there for a browser that does not follow the refresh.
+
 * The theme's download button links a notebook page's source ``.ipynb`` in a new tab, where a browser
   shows the JSON; the link gets the ``download`` attribute, so that it saves the notebook (to run with
   ``make lab`` in a clone of the repository).
@@ -17,6 +22,7 @@ tests/test_browser.py checks the result: no console error and no request outside
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -51,7 +57,45 @@ def _notebooks_download(app, exception) -> None:
             page.write_text(new, encoding="utf-8")
 
 
+_REDIRECT = re.compile(r'^\s*<meta http-equiv="Refresh" content="0; url=([^"]+)" />\s*$')
+
+_REDIRECT_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8" />
+<meta http-equiv="Refresh" content="0; url={url}" />
+<link rel="icon" href="{icon}" />
+<title>{title}</title>
+</head>
+<body>
+<p><a href="{url}">{title}: the book starts here</a>.</p>
+</body>
+</html>
+"""
+
+
+def _redirect_page(app, exception) -> None:
+    """Rewrite the one-line root redirect as a page that names the book's icon (no request for /favicon.ico)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    index = Path(app.outdir) / "index.html"
+    if not index.exists():
+        return
+    found = _REDIRECT.match(index.read_text(encoding="utf-8"))
+    if found is None:  # a real page (the root document is index) or already rewritten
+        return
+    icon = app.config.html_favicon
+    if not icon:
+        return
+    if "://" not in icon:  # a local file: Sphinx copies it into _static
+        icon = "_static/" + Path(icon).name
+    title = html.escape(str(app.config.html_title or app.config.project))
+    index.write_text(_REDIRECT_PAGE.format(url=found.group(1), icon=icon, title=title), encoding="utf-8")
+
+
 def setup(app):
     app.connect("html-page-context", _one_copy_of_each_script)
     app.connect("build-finished", _notebooks_download)
+    # after sphinx-external-toc's own build-finished handler (priority 500), which writes the redirect
+    app.connect("build-finished", _redirect_page, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
