@@ -40,8 +40,9 @@ def test_the_paper_part_is_timed_from_nothing_and_remakes_the_comparison_table(t
 def test_the_book_reads_the_timing_as_tables_and_sentences(timed):
     record, _, _ = timed
     parts = figures.timing_parts(record)
-    assert list(parts.index) == ["the paper's experiments (seed 1)"]
-    assert parts.loc["the paper's experiments (seed 1)", "tasks"] == f"{record['parts'][0]['tasks']:,}"
+    assert list(parts.index) == ["the paper (seed 1)"]
+    assert list(parts.columns) == ["tasks", "wall", "CPU", "tasks' own", "as stored"]
+    assert parts.loc["the paper (seed 1)", "tasks"] == f"{record['parts'][0]['tasks']:,}"
     top = figures.costliest_experiments(record, n=3)
     assert len(top) == 3 and top.index[0] == record["experiments"][0]["experiment"]
     assert "equals the stored one row for row" in figures.comparison_sentence(record)

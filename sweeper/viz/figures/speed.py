@@ -11,8 +11,7 @@ from ...experiments import specs as ex
 from ...experiments.timing import read_timing
 from .paper import duration
 
-PART_LABELS = {"paper": "the paper's experiments (seed 1)",
-               "book": "the rest of the book (seed bands, experiments beyond the paper)"}
+PART_LABELS = {"paper": "the paper (seed 1)", "book": "the rest of the book"}
 
 
 def reproduction_timing() -> dict:
@@ -34,13 +33,13 @@ def timing_parts(record: dict | None = None) -> pd.DataFrame:
         parts.append({"name": "all", **{k: sum(p[k] for p in record["parts"]) for k in
                                         ("tasks", "wall_seconds", "cpu_seconds", "task_seconds",
                                          "stored_task_seconds")}})
-    label = {**PART_LABELS, "all": "everything the book reads (`--book` from nothing)"}
+    label = {**PART_LABELS, "all": "all (--book)"}
     return pd.DataFrame({"part": [label[p["name"]] for p in parts],
                          "tasks": [f"{p['tasks']:,}" for p in parts],
-                         "wall time": [duration(p["wall_seconds"]) for p in parts],
-                         "CPU time": [duration(p["cpu_seconds"]) for p in parts],
-                         "tasks' own time": [duration(p["task_seconds"]) for p in parts],
-                         "same tasks, as stored": [duration(p["stored_task_seconds"]) for p in parts]}
+                         "wall": [duration(p["wall_seconds"]) for p in parts],
+                         "CPU": [duration(p["cpu_seconds"]) for p in parts],
+                         "tasks' own": [duration(p["task_seconds"]) for p in parts],
+                         "as stored": [duration(p["stored_task_seconds"]) for p in parts]}
                         ).set_index("part")
 
 
