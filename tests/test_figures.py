@@ -423,3 +423,15 @@ def test_kernel_verdict_orders_by_disjoint_intervals():
     assert "5×5 network (80 wins) is above the 3×3 one (10 wins)." in figures.kernel_verdict(
         _deep_runs(wins_short=10, wins_wide=80))
     assert figures.kernel_comparison(_deep_runs()).shape == (2, 3)
+
+
+def test_published_agents_table_and_its_sources_row_by_row():
+    """The other projects' agents: one row each, as reported, and a sentence that names each row's repository."""
+    from sweeper.experiments.paper import published_learned_agents
+    t, data = figures.published_learned_agents(), published_learned_agents()
+    assert list(t.index) == list(data["agent"])
+    assert list(t.columns) == ["learning", "board", "first click", "win rate"]
+    assert t.loc["PPO with a residual CNN", "win rate"] == "87.2%"
+    sources = figures.published_sources()
+    positions = [sources.index(f"{a}: `{s}`") for a, s in zip(data["agent"], data["source"])]
+    assert positions == sorted(positions)

@@ -119,6 +119,7 @@ from .deep import (  # noqa: F401
     kernel_comparison,
     kernel_verdict,
     published_learned_agents,
+    published_sources,
 )
 from .speed import (  # noqa: F401
     reproduction_timing,

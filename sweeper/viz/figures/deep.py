@@ -20,7 +20,8 @@ GREEDY = "greedy (bandit)"
 
 
 def _ppo_label(steps: int, kernel: int = 3) -> str:
-    return f"MaskablePPO{'' if kernel == 3 else f' (first kernel {kernel}×{kernel})'}, {steps:,} steps"
+    """MaskablePPO's runs, named short (the page introduces the algorithm): 'PPO, 60,000 steps'."""
+    return f"PPO{'' if kernel == 3 else f' (first kernel {kernel}×{kernel})'}, {steps:,} steps"
 
 
 def deep_rl_runs() -> dict:
@@ -82,7 +83,7 @@ def deep_rl_tests_table(tests: pd.DataFrame) -> pd.DataFrame:
 
 def deep_rl_facts_table(facts: pd.DataFrame, greedy: dict) -> pd.DataFrame:
     """Training cost per network beside greedy's: steps, games, CPU seconds, steps and games per CPU second."""
-    rows = [{"agent": r["agent"].replace("MaskablePPO", "PPO"), "steps": f"{r['steps']:,}",
+    rows = [{"agent": r["agent"], "steps": f"{r['steps']:,}",
              "games": f"{r['games']:,}", "CPU s": f"{r['cpu_seconds']:,.0f}",
              "steps / CPU s": f"{r['steps_per_cpu_second']:,.0f}", "games / CPU s": f"{r['games_per_cpu_second']:,.0f}",
              "weights": f"{r['parameters']:,}"} for _, r in facts.iterrows()]
@@ -128,9 +129,17 @@ def published_learned_agents() -> pd.DataFrame:
     """Other projects' learned agents as the page shows them (win rates as reported, not measured here)."""
     from ...experiments.paper import published_learned_agents as table
     t = table()
-    return pd.DataFrame({"agent": t["agent"] + " (" + t["learning"] + ")", "board": t["board"],
-                         "first click": t["first_click"], "win rate": t["win_rate"].map("{:.1%}".format),
-                         "reported by": t["source"].str.replace("github.com/", "", regex=False)}).set_index("agent")
+    return pd.DataFrame({"agent": t["agent"], "learning": t["learning"], "board": t["board"],
+                         "first click": t["first_click"], "win rate": t["win_rate"].map("{:.1%}".format)}
+                        ).set_index("agent")
+
+
+def published_sources() -> str:
+    """Where each row of :func:`published_learned_agents` was reported, row by row, as a sentence (the
+    repositories' addresses are too long for a column of the table)."""
+    from ...experiments.paper import published_learned_agents as table
+    t = table()
+    return "Reported by, row by row: " + "; ".join(f"{a}: `{s}`" for a, s in zip(t["agent"], t["source"])) + "."
 
 
 def kernel_comparison(runs: dict) -> pd.DataFrame:
