@@ -288,11 +288,11 @@ def learn_slot(b, c, t, slot, reward):
     for j in range(tiles.shape[0]):
         p = tiles[j]
         if live(view, flg, p):
-            b = first_candidate(p)
+            base = first_candidate(p)  # not ``b``: that is the board
             for k in range(U8):
-                if cslot[b + k] == slot:
-                    cq[b + k] = qv
-                    cn[b + k] = nv
+                if cslot[base + k] == slot:
+                    cq[base + k] = qv
+                    cn[base + k] = nv
 
 
 # ------------------------------------------------------------ the choice --
@@ -373,9 +373,9 @@ def choose_greedy(lives, cq, cn):
     best_i = np.uint64(0)
     found = False
     for r in range(lives[lives.shape[0] - 1]):
-        b = first_candidate(lives[r])
+        base = first_candidate(lives[r])
         for k in range(U8):
-            i = b + k
+            i = base + k
             a = abs(cq[i])
             if greedy_beats(a, cn[i], best_a, best_n):
                 best_a, best_n, best_i, found = a, cn[i], i, True
@@ -387,16 +387,16 @@ def choose_random(lives, cn, rng):
     """epsilon-greedy's exploration: a uniformly random candidate (click or flag by the sign of its Q)."""
     total = 0
     for r in range(lives[lives.shape[0] - 1]):
-        b = first_candidate(lives[r])
+        base = first_candidate(lives[r])
         for k in range(U8):
-            total += np.int64(cn[b + k] >= 0)
+            total += np.int64(cn[base + k] >= 0)
     pick = below(rng, total)
     for r in range(lives[lives.shape[0] - 1]):
-        b = first_candidate(lives[r])
+        base = first_candidate(lives[r])
         for k in range(U8):
-            if cn[b + k] >= 0:
+            if cn[base + k] >= 0:
                 if pick == 0:
-                    return np.int64(b + k)
+                    return np.int64(base + k)
                 pick -= 1
     return np.int64(-1)
 
@@ -408,9 +408,9 @@ def choose_ucb(lives, cq, cn, cc, logt):
     best_i = np.int64(-1)
     best_s = 0.0
     for r in range(lives[lives.shape[0] - 1]):
-        b = first_candidate(lives[r])
+        base = first_candidate(lives[r])
         for k in range(U8):
-            i = b + k
+            i = base + k
             nv = cn[i]
             if nv < 0:
                 continue
@@ -430,9 +430,9 @@ def choose_thompson(c, gen, a0, b0, rng):
     best_i = np.int64(-1)
     best_p = 0.0
     for r in range(lives[lives.shape[0] - 1]):
-        b = first_candidate(lives[r])
+        base = first_candidate(lives[r])
         for k in range(U8):
-            i = b + k
+            i = base + k
             if cn[i] < 0:
                 continue
             draw = thompson_draw(tslot, tgen, tdraw, cslot[i], cq[i], cn[i], gen, a0, b0, rng)
@@ -498,16 +498,16 @@ def gather(lives, full, cq, cn, qbuf, nbuf, ibuf):
     m = np.uint64(0)
     for r in range(lives[lives.shape[0] - 1]):
         p = lives[r]
-        b = first_candidate(p)
+        base = first_candidate(p)
         if full[p]:  # its 8 candidates side by side: Q and N moved as two blocks
-            copy8(cq, b, qbuf, m)
-            copy8(cn, b, nbuf, m)
+            copy8(cq, base, qbuf, m)
+            copy8(cn, base, nbuf, m)
             for k in range(U8):
-                ibuf[m + k] = b + k
+                ibuf[m + k] = base + k
             m += U8
             continue
         for k in range(U8):
-            i = b + k
+            i = base + k
             if cn[i] >= 0:
                 qbuf[m] = cq[i]
                 nbuf[m] = cn[i]
@@ -806,10 +806,10 @@ def end_game(b, c, t, pol):
         if kind == SA:
             update(q, n, meta, find_or_insert(keys, q, n, meta, ac[LAST] * nt + j), reward)
             continue
-        b = first_candidate(x)
+        base = first_candidate(x)  # not ``b``: that is the board
         for k in range(U8):
-            if cslot[b + k] >= 0:
-                update(q, n, meta, cslot[b + k], reward)
+            if cslot[base + k] >= 0:
+                update(q, n, meta, cslot[base + k], reward)
 
 
 @njit(cache=True, inline="always")
