@@ -160,6 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--save", default=None, help="write the rows, with date, machine and provenance, as JSON to this "
                                                 "file (the book reads results/bench.json)")
     b.add_argument("--json", action="store_true")
+    w = sub.add_parser("best-window", help="estimate the best window agent's table of a board (the regret chapter's "
+                                           "in-class comparator) and write it into the package")
+    w.add_argument("--board", default="8x8x10")
+    w.add_argument("--games", type=int, default=125_000, help="training games of the greedy agent per part")
+    w.add_argument("--parts", type=int, default=8, help="independent parts (seeds 1001, 1002, ...), added")
+    w.add_argument("--workers", type=int, default=2, help="local worker processes (at most --parts)")
     return parser
 
 
@@ -237,6 +243,8 @@ def _run(args) -> int:
         return 0
     if args.command == "reproduce":
         return _reproduce(args)
+    if args.command == "best-window":
+        return _best_window(args)
     if args.command == "time-reproduction":
         from .experiments.timing import time_reproduction
         time_reproduction(args.scale, args.workers, scratch=args.scratch, book=not args.paper_only, out=args.out)
@@ -380,3 +388,23 @@ def _print(summary: dict, as_json: bool) -> None:
     else:
         for k, v in summary.items():
             print(f"{k:>18}: {v:.4f}" if isinstance(v, float) else f"{k:>18}: {v}")
+
+
+def _best_window(args) -> int:
+    from .agents.best_window import default_path
+    from .experiments.comparator import make_table
+    from .game.engine import Setting
+    setting = Setting.parse(args.board)
+    for name in ("games", "parts", "workers"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"--{name} must be at least 1, got {getattr(args, name)}")
+    if args.workers > args.parts:
+        raise ValueError(f"--workers ({args.workers}) above --parts ({args.parts}): a worker computes one part")
+    out = default_path(setting)
+    if not os.access(out.parent, os.W_OK):
+        raise ValueError(f"cannot write {out}")
+    t = make_table(str(setting), args.games, args.parts, args.workers)
+    c = t.info["convergence"][-1]
+    print(f"{out}: {len(t):,} keys over {t.info['decisions']:,} decisions ({t.info['games']:,} games); "
+          f"gap per decision {c['gap_per_decision']:.5f} on the convergence games")
+    return 0

@@ -817,8 +817,8 @@ def _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, 
     """The one game loop: plays games ``start .. start+count-1`` until the value table needs room before a
     decision. Returns the index of the game it stopped in (``start + count`` when all are played, or the
     game where no choice could be made: a plug-in rule failed, and its status says so, or a rule agent
-    came without its rule). ``resume``: the game ``start`` is under way (stopped for room: its table has
-    just grown, so every cached slot is stale). ``probe``: None, or an :data:`~sweeper.agents.oracle.Probe`
+    came without its rule). ``resume``: the game ``start`` is under way (stopped for room: its table, or the
+    probe's, has just grown; every cached slot is looked up again). ``probe``: None, or an :data:`~sweeper.agents.oracle.Probe`
     that measures every decision against the exact probabilities without changing it."""
     gs, ac, meta = b.gs, c.ac, t.meta
     room = 8 * b.geo[G_R] * b.geo[G_C] + 16
@@ -834,6 +834,9 @@ def _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, 
         while True:
             if needs_room(t.keys, meta, room):
                 return g
+            if probe is not None:
+                if oracle.needs_room(probe, room):  # its best-window table grows between calls too
+                    return g
             refresh_keys(b, c, t, pol, moved)
             moved = False
             if gs[ST] != ONGOING:
@@ -894,7 +897,7 @@ def check_rule(pol, rule) -> None:
 
 
 def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start, count, rule=None,
-               probe=None) -> None:
+               probe=None):
     """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``: the one game loop,
     behind training, evaluation, the audit and the regret runs.
 
@@ -904,7 +907,8 @@ def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start,
     either empty (boards drawn from ``rng_boards``) or holds one mine layout per game. ``rule``: a
     plug-in rule's tuple (:mod:`sweeper.agents.custom`); when it fails, the game in progress is
     abandoned, its index is recorded in the rule's status and the call returns. ``probe``: an
-    :data:`~sweeper.agents.oracle.Probe` to measure every decision against the exact probabilities.
+    :data:`~sweeper.agents.oracle.Probe` to measure every decision against the exact probabilities; returns it
+    (a new bundle when its best-window table grew: :func:`sweeper.agents.oracle.grow`), or None without one.
 
     The kernel :func:`_games` runs the steps :func:`refresh_keys`, :func:`choose` and
     :func:`apply`; the table grows here, between its calls, because the kernel allocates nothing
@@ -922,8 +926,15 @@ def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start,
             start = _play_games_probed(b, c, table.bundle, pol, rng_boards, rng_agent, layouts, records, start,
                                        end - start, resume, rule, probe)
         if start >= end or (rule is not None and rule[7][E_CODE] != RULE_OK):
-            return
-        if not needs_room(table.bundle.keys, table.bundle.meta, room):
+            return probe
+        grown = False
+        if needs_room(table.bundle.keys, table.bundle.meta, room):
+            table.make_room(room)
+            grown = True
+        if probe is not None and oracle.needs_room(probe, room):
+            probe = oracle.grow(probe, room)
+            grown = True
+        if not grown:
             raise RuntimeError(f"no choice could be made in game {start} (the agent had no candidate)")
-        table.make_room(room)
         resume = True
+    return probe

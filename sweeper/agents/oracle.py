@@ -20,6 +20,15 @@ decision and :func:`after_move` after it, and :func:`end_of_game` at each game's
 end. The probe never changes what the agent does; the games are those of
 training (or evaluation) with the same seed.
 
+The regret splits in two (:mod:`sweeper.agents.best_window`): the best window agent, which
+knows every key's true value, would have made a move right with probability ``window``
+(the mean over its tied best candidates). The *representation gap* ``best - window`` is
+what no agent that reads the board through windows can win back; the *learning regret*
+``window - right`` is what the agent has still to learn. They add up to the regret.
+A probe scores against a best-window table (``WINDOW_SCORE``), or, to estimate one,
+adds every candidate's exact probability to its key's sum (``WINDOW_ESTIMATE``); in that
+mode its table grows between kernel calls like the agent's (:func:`needs_room`, :func:`grow`).
+
 Besides the per-game sums (:data:`GAME_FLOAT_COLUMNS`, :data:`GAME_INT_COLUMNS`)
 a probe can record one row per decision (the audit of
 :mod:`sweeper.running.belief`): give it row arrays with room for every decision,
@@ -34,8 +43,10 @@ import numpy as np
 from numba import njit
 
 from ..game.engine import G_K, LOST, ST
-from ..game.grid import COVERED
+from ..game.grid import COVERED, OUT
 from ..game.probability import INCONSISTENT, analyse
+from .values import EMPTY, USED, ensure_room, probe as slot_of
+from .windows import window_code, window_key
 
 #: Probabilities within EPS of 0 or 1 count as known.
 EPS = 1e-9
@@ -48,35 +59,96 @@ WON, FORCED, MISSED, KNOWN_MINE = range(4)
 # per-decision integer columns ``di`` and float columns ``df``
 D_GAME, D_NUM, D_TILE, D_FLAG, D_N, D_CLICKED, D_SAFE_KNOWN, D_EXPLODED, D_REMOVED = range(9)
 D_SIZE = 9
-F_Q, F_EXACT, F_LOWEST, F_CLICKED_EXACT, F_BEST = range(5)
-F_SIZE = 5
+F_Q, F_EXACT, F_LOWEST, F_CLICKED_EXACT, F_BEST, F_WINDOW = range(6)
+F_SIZE = 6
 # per-game integer columns ``games``: won, cause, lost by a forced flag removal, decisions, decisions where a
-# sure move (p = 0 or 1 within EPS) was on offer, flags placed
-G_WON, G_CAUSE, G_REMOVAL, G_DECISIONS, G_SURE, G_FLAGS = range(6)
-GAME_INT_COLUMNS = ("won", "cause", "by_removal", "decisions", "sure_decisions", "flags")
+# sure move (p = 0 or 1 within EPS) was on offer, flags placed, decisions where a candidate's key was unknown to
+# the best-window table
+G_WON, G_CAUSE, G_REMOVAL, G_DECISIONS, G_SURE, G_FLAGS, G_UNKNOWN = range(7)
+GAME_INT_COLUMNS = ("won", "cause", "by_removal", "decisions", "sure_decisions", "flags", "unknown_key_decisions")
 # per-game float columns ``gsum``: regret summed over the decisions where a sure move was on offer, over the
-# others (every move a guess), over the flag decisions; the summed probability that the chosen move was right
-S_REGRET_SURE, S_REGRET_GUESS, S_REGRET_FLAGS, S_RIGHT = range(4)
-GAME_FLOAT_COLUMNS = ("regret_sure", "regret_guess", "regret_flags", "right")
+# others (every move a guess), over the flag decisions; the summed probability that the chosen move was right;
+# the representation gap (best - window) summed over the sure decisions and over the guesses (0 without a table)
+S_REGRET_SURE, S_REGRET_GUESS, S_REGRET_FLAGS, S_RIGHT, S_GAP_SURE, S_GAP_GUESS = range(6)
+GAME_FLOAT_COLUMNS = ("regret_sure", "regret_guess", "regret_flags", "right", "gap_sure", "gap_guess")
 # the probe's counters ``state``: rows written, solver fallbacks, and of the game in progress: cause, lost by
-# a removal, decisions; ``fstate``: of the decision in progress: lowest P among the candidates, best, P(target)
+# a removal, decisions; ``fstate``: of the decision in progress: lowest P among the candidates, best, P(target),
+# the best window agent's P(right), whether a candidate's key was unknown to its table
 R_ROWS, R_FALLBACKS, R_CAUSE, R_REMOVAL, R_DEC = range(5)
-X_LOWEST, X_BEST, X_EXACT = range(3)
+X_LOWEST, X_BEST, X_EXACT, X_WINDOW, X_UNKNOWN = range(5)
+#: What a probe does with its best-window table ``wkeys/wq/wn/wmeta`` (``wmode[0]``): nothing, score each decision
+#: against it (Q holds each key's value), or estimate it (Q sums each key's exact probabilities, N counts them).
+WINDOW_NONE, WINDOW_SCORE, WINDOW_ESTIMATE = 0, 1, 2
+#: An empty slot of the best-window table.
+EMPTY_KEY = EMPTY
+#: The value of a key the table has never met: no information.
+UNKNOWN = 0.5
 
 #: The probe bundle: ``prob`` (the exact probabilities of the current view, by padded tile), ``budget``
 #: (the solver's node budget, one int), ``state``/``fstate`` (counters above), ``di``/``df`` (per-decision
 #: rows; length 0: none recorded), ``games``/``gsum`` (per game, indexed like the loop's records), ``cbins``
-#: (every candidate's count, belief sum, exact sum, known-safe, known-mine by belief bin).
-Probe = namedtuple("Probe", ["prob", "budget", "state", "fstate", "di", "df", "games", "gsum", "cbins"])
+#: (every candidate's count, belief sum, exact sum, known-safe, known-mine by belief bin); the best-window table
+#: ``wkeys``/``wq``/``wn``/``wmeta`` (a :class:`~sweeper.agents.values.Table`'s arrays) with ``wmode`` (what is
+#: done with it, and whether its keys are symmetric) and, per candidate (``tile * 8 + k``), the window code its
+#: slot was last looked up for (``wcode``, -1: never) and that slot (``wslot``, -1: not in the table); ``codes``:
+#: scratch space, the window code of each tile of the current view.
+Probe = namedtuple("Probe", ["prob", "budget", "state", "fstate", "di", "df", "games", "gsum", "cbins",
+                             "wkeys", "wq", "wn", "wmeta", "wmode", "wcode", "wslot", "codes"])
 
 
-def new_probe(board, games: int, rows: int, budget: int) -> Probe:
+def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int = WINDOW_NONE,
+              symmetric: bool = True) -> Probe:
     """A probe for ``games`` games on ``board`` (a :class:`~sweeper.game.engine.Board`), with room for
-    ``rows`` per-decision rows (0: per-game sums only)."""
-    return Probe(prob=np.zeros(board.shown.shape[0]), budget=np.array([budget], np.int64),
-                 state=np.zeros(5, np.int64), fstate=np.zeros(3), di=np.zeros((rows, D_SIZE), np.int64),
+    ``rows`` per-decision rows (0: per-game sums only). ``window``: a best-window
+    :class:`~sweeper.agents.values.ValueTable` and ``mode`` (:data:`WINDOW_SCORE` or :data:`WINDOW_ESTIMATE`),
+    its keys ``symmetric`` or not."""
+    P = board.shown.shape[0]
+    if window is None:
+        from .values import ValueTable
+        window, mode = ValueTable(16), WINDOW_NONE
+    t = window.bundle
+    return Probe(prob=np.zeros(P), budget=np.array([budget], np.int64),
+                 state=np.zeros(5, np.int64), fstate=np.zeros(5), di=np.zeros((rows, D_SIZE), np.int64),
                  df=np.zeros((rows, F_SIZE)), games=np.zeros((games, len(GAME_INT_COLUMNS)), np.int64),
-                 gsum=np.zeros((games, len(GAME_FLOAT_COLUMNS))), cbins=np.zeros((N_BINS, 5)))
+                 gsum=np.zeros((games, len(GAME_FLOAT_COLUMNS))), cbins=np.zeros((N_BINS, 5)),
+                 wkeys=t.keys, wq=t.q, wn=t.n, wmeta=t.meta, wmode=np.array([mode, int(bool(symmetric))], np.int64),
+                 wcode=np.full(P * 8, -1, np.int64), wslot=np.full(P * 8, -1, np.int64), codes=np.zeros(P, np.int64))
+
+
+@njit(cache=True)
+def needs_room(probe, room):
+    """Is the probe estimating a best-window table that ``room`` more keys would make more than half full?"""
+    return probe.wmode[0] == WINDOW_ESTIMATE and 2 * (probe.wmeta[USED] + room) > probe.wkeys.shape[0]
+
+
+def grow(probe: Probe, room: int) -> Probe:
+    """The probe with its best-window table grown (doubling) to hold ``room`` more keys at most half full;
+    every candidate's remembered slot is forgotten (slots move)."""
+    keys, q, n = ensure_room(probe.wkeys, probe.wq, probe.wn, probe.wmeta, room)
+    probe.wcode[:] = -1
+    return probe._replace(wkeys=keys, wq=q, wn=n)
+
+
+@njit(cache=True, inline="always")
+def window_slot(keys, wq, wn, wmeta, wcode, wslot, estimate, symmetric, view, off9, centre, code, bp, i):
+    """The best-window table's slot of the candidate with cache index ``i`` (window around ``centre``, whose
+    cells have the code ``code``, target direction ``bp``), looked up only when the window's cells changed since
+    the last time (estimating: the key is added when absent; scoring: -1 when absent)."""
+    if code == wcode[i]:
+        return wslot[i]
+    key = window_key(view, centre, off9, bp, symmetric)
+    s = slot_of(keys, key)
+    if keys[s] == EMPTY:
+        if estimate:
+            keys[s] = key
+            wq[s] = 0.0
+            wn[s] = 0
+            wmeta[USED] += 1
+        else:
+            s = -1
+    wcode[i] = code
+    wslot[i] = s
+    return s
 
 
 @njit(cache=True)
@@ -100,15 +172,29 @@ def begin_game(probe):
 @njit(cache=True)
 def before_choice(b, c, window_agent, probe):
     """The exact probabilities of the view the agent is about to decide on, the lowest and the best move
-    among its candidates (live tiles), and (window agents) every seen candidate into the belief bins."""
+    among its candidates (live tiles), (window agents) every seen candidate into the belief bins, and the
+    best window agent's move (scoring) or every candidate's probability into its key's sum (estimating)."""
     tiles, view, flg, prob = b.tiles, b.shown, b.flg, probe.prob
     f = analyse(view, tiles, b.off8, b.geo[G_K], probe.budget[0], prob)
     if f == INCONSISTENT:
         raise RuntimeError("the solver found a real board's view inconsistent")
     probe.state[R_FALLBACKS] += f
     cq, cn, cbins = c.cq, c.cn, probe.cbins
+    off8, off9 = b.off8, b.off9
+    mode = probe.wmode[0]
+    estimate = mode == WINDOW_ESTIMATE
+    symmetric = probe.wmode[1] != 0
+    wkeys, wq, wn, wmeta, wcode, wslot, codes = probe.wkeys, probe.wq, probe.wn, probe.wmeta, probe.wcode, \
+        probe.wslot, probe.codes
+    if mode != WINDOW_NONE:  # every window's code, once per decision (a window is the centre of 8 candidates)
+        for j in range(tiles.shape[0]):
+            codes[tiles[j]] = window_code(view, tiles[j], off9)
     lowest = 2.0
     best = 0.0
+    w_certain = -1.0  # the best window agent: the most certain value, its tied candidates' summed P(right)
+    w_right = 0.0
+    w_ties = 0
+    unknown = False
     for j in range(tiles.shape[0]):
         p = tiles[j]
         if view[p] != COVERED or flg[p] != 0:  # not a live tile (sweeper.agents.kernels.live)
@@ -116,6 +202,29 @@ def before_choice(b, c, window_agent, probe):
         pp = prob[p]
         lowest = min(lowest, pp)
         best = max(best, pp, 1.0 - pp)
+        if mode != WINDOW_NONE:
+            for k in range(8):
+                ctr = p + off8[k]
+                if view[ctr] == OUT:
+                    continue
+                s = window_slot(wkeys, wq, wn, wmeta, wcode, wslot, estimate, symmetric, view, off9, ctr,
+                                codes[ctr], 7 - k, p * 8 + k)
+                if estimate:
+                    wq[s] += pp
+                    wn[s] += 1
+                    continue
+                v = UNKNOWN
+                if s >= 0:
+                    v = wq[s]
+                else:
+                    unknown = True
+                certain = max(v, 1.0 - v)
+                right = pp if v > 0.5 else 1.0 - pp
+                if certain > w_certain:
+                    w_certain, w_right, w_ties = certain, right, 1
+                elif certain == w_certain:
+                    w_right += right
+                    w_ties += 1
         if window_agent:
             for i in range(p * 8, p * 8 + 8):
                 if cn[i] > 0:
@@ -127,6 +236,8 @@ def before_choice(b, c, window_agent, probe):
                     cbins[k, 4] += pp >= 1.0 - EPS
     probe.fstate[X_LOWEST] = lowest
     probe.fstate[X_BEST] = best
+    probe.fstate[X_WINDOW] = w_right / w_ties if w_ties > 0 else best
+    probe.fstate[X_UNKNOWN] = 1.0 if unknown else 0.0
 
 
 @njit(cache=True)
@@ -139,14 +250,18 @@ def after_move(b, probe, g, x, flag, qv, nv, removed):
     best = fs[X_BEST]
     right = exact if flag else 1.0 - exact
     regret = max(best - right, 0.0)
+    gap = max(best - fs[X_WINDOW], 0.0)
     sure = best >= 1.0 - EPS
     gs, gi = probe.gsum, probe.games
     gs[g, S_RIGHT] += right
     if sure:
         gs[g, S_REGRET_SURE] += regret
+        gs[g, S_GAP_SURE] += gap
         gi[g, G_SURE] += 1
     else:
         gs[g, S_REGRET_GUESS] += regret
+        gs[g, S_GAP_GUESS] += gap
+    gi[g, G_UNKNOWN] += np.int64(fs[X_UNKNOWN] != 0.0)
     if flag:
         gs[g, S_REGRET_FLAGS] += regret
         gi[g, G_FLAGS] += 1
@@ -178,6 +293,7 @@ def after_move(b, probe, g, x, flag, qv, nv, removed):
         df[row, F_LOWEST] = lowest
         df[row, F_CLICKED_EXACT] = prob[clicked] if clicked >= 0 else np.nan
         df[row, F_BEST] = best
+        df[row, F_WINDOW] = fs[X_WINDOW]
         st[R_ROWS] = row + 1
     st[R_DEC] += 1
 

@@ -52,9 +52,12 @@ class Recorder:
     against the exact probabilities (:mod:`sweeper.agents.oracle`): a probe per kernel call, the rows and
     per-game sums gathered here. ``rows``: also keep one row per decision (the audit; costs memory)."""
 
-    def __init__(self, rows: bool = True, budget: int = NODE_BUDGET):
+    def __init__(self, rows: bool = True, budget: int = NODE_BUDGET, window=None, mode: int = oracle.WINDOW_NONE):
         self.rows = bool(rows)
         self.budget = check_budget(budget)
+        # the best-window table: a ValueTable scored against or estimated (oracle.WINDOW_SCORE / WINDOW_ESTIMATE),
+        # with its keys' symmetry: (table, symmetric)
+        self.window, self.mode = window, mode
         self.parts_i, self.parts_f, self.games, self.gsums = [], [], [], []
         self.probe = None
         self.cbins = np.zeros((N_BINS, 5))
@@ -64,7 +67,10 @@ class Recorder:
     def begin_setting(self, board, setting, episodes: int) -> None:
         """A new board setting of the run, ``episodes`` games."""
         self._fallbacks_before = self.fallbacks
-        self.probe = new_probe(board, episodes, 0, self.budget)._replace(cbins=self.cbins)
+        if self.probe is not None and self.mode == oracle.WINDOW_ESTIMATE:
+            raise ValueError("a best-window table is estimated on one board setting")
+        table, sym = self.window if self.window is not None else (None, True)
+        self.probe = new_probe(board, episodes, 0, self.budget, table, self.mode, sym)._replace(cbins=self.cbins)
         self.games.append(self.probe.games)
         self.gsums.append(self.probe.gsum)
         self.tiles = setting.tiles
@@ -75,6 +81,16 @@ class Recorder:
         self.probe.state[oracle.R_ROWS] = 0
         self.probe = self.probe._replace(di=np.zeros((rows, D_SIZE), np.int64), df=np.zeros((rows, F_SIZE)))
         return self.probe
+
+    def adopt(self, probe) -> None:
+        """Take back the probe a kernel call returned (a new bundle when its best-window table grew)."""
+        self.probe = probe
+
+    def window_sums(self):
+        """Estimating: the best-window table's keys with their summed exact probabilities and counts."""
+        p = self.probe
+        used = p.wkeys != oracle.EMPTY_KEY
+        return p.wkeys[used], p.wq[used], p.wn[used]
 
     def collect(self) -> None:
         """Keep what the last call recorded."""

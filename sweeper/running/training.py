@@ -237,10 +237,10 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
                 probe = None if recorder is None else recorder.call(count)
                 if rule is None:
                     extra = () if probe is None else (None, probe)
-                    play_games(board, cache, table, pol, rng_b, rng_a, lay, view, start, count, *extra)
+                    probe = play_games(board, cache, table, pol, rng_b, rng_a, lay, view, start, count, *extra)
                 else:
-                    custom.quiet(custom.play_games, board, cache, table, pol, rng_b, rng_a, lay, view, start, count,
-                                 rule, probe)
+                    probe = custom.quiet(custom.play_games, board, cache, table, pol, rng_b, rng_a, lay, view, start,
+                                         count, rule, probe)
                     message = agent.rule.failure(rule, done)
                     if message is not None and agent.rule.interrupted and (
                             interrupt.hit or isinstance(agent.rule.cause, KeyboardInterrupt)):
@@ -254,6 +254,7 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
                         raise custom.RuleError(message + f"; the {finished:,} finished games are in error.run",
                                                run) from agent.rule.cause
                 if recorder is not None:
+                    recorder.adopt(probe)
                     recorder.collect()
                 if bar is not None:
                     bar.update(count)
