@@ -91,9 +91,11 @@ UNKNOWN = 0.5
 #: ``wkeys``/``wq``/``wn``/``wmeta`` (a :class:`~sweeper.agents.values.Table`'s arrays) with ``wmode`` (what is
 #: done with it, and whether its keys are symmetric) and, per candidate (``tile * 8 + k``), the window code its
 #: slot was last looked up for (``wcode``, -1: never) and that slot (``wslot``, -1: not in the table); ``codes``:
-#: scratch space, the window code of each tile of the current view.
+#: scratch space, the window code of each tile of the current view; estimating, ``wacc``/``wcnt``: the exact
+#: probabilities each candidate gathered for its current slot and their number, added to the slot when its window
+#: changes (:func:`flush` adds them all).
 Probe = namedtuple("Probe", ["prob", "budget", "state", "fstate", "di", "df", "games", "gsum", "cbins",
-                             "wkeys", "wq", "wn", "wmeta", "wmode", "wcode", "wslot", "codes"])
+                             "wkeys", "wq", "wn", "wmeta", "wmode", "wcode", "wslot", "codes", "wacc", "wcnt"])
 
 
 def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int = WINDOW_NONE,
@@ -112,7 +114,8 @@ def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int 
                  df=np.zeros((rows, F_SIZE)), games=np.zeros((games, len(GAME_INT_COLUMNS)), np.int64),
                  gsum=np.zeros((games, len(GAME_FLOAT_COLUMNS))), cbins=np.zeros((N_BINS, 5)),
                  wkeys=t.keys, wq=t.q, wn=t.n, wmeta=t.meta, wmode=np.array([mode, int(bool(symmetric))], np.int64),
-                 wcode=np.full(P * 8, -1, np.int64), wslot=np.full(P * 8, -1, np.int64), codes=np.zeros(P, np.int64))
+                 wcode=np.full(P * 8, -1, np.int64), wslot=np.full(P * 8, -1, np.int64), codes=np.zeros(P, np.int64),
+                 wacc=np.zeros(P * 8), wcnt=np.zeros(P * 8, np.int64))
 
 
 @njit(cache=True)
@@ -121,21 +124,38 @@ def needs_room(probe, room):
     return probe.wmode[0] == WINDOW_ESTIMATE and 2 * (probe.wmeta[USED] + room) > probe.wkeys.shape[0]
 
 
+@njit(cache=True)
+def flush(probe):
+    """Estimating: add every candidate's gathered sums to its slot (before the slots move, and at the end)."""
+    wq, wn, wslot, wacc, wcnt = probe.wq, probe.wn, probe.wslot, probe.wacc, probe.wcnt
+    for i in range(wcnt.shape[0]):
+        if wcnt[i] > 0:
+            wq[wslot[i]] += wacc[i]
+            wn[wslot[i]] += wcnt[i]
+            wacc[i] = 0.0
+            wcnt[i] = 0
+
+
 def grow(probe: Probe, room: int) -> Probe:
     """The probe with its best-window table grown (doubling) to hold ``room`` more keys at most half full;
     every candidate's remembered slot is forgotten (slots move)."""
+    flush(probe)
     keys, q, n = ensure_room(probe.wkeys, probe.wq, probe.wn, probe.wmeta, room)
     probe.wcode[:] = -1
     return probe._replace(wkeys=keys, wq=q, wn=n)
 
 
-@njit(cache=True, inline="always")
-def window_slot(keys, wq, wn, wmeta, wcode, wslot, estimate, symmetric, view, off9, centre, code, bp, i):
-    """The best-window table's slot of the candidate with cache index ``i`` (window around ``centre``, whose
-    cells have the code ``code``, target direction ``bp``), looked up only when the window's cells changed since
-    the last time (estimating: the key is added when absent; scoring: -1 when absent)."""
-    if code == wcode[i]:
-        return wslot[i]
+@njit(cache=True)
+def window_slot(keys, wq, wn, wmeta, wcode, wslot, wacc, wcnt, estimate, symmetric, view, off9, centre, code, bp, i):
+    """Look up the best-window table's slot of the candidate with cache index ``i`` (window around ``centre``,
+    whose cells have the code ``code``, target direction ``bp``) and remember it with the code (estimating: the
+    key is added when absent, and the sums the candidate gathered for its previous key are added to that key's
+    slot; scoring: -1 when absent). The caller looks up only windows that changed."""
+    if estimate and wcnt[i] > 0:  # the sums gathered for the window's previous key go to its slot
+        wq[wslot[i]] += wacc[i]
+        wn[wslot[i]] += wcnt[i]
+        wacc[i] = 0.0
+        wcnt[i] = 0
     key = window_key(view, centre, off9, bp, symmetric)
     s = slot_of(keys, key)
     if keys[s] == EMPTY:
@@ -186,6 +206,7 @@ def before_choice(b, c, window_agent, probe):
     symmetric = probe.wmode[1] != 0
     wkeys, wq, wn, wmeta, wcode, wslot, codes = probe.wkeys, probe.wq, probe.wn, probe.wmeta, probe.wcode, \
         probe.wslot, probe.codes
+    wacc, wcnt = probe.wacc, probe.wcnt
     if mode != WINDOW_NONE:  # every window's code, once per decision (a window is the centre of 8 candidates)
         for j in range(tiles.shape[0]):
             codes[tiles[j]] = window_code(view, tiles[j], off9)
@@ -207,11 +228,14 @@ def before_choice(b, c, window_agent, probe):
                 ctr = p + off8[k]
                 if view[ctr] == OUT:
                     continue
-                s = window_slot(wkeys, wq, wn, wmeta, wcode, wslot, estimate, symmetric, view, off9, ctr,
-                                codes[ctr], 7 - k, p * 8 + k)
-                if estimate:
-                    wq[s] += pp
-                    wn[s] += 1
+                i = p * 8 + k
+                s = wslot[i]
+                if codes[ctr] != wcode[i]:  # the window changed since its slot was looked up
+                    s = window_slot(wkeys, wq, wn, wmeta, wcode, wslot, wacc, wcnt, estimate, symmetric, view,
+                                    off9, ctr, codes[ctr], 7 - k, i)
+                if estimate:  # gathered per candidate while its window stays the same (no memory traffic)
+                    wacc[i] += pp
+                    wcnt[i] += 1
                     continue
                 v = UNKNOWN
                 if s >= 0:

@@ -89,6 +89,7 @@ class Recorder:
     def window_sums(self):
         """Estimating: the best-window table's keys with their summed exact probabilities and counts."""
         p = self.probe
+        oracle.flush(p)
         used = p.wkeys != oracle.EMPTY_KEY
         return p.wkeys[used], p.wq[used], p.wn[used]
 
