@@ -27,13 +27,12 @@ import time
 import numpy as np
 import pandas as pd
 
+from ..agents.neural import REQUIREMENTS  # what ``make deep`` installs: one list, with the neural bandit
 from ..game.engine import Setting
 from ..game.probability import mine_probabilities
 from ..running.env import MinesweeperEnv, action_mask
 from .runner import Output, task_kind
 
-#: What ``make deep`` installs (pinned: torch 2.13.0 is the CPU build this machine class keeps on disk).
-REQUIREMENTS = ("torch==2.13.0", "stable-baselines3==2.9.2", "sb3-contrib==2.9.2")
 #: Cell codes of the observation (0-8 numbers, covered, flagged, exploded, and one spare).
 CODES = 13
 

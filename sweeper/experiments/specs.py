@@ -544,3 +544,25 @@ def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
     if unknown:
         raise ValueError(f"unknown experiment id(s) {unknown}; known: {list(known)}")
     return list(dict.fromkeys(t for i in ids for t in known[i].tasks(scale, seeds)))
+
+
+# --------------------------------------------------- the neural bandit (issue 38) --
+#: Training budgets of ext:neural per board: games (deterministic; at paper scale, what about 30 CPU minutes of the
+#: 2-core machine class trains on one thread) and the test games of each level.
+NEURAL_GAMES = {"paper": {"8x8x10": 60_000, "16x16x40": 8_000, "16x30x99": 2_000}, "quick": {"8x8x10": 300}}
+
+
+def neural_tasks(sc, seeds):
+    from .neural import neural_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
+    test = sc.test // 10 if sc.name == "paper" else 50
+    return [Task.make("neural_bandit", board=b, seed=s, games=g, minibatch=32, test_games=test,
+                      calibration_games=20 if sc.name == "paper" else 3, block=max(g // 50, 1), cost=g * 0.05,
+                      label=f"neural bandit (64 ch, 5 layers) on {b}, {g:,} games, seed {s}")
+            for b, g in NEURAL_GAMES[sc.name].items() for s in seeds]
+
+
+EXTRA_SPECS["ext:neural"] = Spec(
+    "ext:neural", "From a table to a network: the neural contextual bandit",
+    "A fully convolutional network's P(mine | view), trained online from the end-of-game labels on each level "
+    "under the paper's opening, tested greedy on all three levels (transfer) and calibrated against the exact "
+    "probabilities (needs `make deep`).", neural_tasks)
