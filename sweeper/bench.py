@@ -245,7 +245,7 @@ def neural_rows(quick: bool, emit, explain) -> None:
         explain("neural bandit: skipped", reason=str(exc))
         return
     from .running.neural_play import evaluate_neural, train_neural
-    n_train, n_test, n_exp = (300, 200, 10) if quick else (3_000, 2_000, 100)
+    n_train, n_test, n_exp = (1_000, 200, 10) if quick else (5_000, 2_000, 100)
     agent = NeuralAgent(seed=7)
     train_neural(agent.copy(), "8x8x10", 20, seed=7, warmup=50)  # warm-up / compile
     r = train_neural(agent, "8x8x10", n_train, seed=7)

@@ -269,3 +269,34 @@ def test_a_small_budget_of_training_beats_random_clicks():
     floor = play_random("8x8x10", 500, seed=11)
     assert after.win_rate >= 0.1 and floor["won"].mean() < 0.01 and before.win_rate < 0.01
     assert after.records["revealed"].mean() > max(floor["revealed"].mean(), before.records["revealed"].mean()) + 0.1
+
+
+def test_the_stored_experiment_adds_up():
+    _extra()
+    from sweeper.experiments.neural import neural_task
+    from sweeper.experiments.specs import EXTRA_SPECS
+    from sweeper.experiments.stats import wilson
+    out = neural_task("6x6x5", seed=2, games=60, channels=8, layers=2, minibatch=16, block=20,
+                      tests=("6x6x5", "8x8x10"), test_games=30, calibration_games=2)
+    curve, tests = out.tables["curve"], out.tables["tests"]
+    assert curve["games"].tolist() == [20, 40, 60] and curve["block_wins"].sum() == out.info["train_wins"]
+    assert curve["cpu_seconds"].is_monotonic_increasing and out.info["train_games"] == 60
+    assert tests["board"].tolist() == ["6x6x5", "8x8x10"] and tests["games"].eq(30).all()
+    for _, row in tests.iterrows():
+        assert (row["lo"], row["hi"]) == wilson(row["wins"], row["games"])
+    assert set(out.tables["calibration"]["board"]) <= {"6x6x5", "8x8x10"}
+    assert set(out.arrays["agent"]) >= {"metadata", "head.weight"}
+    tasks = EXTRA_SPECS["ext:neural"].tasks("quick", (1,))
+    assert [t.kind for t in tasks] == ["neural_bandit"] and tasks[0].params["board"] == "8x8x10"
+
+
+def test_snapshots_keep_the_network_as_it_was():
+    from sweeper.running.neural_play import train_neural
+    agent = _small()
+    run = train_neural(agent, "6x6x5", 50, seed=1, batch=8, minibatch=8, warmup=10, snapshots=[20, 40])
+    assert [s["at"] for s in run.snapshots] == [20, 40]
+    assert [s["games"] >= s["at"] for s in run.snapshots] == [True, True]
+    assert run.snapshots[0]["updates"] <= run.snapshots[1]["updates"] <= run.updates
+    assert not np.array_equal(_state(run.snapshots[0]["agent"])["head.weight"], _state(agent)["head.weight"])
+    with pytest.raises(ValueError, match="increase"):
+        train_neural(agent, "6x6x5", 5, seed=1, snapshots=[3, 2])
