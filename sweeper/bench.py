@@ -23,7 +23,9 @@ games played by the trained agent give the number of draws per decision (one
 per distinct action among the candidates) and the (a, b) of each, and
 :func:`sweeper.rng.beta` is timed on exactly those. The last rows give the cost
 of the exact probabilities that the audit and the regret runs compute at every
-decision (:mod:`sweeper.agents.oracle`), per decision, from beginner to expert.
+decision (:mod:`sweeper.agents.oracle`), per decision, from beginner to expert. With the optional extra
+``deep`` installed, the neural bandit's rows follow (:func:`neural_rows`: its training, and its batched test games
+on beginner and expert, in games and decisions per CPU second); without it one row says they were skipped.
 
 ``python -m sweeper bench --save results/bench.json`` keeps the rows, with the
 date, the machine and the code's provenance, as plain JSON
@@ -249,7 +251,7 @@ def neural_rows(quick: bool, emit, explain) -> None:
     agent = NeuralAgent(seed=7)
     train_neural(agent.copy(), "8x8x10", 20, seed=7, warmup=50)  # warm-up / compile
     r = train_neural(agent, "8x8x10", n_train, seed=7)
-    emit(f"neural bandit (64 ch, 5 layers) train 8x8x10 ({n_train:,} games, CPU s)", n_train, r.cpu_seconds,
+    emit(f"neural bandit ({agent.channels} ch, {agent.layers} layers) train 8x8x10 ({n_train:,} games, CPU s)", n_train, r.cpu_seconds,
          win_rate=round(r.win_rate, 4), decisions_per_second=round(r.decisions / r.cpu_seconds, 1),
          updates_per_second=round(r.updates / r.cpu_seconds, 2))
     for board, games in (("8x8x10", n_test), ("16x30x99", n_exp)):

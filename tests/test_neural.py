@@ -3,25 +3,19 @@ deterministic, its games are the engine's games, its file is plain data and chec
 small budget of training learns. These need the optional extra ``deep`` (``make test-deep`` installs it and runs
 this file; ``make test`` skips them and says why, and ``SWEEPER_REQUIRE_DEEP=1`` makes a missing extra a failure)."""
 
-import builtins
 import json
-import os
 import zipfile
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from deep_extra import hide, need
 from sweeper.agents import neural
 
 
 def _extra():
-    try:
-        return neural.require_torch()
-    except ValueError as exc:
-        if os.environ.get("SWEEPER_REQUIRE_DEEP") == "1":
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
+    return need(neural.require_torch)
 
 
 def _small(seed=1, epsilon=0.0):
@@ -34,15 +28,8 @@ def _state(agent):
 
 
 def test_a_missing_extra_is_a_clear_error(monkeypatch):
-    real = builtins.__import__
-
-    def no_torch(name, *a, **k):
-        if name.split(".")[0] == "torch":
-            raise ImportError(f"No module named {name!r}", name=name)
-        return real(name, *a, **k)
-
-    monkeypatch.setattr(builtins, "__import__", no_torch)
-    with pytest.raises(ValueError, match="the optional extra 'deep' .*`make deep` installs it"):
+    hide(monkeypatch, "torch")
+    with pytest.raises(ValueError, match="the neural bandit needs the optional extra 'deep' .*`make deep` installs"):
         neural.NeuralAgent()
 
 

@@ -34,7 +34,7 @@ LEVELS = ("8x8x10", "16x16x40", "16x30x99")
 
 @task_kind("neural_bandit")
 def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: float | None = None,
-                channels: int = 64, layers: int = 5, epsilon: float = 0.0, minibatch: int = 128, replay: float = 1.0,
+                channels: int = 32, layers: int = 5, epsilon: float = 0.0, minibatch: int = 16, replay: float = 1.0,
                 lr: float = 1e-3, block: int = 1_000, tests=LEVELS, test_games: int = 1_000,
                 calibration_games: int = 20, label: str | None = None, cost: float = 1.0) -> Output:
     """Train a neural bandit on ``board`` (seed ``seed``) for ``games`` games or ``cpu_seconds`` CPU seconds, then

@@ -555,9 +555,9 @@ NEURAL_GAMES = {"paper": {"8x8x10": 60_000, "16x16x40": 8_000, "16x30x99": 2_000
 def neural_tasks(sc, seeds):
     from .neural import neural_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
     test = sc.test // 10 if sc.name == "paper" else 50
-    return [Task.make("neural_bandit", board=b, seed=s, games=g, minibatch=32, test_games=test,
+    return [Task.make("neural_bandit", board=b, seed=s, games=g, test_games=test,
                       calibration_games=20 if sc.name == "paper" else 3, block=max(g // 50, 1), cost=g * 0.05,
-                      label=f"neural bandit (64 ch, 5 layers) on {b}, {g:,} games, seed {s}")
+                      label=f"neural bandit (32 ch, 5 layers) on {b}, {g:,} games, seed {s}")
             for b, g in NEURAL_GAMES[sc.name].items() for s in seeds]
 
 
