@@ -52,7 +52,8 @@ lock: $(STAMP)
 	touch $(STAMP)
 
 # deep RL, optional (about 860 MB more in .venv: requirements-deep.txt): `make deep` installs it and trains
-# the stored runs of ext:deep_rl (resumable: finished runs are kept); `make test-deep` tests the deep-RL module.
+# the stored runs of ext:deep_rl (resumable: finished runs are kept); `make test-deep` tests the deep-RL module
+# and the neural bandit.
 # The book reads the stored runs and builds without it; .ci/run runs both test targets.
 $(DEEP): $(STAMP) requirements-deep.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -r requirements-deep.txt
@@ -62,7 +63,7 @@ deep: $(DEEP)
 	$(PY) -m sweeper reproduce ext:deep_rl --scale paper --workers 2
 
 test-deep: $(DEEP)
-	SWEEPER_REQUIRE_DEEP=1 $(PY) -m pytest -q -rs -p no:cacheprovider tests/test_deep_rl.py
+	SWEEPER_REQUIRE_DEEP=1 $(PY) -m pytest -q -rs -p no:cacheprovider tests/test_deep_rl.py tests/test_neural.py
 
 bench: $(STAMP)
 	$(PY) -m sweeper bench

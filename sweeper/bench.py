@@ -23,7 +23,9 @@ games played by the trained agent give the number of draws per decision (one
 per distinct action among the candidates) and the (a, b) of each, and
 :func:`sweeper.rng.beta` is timed on exactly those. The last rows give the cost
 of the exact probabilities that the audit and the regret runs compute at every
-decision (:mod:`sweeper.agents.oracle`), per decision, from beginner to expert.
+decision (:mod:`sweeper.agents.oracle`), per decision, from beginner to expert. With the optional extra
+``deep`` installed, the neural bandit's rows follow (:func:`neural_rows`: its training, and its batched test games
+on beginner and expert, in games and decisions per CPU second); without it one row says they were skipped.
 
 ``python -m sweeper bench --save results/bench.json`` keeps the rows, with the
 date, the machine and the code's provenance, as plain JSON
@@ -230,7 +232,32 @@ def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) ->
         emit(f"regret probe {board}, frozen ({games:,} games)", games, probed.seconds,
              us_per_decision=round(cost, 2), decisions_per_game=round(decisions / games, 1),
              plain_games_per_second=round(games / plain.seconds, 1))
+    neural_rows(quick, emit, explain)
     return rows
+
+
+def neural_rows(quick: bool, emit, explain) -> None:
+    """The neural bandit (:mod:`sweeper.running.neural_play`, the optional extra ``deep``): its training and its
+    batched test games, per CPU second (one thread), on a network trained briefly first (an untrained one loses
+    at once, so its games would be unrepresentatively short). Without the extra, one row says it was skipped."""
+    from .agents.neural import NeuralAgent, require_torch
+    try:
+        require_torch()
+    except ValueError as exc:
+        explain("neural bandit: skipped", reason=str(exc))
+        return
+    from .running.neural_play import evaluate_neural, train_neural
+    n_train, n_test, n_exp = (1_000, 200, 10) if quick else (5_000, 2_000, 100)
+    agent = NeuralAgent(seed=7)
+    train_neural(agent.copy(), "8x8x10", 20, seed=7, warmup=50)  # warm-up / compile
+    r = train_neural(agent, "8x8x10", n_train, seed=7)
+    emit(f"neural bandit ({agent.channels} ch, {agent.layers} layers) train 8x8x10 ({n_train:,} games, CPU s)", n_train, r.cpu_seconds,
+         win_rate=round(r.win_rate, 4), decisions_per_second=round(r.decisions / r.cpu_seconds, 1),
+         updates_per_second=round(r.updates / r.cpu_seconds, 2))
+    for board, games in (("8x8x10", n_test), ("16x30x99", n_exp)):
+        t = evaluate_neural(agent, board, games, seed=1)
+        emit(f"neural bandit {board} test games, batched ({games:,} games, CPU s)", games, t.cpu_seconds,
+             win_rate=round(t.win_rate, 4), decisions_per_second=round(t.decisions / t.cpu_seconds, 1))
 
 
 def default_path() -> Path:

@@ -19,10 +19,12 @@ from numba import njit
 _MASK = (1 << 64) - 1
 
 #: Stream numbers used by the package (any distinct integers would do): the boards, the agent's own draws
-#: (exploration, Thompson sampling, the floor and the solver's guesses), a plug-in rule's generator.
+#: (exploration, Thompson sampling, the floor and the solver's guesses), a plug-in rule's generator, the neural
+#: bandit's network (its initial weights and the replay buffer's minibatches).
 STREAM_BOARDS = 1
 STREAM_AGENT = 2
 STREAM_RULE = 3
+STREAM_NEURAL = 4
 
 #: The random streams of one seed, as :func:`streams` makes them.
 Streams = namedtuple("Streams", ["boards", "agent", "rule"])
@@ -59,9 +61,19 @@ def make_state(seed: int, stream: int) -> np.ndarray:
     return np.array(words, dtype=np.uint64)
 
 
+def _generator(seed: int, stream: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([check_seed(seed), stream])))
+
+
 def rule_generator(seed: int) -> np.random.Generator:
     """The NumPy generator a plug-in rule draws from in a run with ``seed`` (its own stream)."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([check_seed(seed), STREAM_RULE])))
+    return _generator(seed, STREAM_RULE)
+
+
+def neural_generator(seed: int) -> np.random.Generator:
+    """The NumPy generator of the neural bandit's network in a run with ``seed`` (its own stream): the seed of its
+    initial weights, the replay buffer's minibatches."""
+    return _generator(seed, STREAM_NEURAL)
 
 
 def streams(seed: int) -> Streams:

@@ -3,35 +3,22 @@ sb3-contrib as it is, training is seeded, the test games' audit adds up. These n
 ``deep`` (``make test-deep`` installs it and runs this file; ``make test`` skips them and says why, and
 ``SWEEPER_REQUIRE_DEEP=1`` makes a missing extra a failure)."""
 
-import builtins
-import os
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from deep_extra import hide, need
 from sweeper.experiments import deep_rl
 
 
 def _extra():
-    try:
-        return deep_rl.require()
-    except ValueError as exc:
-        if os.environ.get("SWEEPER_REQUIRE_DEEP") == "1":
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
+    return need(deep_rl.require)
 
 
 def test_a_missing_extra_is_a_clear_error(monkeypatch):
-    real = builtins.__import__
-
-    def no_torch(name, *a, **k):
-        if name.split(".")[0] in ("torch", "sb3_contrib", "stable_baselines3"):
-            raise ImportError(f"No module named {name!r}", name=name)
-        return real(name, *a, **k)
-
-    monkeypatch.setattr(builtins, "__import__", no_torch)
+    hide(monkeypatch, "torch", "sb3_contrib", "stable_baselines3")
     with pytest.raises(ValueError, match="the optional extra 'deep' .*`make deep` installs it"):
         deep_rl.require()
 

@@ -5,6 +5,8 @@
 * :mod:`~sweeper.agents.kernels` -- the numba kernels: the choice among candidates, flags, delayed learning;
 * :mod:`~sweeper.agents.kinds` -- one class per agent (greedy, epsilon-greedy, UCB, Thompson, state-action,
   a plug-in rule), saving and loading;
+* :mod:`~sweeper.agents.neural` -- the neural contextual bandit: a fully convolutional network's P(mine | view)
+  (imported on demand: it needs the optional extra ``deep``);
 * :mod:`~sweeper.agents.custom` -- write your own bandit: the plug-in choice rule's contract;
 * :mod:`~sweeper.agents.rule_library` -- rules written to that contract (greedy and UCB re-stated, decaying
   epsilon, softmax, UCB1).

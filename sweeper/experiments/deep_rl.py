@@ -27,28 +27,22 @@ import time
 import numpy as np
 import pandas as pd
 
+from ..agents.neural import REQUIREMENTS, import_extra  # noqa: F401  (REQUIREMENTS: what `make deep` installs)
 from ..game.engine import Setting
 from ..game.probability import mine_probabilities
 from ..running.env import MinesweeperEnv, action_mask
 from .runner import Output, task_kind
 
-#: What ``make deep`` installs (pinned: torch 2.13.0 is the CPU build this machine class keeps on disk).
-REQUIREMENTS = ("torch==2.13.0", "stable-baselines3==2.9.2", "sb3-contrib==2.9.2")
 #: Cell codes of the observation (0-8 numbers, covered, flagged, exploded, and one spare).
 CODES = 13
 
 
 def require():
     """The optional modules ``(torch, MaskablePPO, BaseFeaturesExtractor, BaseCallback)``, or a clear error."""
-    try:
-        import torch
-        from sb3_contrib import MaskablePPO
-        from stable_baselines3.common.callbacks import BaseCallback
-        from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-    except ImportError as exc:
-        raise ValueError(f"deep RL needs the optional extra 'deep' ({', '.join(REQUIREMENTS)}): `make deep` "
-                         f"installs it ({exc.name} is missing)") from None
-    return torch, MaskablePPO, BaseFeaturesExtractor, BaseCallback
+    torch, contrib, callbacks, layers = import_extra("deep RL", "torch", "sb3_contrib",
+                                                     "stable_baselines3.common.callbacks",
+                                                     "stable_baselines3.common.torch_layers")
+    return torch, contrib.MaskablePPO, layers.BaseFeaturesExtractor, callbacks.BaseCallback
 
 
 def _extractor_class():

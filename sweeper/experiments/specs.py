@@ -544,3 +544,28 @@ def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
     if unknown:
         raise ValueError(f"unknown experiment id(s) {unknown}; known: {list(known)}")
     return list(dict.fromkeys(t for i in ids for t in known[i].tasks(scale, seeds)))
+
+
+# --------------------------------------------------- the neural bandit (issue 38) --
+#: Training games of ext:neural per board (a games budget: deterministic). At paper scale about 30 CPU minutes on one
+#: thread of the 2-core machine class, estimated from beginner's measured 948 decisions per CPU second while
+#: learning (54 games/s), the cost of a decision growing with the tiles (4x on intermediate, 7.5x on expert) and
+#: about 100 (intermediate) and 150 (expert) decisions per game; the task stores the CPU seconds it took.
+NEURAL_GAMES = {"paper": {"8x8x10": 90_000, "16x16x40": 4_000, "16x30x99": 1_200}, "quick": {"8x8x10": 300}}
+
+
+def neural_tasks(sc, seeds):
+    from .neural import neural_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
+    test = sc.test // 10 if sc.name == "paper" else 50
+    return [Task.make("neural_bandit", board=b, seed=s, games=g, test_games=test,
+                      calibration_games=20 if sc.name == "paper" else 3, block=max(g // 50, 1),
+                      cost=1.5e7 if sc.name == "paper" else 1e4,  # ~30 CPU min each: twice ext:deep_rl's longest
+                      label=f"neural bandit (32 ch, 5 layers) on {b}, {g:,} games, seed {s}")
+            for b, g in NEURAL_GAMES[sc.name].items() for s in seeds]
+
+
+EXTRA_SPECS["ext:neural"] = Spec(
+    "ext:neural", "From a table to a network: the neural contextual bandit",
+    "A fully convolutional network's P(mine | view), trained online from the end-of-game labels on each level "
+    "under the paper's opening, tested greedy on all three levels (transfer) and calibrated against the exact "
+    "probabilities (needs `make deep`).", neural_tasks)

@@ -5,6 +5,8 @@
 * :class:`BanditPolicy` / :func:`bandit_policy`: a trained bandit agent of any
   kind (greedy, epsilon-greedy, UCB, Thompson, state-action, a plug-in rule)
   deciding through the agents' own kernels, never learning;
+* :class:`NeuralPolicy` / :func:`neural_policy`: a trained neural bandit (:mod:`sweeper.agents.neural`; needs
+  the optional extra ``deep``), greedy, never learning;
 * :func:`random_policy`: uniformly random valid clicks (the floor);
 * :func:`run_episodes`: the standard Gymnasium loop, one result per episode.
 """
@@ -16,6 +18,7 @@ import numpy as np
 from ..agents import custom
 from ..agents.kinds import Agent, RuleAgent, StateAction
 from ..agents.kernels import check_rule, choose, give_up_choice, new_cache, refresh
+from ..agents.neural import as_neural
 from ..checks import whole
 from ..game.engine import ND, NFL, Setting, new_board, set_flag
 from ..game.probability import mine_probabilities
@@ -24,7 +27,8 @@ from ..rng import streams
 from .env import MinesweeperEnv
 from .players import lowest_tile, random_tile  # the solver's own tie rule; the floor's draw
 
-__all__ = ["BanditPolicy", "bandit_policy", "random_policy", "run_episodes", "solver_action", "solver_policy"]
+__all__ = ["BanditPolicy", "bandit_policy", "NeuralPolicy", "neural_policy", "random_policy", "run_episodes",
+           "solver_action", "solver_policy"]
 
 
 def _as_view(obs, setting: Setting | None = None) -> np.ndarray:
@@ -232,6 +236,37 @@ def bandit_policy(agent, env, seed: int = 0) -> BanditPolicy:
     ``seed`` seeds the agent's random streams (epsilon-greedy's exploration, Thompson's draws, a
     plug-in rule's generator), as ``evaluate(..., seed=seed)`` does."""
     return BanditPolicy(agent, env, seed)
+
+
+class NeuralPolicy:
+    """A trained neural bandit playing :class:`~sweeper.running.env.MinesweeperEnv`: ``policy(obs) -> action``,
+    the click on the covered tile of lowest predicted P(mine) (:meth:`~sweeper.agents.neural.NeuralAgent.choose`).
+
+    It plays a private copy of the agent, greedily, and never learns; it has no random draws (so no seed) and
+    no memory between steps. It never flags (in an environment with flag actions it only clicks), and refuses
+    an observation with flags someone else placed. The network is fully convolutional, so it plays an
+    environment of any board size. Fed the same boards (``options={"mines": m}``), it makes the clicks of
+    :func:`~sweeper.running.neural_play.evaluate_neural` (one view at a time here, many there: the same network,
+    and ``tests/test_neural.py`` checks that the clicks agree)."""
+
+    def __init__(self, agent, env):
+        base = getattr(env, "unwrapped", env)
+        if not isinstance(base, MinesweeperEnv):
+            raise ValueError("env must be a MinesweeperEnv (or a wrapper of one)")
+        self.agent = as_neural(agent).copy()
+        self.setting = base.setting
+
+    def __call__(self, obs) -> int:
+        view = _as_view(obs, self.setting)
+        pick = int(self.agent.choose(view)[0])
+        if pick < 0:
+            raise ValueError("no covered, unflagged tile to click")
+        return pick
+
+
+def neural_policy(agent, env) -> NeuralPolicy:
+    """``obs -> action`` for a trained neural bandit on ``env`` (see :class:`NeuralPolicy`)."""
+    return NeuralPolicy(agent, env)
 
 
 # --------------------------------------------------------------- the loop --

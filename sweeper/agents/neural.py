@@ -1,0 +1,375 @@
+"""The neural contextual bandit: a fully convolutional network's P(mine | view) for every tile.
+
+The paper's agent models the context with a table over 3x3 windows. This agent replaces the table by a
+network (it needs the optional extra ``deep``: ``make deep``; the rest of the package, and the book, never
+import torch):
+
+The model
+    The player's view, one-hot per cell (:data:`CODES` codes: the numbers 0-8 and covered), goes through
+    ``layers`` 3x3 convolutions of ``channels`` channels (the first maps the codes to the channels, each later
+    one is residual: ``h + relu(conv(h))``; zero padding, so the board's edge is seen as cells with no code)
+    and a 1x1 head that gives one logit per tile: the network's log-odds that the tile hides a mine. It is
+    fully convolutional, so one network plays every board size (a network trained on beginner boards plays
+    expert boards unchanged). Its receptive field is ``2 * layers + 1`` tiles wide (11 for 5 layers).
+The choice
+    Greedy: the covered tile of lowest predicted probability (lowest logit), ties to the first in row-major
+    order. The agent never flags: the engine's game is won when every safe tile is revealed
+    (:mod:`sweeper.game.engine`), so flags cannot win a game; they only matter to the paper's agents because
+    their windows see them. A view with flags is refused.
+Exploration (``epsilon``)
+    While it learns, with probability ``epsilon`` the agent clicks a uniformly random covered tile instead
+    (drawn on the run's agent stream, :mod:`sweeper.rng`). Epsilon, and not Thompson sampling over an ensemble
+    or a Bayesian last layer, because the feedback is not a bandit's: the end-of-game label is the whole mine
+    layout, so every covered tile of every view is labelled, the clicked one or not; nothing is learnt only by
+    clicking it, and exploration's one use is to reach views the greedy player would not. Thompson sampling
+    would also cost an ensemble's forward passes (K networks) or a posterior over the last layer at every
+    decision. The default is greedy (``epsilon=0``), as the paper's best agent is; test games are always
+    greedy.
+The learning
+    See :mod:`sweeper.running.neural_play`: every decision's view is labelled at the end of its game by the
+    mine layout the game reveals, and the network is trained by binary cross-entropy on the covered tiles of
+    views drawn from a replay buffer.
+
+Determinism: torch runs on one thread with deterministic algorithms (:func:`require_torch` sets both), the
+initial weights come from the seed's own stream (:func:`sweeper.rng.neural_generator`), so the same seed gives
+bit-identical weights on one machine.
+
+The agent file
+    A NumPy ``.npz`` (no pickle; never ``torch.save``): one ``float32`` array per tensor of the network's state,
+    named as in its ``state_dict`` (``inp.weight``, ``body.0.bias``, ``head.weight``...), and ``metadata``, a 0-d
+    string of JSON with exactly the fields :data:`FIELDS`: ``format`` (``"bandit-sweeper-neural"``), ``version``
+    (1), ``agent`` (``"neural"``), ``channels``, ``layers``, ``codes`` (10), ``epsilon``, ``init_seed`` (the seed
+    of the initial weights), ``games``, ``decisions`` and ``updates`` (what it was trained on: games played
+    learning, their decisions, gradient steps) and ``boards`` (the settings it learnt on, e.g. ``["8x8x10"]``).
+    Reading checks the metadata, then that the members are exactly the arrays this architecture has, with their
+    shapes and dtypes read from the ``.npy`` headers before any data is decompressed, then that every weight is
+    finite. Loading runs no code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import tempfile
+import zipfile
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from ..checks import whole
+from ..game.engine import Setting
+from ..game.grid import COVERED, FLAG
+from ..rng import check_seed, neural_generator
+from .files import MAX_METADATA_CHARS, _no_repeated_keys, _RepeatedKey, check_target
+
+#: What the optional extra ``deep`` installs (``make deep``; pinned: torch 2.13.0 is the CPU build this machine
+#: class keeps on disk). The neural bandit needs torch; the deep-RL experiment all three.
+REQUIREMENTS = ("torch==2.13.0", "stable-baselines3==2.9.2", "sb3-contrib==2.9.2")
+#: The cell codes the network reads, one-hot: the numbers 0-8 and covered (9).
+CODES = COVERED + 1
+FORMAT = "bandit-sweeper-neural"
+FORMAT_VERSION = 1
+FIELDS = ("format", "version", "agent", "channels", "layers", "codes", "epsilon", "init_seed", "games",
+          "decisions", "updates", "boards")
+#: The widest and deepest networks accepted (so a file cannot declare a huge one).
+MAX_CHANNELS = 512
+MAX_LAYERS = 32
+
+
+def import_extra(what: str, *names: str) -> list:
+    """The modules ``names`` of the optional extra ``deep``, imported, or one clear ``ValueError`` saying that
+    ``what`` needs the extra and how to install it."""
+    try:
+        for name in names:
+            __import__(name)
+    except ImportError as exc:
+        raise ValueError(f"{what} needs the optional extra 'deep' ({', '.join(REQUIREMENTS)}): `make deep` "
+                         f"installs it ({exc.name} is missing)") from None
+    return [sys.modules[name] for name in names]
+
+
+def require_torch():
+    """torch, set to one thread and deterministic algorithms, or a clear ``ValueError`` without the extra."""
+    torch, = import_extra("the neural bandit", "torch")
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    return torch
+
+
+def _network(torch, channels: int, layers: int):
+    nn = torch.nn
+
+    class BoardNet(nn.Module):
+        """One-hot view -> conv3x3 -> relu -> (``layers - 1``) x residual conv3x3 -> 1x1 head: a logit per tile."""
+
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Conv2d(CODES, channels, 3, padding=1)
+            self.body = nn.ModuleList(nn.Conv2d(channels, channels, 3, padding=1) for _ in range(layers - 1))
+            self.head = nn.Conv2d(channels, 1, 1)
+
+        def forward(self, x):
+            h = torch.relu(self.inp(x))
+            for conv in self.body:
+                h = h + torch.relu(conv(h))
+            return self.head(h)[:, 0]
+
+    return BoardNet()
+
+
+def check_views(views, what: str = "views") -> np.ndarray:
+    """``views`` as an ``(n, rows, cols)`` int8 array of codes 0-9 (one 2-D view is made a batch of one)."""
+    v = np.asarray(views)
+    if v.ndim == 2:
+        v = v[None]
+    if v.ndim != 3 or v.size == 0 or not np.issubdtype(v.dtype, np.integer):
+        raise ValueError(f"{what} must be a non-empty 2-D view or 3-D stack of views of integer cell codes, "
+                         f"got {v.dtype} of shape {v.shape}")
+    if (v == FLAG).any():
+        raise ValueError("the neural bandit never flags and reads no flags: a view with flagged tiles (code "
+                         f"{FLAG}) is refused")
+    if ((v < 0) | (v > COVERED)).any():
+        raise ValueError(f"{what} must hold the codes 0-8 (revealed numbers) and {COVERED} (covered) only")
+    return v.astype(np.int8, copy=False)
+
+
+class NeuralAgent:
+    """The neural contextual bandit (see the module docstring): ``NeuralAgent(channels=32, layers=5,
+    epsilon=0.0, seed=0)``; ``seed`` draws the initial weights. 32 channels by default: at one CPU minute of
+    training on beginner boards it won 0.758 of 1,000 test games against 0.598 for 64 channels (the issue's
+    prototype), which take three times as long per decision (``python -m sweeper bench`` times both sizes). Train it with
+    :func:`sweeper.running.neural_play.train_neural`, test it with
+    :func:`~sweeper.running.neural_play.evaluate_neural`, play it in the Gymnasium env with
+    :func:`sweeper.running.policies.neural_policy`."""
+
+    label = "neural"
+
+    def __init__(self, channels: int = 32, layers: int = 5, epsilon: float = 0.0, seed: int = 0):
+        self.channels = whole(channels, "channels", 1)
+        self.layers = whole(layers, "layers", 1)
+        if self.channels > MAX_CHANNELS or self.layers > MAX_LAYERS:
+            raise ValueError(f"a network of at most {MAX_CHANNELS} channels and {MAX_LAYERS} layers, got "
+                             f"{self.channels} and {self.layers}")
+        if isinstance(epsilon, (bool, np.bool_)) or not isinstance(epsilon, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= float(epsilon) <= 1.0:
+            raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
+        self.epsilon = float(epsilon)
+        self.init_seed = check_seed(seed)
+        self.games = self.decisions = self.updates = 0
+        self.boards: list[str] = []
+        torch = require_torch()
+        with torch.random.fork_rng(devices=[]):  # the initial weights from the seed's own stream only
+            torch.manual_seed(int(neural_generator(self.init_seed).integers(2 ** 63)))
+            self.net = _network(torch, self.channels, self.layers)
+
+    def __repr__(self) -> str:
+        return (f"NeuralAgent(channels={self.channels}, layers={self.layers}, epsilon={self.epsilon}; "
+                f"{self.games:,} games learnt on {'+'.join(self.boards) or 'nothing'})")
+
+    @property
+    def name(self) -> str:
+        return f"neural{self.channels}x{self.layers}" + (f":{self.epsilon:g}" if self.epsilon else "")
+
+    @property
+    def parameters(self) -> int:
+        """The number of weights of the network."""
+        return int(sum(p.numel() for p in self.net.parameters()))
+
+    # the model --------------------------------------------------------------
+    def logits(self, views):
+        """The network's logits (a torch tensor ``(n, rows, cols)``) of an int8 array of checked views."""
+        torch = require_torch()
+        x = torch.nn.functional.one_hot(torch.from_numpy(np.ascontiguousarray(views)).long(), CODES)
+        return self.net(x.permute(0, 3, 1, 2).float())
+
+    def probabilities(self, views) -> np.ndarray:
+        """P(mine) the network gives each tile of ``views`` (one 2-D view or a stack; codes 0-8 and 9, covered),
+        as float64 of the same shape (revealed tiles get a value too; only covered ones mean anything)."""
+        v = check_views(views)
+        torch = require_torch()
+        with torch.no_grad():
+            p = torch.sigmoid(self.logits(v)).double().numpy()
+        return p if np.ndim(views) == 3 else p[0]
+
+    def choose(self, views) -> np.ndarray:
+        """The greedy choice on each view: the flat index ``r * cols + c`` of the covered tile of lowest
+        logit (ties to the first in row-major order); ``-1`` for a view with no covered tile."""
+        v = check_views(views)
+        torch = require_torch()
+        with torch.no_grad():
+            return lowest(self.logits(v), v)
+
+    # persistence ------------------------------------------------------------
+    def copy(self) -> "NeuralAgent":
+        other = NeuralAgent(self.channels, self.layers, self.epsilon, self.init_seed)
+        other.net.load_state_dict(self.net.state_dict())
+        other.games, other.decisions, other.updates, other.boards = (self.games, self.decisions, self.updates,
+                                                                     list(self.boards))
+        return other
+
+    def metadata(self) -> dict:
+        return {"format": FORMAT, "version": FORMAT_VERSION, "agent": self.label, "channels": self.channels,
+                "layers": self.layers, "codes": CODES, "epsilon": self.epsilon, "init_seed": self.init_seed,
+                "games": self.games, "decisions": self.decisions, "updates": self.updates, "boards": self.boards}
+
+    def file_arrays(self) -> dict:
+        """The arrays of the agent's file, in file order (``np.savez_compressed(file, **agent.file_arrays())``)."""
+        arrays = {k: v.detach().numpy().astype("<f4") for k, v in self.net.state_dict().items()}
+        return {**arrays, "metadata": np.array(json.dumps(self.metadata()))}
+
+    def save(self, path) -> Path:
+        """Write the agent file (see the module docstring) atomically: a unique temporary file in the same
+        folder, renamed into place."""
+        path = check_target(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = Path(tmp)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.savez_compressed(fh, **self.file_arrays())
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return path
+
+
+def lowest(logits, views) -> np.ndarray:
+    """Per view, the flat index of the covered tile of lowest logit (first in row-major order among equals;
+    ``-1`` when none is covered): the greedy choice. ``logits`` a torch tensor, ``views`` int8 ``(n, r, c)``."""
+    torch = require_torch()
+    covered = torch.from_numpy(np.ascontiguousarray(views) == COVERED).flatten(1)
+    masked = logits.flatten(1).masked_fill(~covered, math.inf)
+    pick = masked.argmin(1).numpy().astype(np.int64)
+    pick[~covered.any(1).numpy()] = -1
+    return pick
+
+
+# ------------------------------------------------------------- the file --
+
+def _int_field(meta, path, field, lo, hi):
+    v = meta[field]
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ValueError(f"{path}: metadata field {field!r} must be an integer from {lo} to {hi}, got {v!r}")
+    return v
+
+
+def _check_metadata(meta, path) -> dict:
+    kind = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+    if kind != FORMAT:
+        raise ValueError(f"{path}: not a {FORMAT} file (its metadata's 'format' is {kind!r})")
+    odd = sorted(set(meta) ^ set(FIELDS))
+    if odd:
+        raise ValueError(f"{path}: metadata fields {odd} are missing or not part of the format (it has exactly "
+                         f"{', '.join(FIELDS)})")
+    _int_field(meta, path, "version", FORMAT_VERSION, FORMAT_VERSION)
+    if meta["agent"] != NeuralAgent.label:
+        raise ValueError(f"{path}: metadata field 'agent' must be 'neural', got {meta['agent']!r}")
+    _int_field(meta, path, "channels", 1, MAX_CHANNELS)
+    _int_field(meta, path, "layers", 1, MAX_LAYERS)
+    _int_field(meta, path, "codes", CODES, CODES)
+    for f in ("init_seed", "games", "decisions", "updates"):
+        _int_field(meta, path, f, 0, 2 ** 64 - 1 if f == "init_seed" else 2 ** 63 - 1)
+    e = meta["epsilon"]
+    if isinstance(e, bool) or not isinstance(e, (int, float)) or not 0.0 <= e <= 1.0:
+        raise ValueError(f"{path}: metadata field 'epsilon' must be a number in [0, 1], got {e!r}")
+    b = meta["boards"]
+    if not isinstance(b, list) or not all(isinstance(s, str) for s in b):
+        raise ValueError(f"{path}: metadata field 'boards' must be a list of board settings, got {b!r}")
+    for s in b:
+        try:
+            Setting.parse(s)
+        except ValueError as exc:
+            raise ValueError(f"{path}: metadata field 'boards' holds {s!r}, not a board ({exc})") from None
+    return meta
+
+
+def _npy_header(zf, info, path):
+    """(shape, dtype) from a member's ``.npy`` header (only the header is decompressed), checked against its
+    zip entry's size."""
+    name = info.filename[:-4]
+    try:
+        with zf.open(info) as fh:
+            version = np.lib.format.read_magic(fh)
+            if version not in ((1, 0), (2, 0)):
+                raise ValueError(f"unsupported .npy version {version}")
+            read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            shape, _, dtype = read(fh, max_header_size=10_000)
+            start = fh.tell()
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError, zlib.error, RuntimeError) as exc:
+        raise ValueError(f"{path}: array {name!r} has no valid .npy header ({exc})") from None
+    if dtype.hasobject:
+        raise ValueError(f"{path}: array {name!r} holds Python objects; agent files hold numbers and text only")
+    if info.file_size != start + math.prod(shape) * dtype.itemsize:
+        raise ValueError(f"{path}: array {name!r}'s header disagrees with the size of its zip entry")
+    return shape, dtype
+
+
+def load_neural(path) -> NeuralAgent:
+    """The :class:`NeuralAgent` saved at ``path`` (see the module docstring), every part checked first; a file
+    that is not one, or whose arrays do not fit its metadata, is refused with a ``ValueError`` naming it."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no neural agent file at {path}")
+    try:  # an NpzFile: its zip's directory is read, nothing is decompressed yet
+        npz = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"{path} is not a readable agent file ({exc})") from None
+    if not isinstance(npz, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path} is not a readable agent file (a single array, not an .npz archive)")
+    with npz:
+        zf = npz.zip
+        infos = {i.filename: i for i in zf.infolist()}
+        if "metadata.npy" not in infos or len(infos) != len(zf.infolist()):
+            raise ValueError(f"{path} is not a neural agent file: no single 'metadata' member")
+        shape, dtype = _npy_header(zf, infos["metadata.npy"], path)
+        if shape != () or dtype.kind != "U" or dtype.itemsize > 4 * MAX_METADATA_CHARS:
+            raise ValueError(f"{path}: 'metadata' must be one string of at most {MAX_METADATA_CHARS:,} characters")
+        try:
+            with zf.open(infos["metadata.npy"]) as fh:
+                text = str(np.lib.format.read_array(fh, allow_pickle=False))
+            meta = json.loads(text, object_pairs_hook=_no_repeated_keys)
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError) as exc:
+            raise ValueError(f"{path}: metadata is not valid JSON ({exc})") from None
+        except _RepeatedKey as exc:
+            raise ValueError(f"{path}: metadata names {exc} twice") from None
+        meta = _check_metadata(meta, path)
+        agent = NeuralAgent(meta["channels"], meta["layers"], float(meta["epsilon"]), meta["init_seed"])
+        want = {f"{k}.npy": tuple(v.shape) for k, v in agent.net.state_dict().items()}
+        names = set(infos) - {"metadata.npy"}
+        if names != set(want):
+            odd = sorted(names ^ set(want))
+            raise ValueError(f"{path}: the arrays do not match a network of {meta['channels']} channels and "
+                             f"{meta['layers']} layers (missing or unexpected: {', '.join(odd[:4])})")
+        for name, shp in want.items():
+            shape, dtype = _npy_header(zf, infos[name], path)
+            if shape != shp or dtype != np.dtype("<f4"):
+                raise ValueError(f"{path}: array {name[:-4]!r} must be float32 of shape {shp}, got {dtype} of "
+                                 f"shape {shape}")
+        torch = require_torch()
+        state = {}
+        for name in want:
+            try:
+                with zf.open(infos[name]) as fh:
+                    arr = np.lib.format.read_array(fh, allow_pickle=False)
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError) as exc:
+                raise ValueError(f"{path}: array {name[:-4]!r} is damaged or encrypted ({exc})") from None
+            if not np.isfinite(arr).all():
+                raise ValueError(f"{path}: array {name[:-4]!r} holds weights that are not finite")
+            state[name[:-4]] = torch.from_numpy(arr.copy())
+    agent.net.load_state_dict(state)
+    agent.games, agent.decisions, agent.updates = meta["games"], meta["decisions"], meta["updates"]
+    agent.boards = list(meta["boards"])
+    return agent
+
+
+def as_neural(agent, what: str = "agent") -> NeuralAgent:
+    """``agent`` if it is a :class:`NeuralAgent`, else a clear ``ValueError``."""
+    if not isinstance(agent, NeuralAgent):
+        raise ValueError(f"{what} must be a NeuralAgent (sweeper.agents.neural), got {type(agent).__name__}")
+    return agent
+
+
+__all__ = ["NeuralAgent", "load_neural", "require_torch", "import_extra", "check_views", "lowest", "as_neural", "REQUIREMENTS",
+           "CODES"]

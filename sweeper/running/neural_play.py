@@ -1,0 +1,395 @@
+"""Playing and training the neural bandit (:mod:`sweeper.agents.neural`): many games at once, on the engine.
+
+The batched player
+    ``batch`` games are in progress at once, each on its own row of stacked engine arrays (a
+    :class:`~sweeper.game.engine.Board` whose per-cell arrays have one row per game). Boards are dealt by the
+    engine's ``new_game`` kernel, moves made by its ``click`` kernel (:func:`_deal`, :func:`_click_each`, which
+    only call them on one row); nothing here deals, opens or reveals by itself. At each step the network reads the
+    views of every game in progress in one forward pass and each game clicks its covered tile of lowest
+    predicted P(mine) (:meth:`~sweeper.agents.neural.NeuralAgent.choose`'s rule). A finished game's row is dealt
+    the next board at once. Boards are dealt from one stream in the order games start, so game ``i`` of a run
+    with seed ``s`` is the ``i``-th board of ``s``'s board stream: the very boards of
+    ``play_solver(board, games, seed=s)`` and ``play_random`` (so the solver's and the network's games pair up).
+The learning (:func:`train_neural`)
+    Every decision's view is kept until its game ends; the game's mine layout then labels it (the delayed label
+    the paper's agent learns from: the whole layout, so every covered tile of the view is labelled), and the
+    labelled views enter a replay buffer (the last ``capacity`` decisions). Once the buffer holds ``warmup``
+    decisions, the network takes one Adam step (learning rate ``lr``) on a minibatch of ``minibatch`` views drawn
+    uniformly from the buffer each time ``minibatch / replay`` new decisions have been made (so ``replay`` is the
+    views trained on per decision played): binary cross-entropy of the logits against the mines, on the covered
+    tiles of each view. While learning, the agent's ``epsilon`` explores (a uniformly random covered tile, drawn
+    on the seed's agent stream). Test games (:func:`evaluate_neural`) are greedy and change nothing.
+Budgets
+    ``games`` (deterministic: the same seed gives the same network and the same games, bit for bit, on one
+    thread) or ``cpu_seconds`` (new games are dealt until the process has used that much CPU time since the call
+    began; the games in progress are finished. Where it stops depends on the machine's speed; the run reports its
+    games, and ``train_neural(..., games=that)`` with the same seed replays it exactly).
+Records
+    One row per game in the order the games ended: ``game`` (its board's index in the stream), ``won``,
+    ``decisions`` (clicks after the opening), ``revealed`` (share of safe tiles revealed), ``updates`` (gradient
+    steps so far) and ``cpu_seconds`` (the process CPU time since the call began). :func:`learning_curve` sums
+    them per block of games.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from ..agents.neural import NeuralAgent, as_neural, lowest, require_torch
+from ..checks import boolean, whole
+from ..game.engine import ONGOING, REV, ST, WON, Board, Game, Setting, click, new_board, new_game
+from ..game.grid import COVERED
+from ..game.probability import mine_probabilities
+from ..rng import below, check_seed, make_state, neural_generator, STREAM_AGENT, STREAM_BOARDS, uniform
+
+#: Games in progress at once by default: while learning, and in test games.
+TRAIN_BATCH = 64
+TEST_BATCH = 256
+
+
+# ------------------------------------------------------------ the kernels --
+
+def stacked_boards(setting: Setting, opening: str, count: int) -> Board:
+    """``count`` games' engine arrays in one :class:`~sweeper.game.engine.Board` bundle: the setting's arrays
+    shared, every per-cell array and the counters with one row per game (opening validated by ``new_board``)."""
+    one = new_board(setting, opening)
+    shared = one[:4]
+    return Board(*shared, *(np.tile(a, (count, 1)) for a in one[4:]))
+
+
+@njit(cache=True)
+def _row(bb, g):
+    """The :class:`Board` of game row ``g`` of a stacked bundle (views of its rows, no copy)."""
+    return Board(bb.geo, bb.tiles, bb.off8, bb.off9, bb.mine[g], bb.cnt[g], bb.shown[g], bb.flg[g], bb.dirty[g],
+                 bb.dlist[g], bb.stack[g], bb.pool[g], bb.gs[g])
+
+
+@njit(cache=True)
+def _deal(bb, g, rng, layout):
+    """Deal row ``g`` the next board of ``rng`` (or ``layout``) with the engine's ``new_game``; returns its status."""
+    b = _row(bb, g)
+    new_game(b, rng, layout)
+    return b.gs[ST]
+
+
+@njit(cache=True)
+def _click_each(bb, slots, picks):
+    """Click padded tile ``picks[i]`` on row ``slots[i]`` with the engine's ``click``, for every ``i``."""
+    for i in range(slots.shape[0]):
+        b = _row(bb, slots[i])
+        click(b, picks[i])
+
+
+@njit(cache=True)
+def _explore(views, picks, epsilon, rng):
+    """With probability ``epsilon`` (one ``uniform`` draw per view, in order) replace view ``i``'s pick by a
+    uniformly random covered tile (``below``); ``views`` flat ``(n, tiles)``, ``picks`` flat indices."""
+    for i in range(views.shape[0]):
+        if uniform(rng) < epsilon:
+            covered = 0
+            for j in range(views.shape[1]):
+                covered += views[i, j] == COVERED
+            k = below(rng, covered)
+            for j in range(views.shape[1]):
+                if views[i, j] == COVERED:
+                    if k == 0:
+                        picks[i] = j
+                        break
+                    k -= 1
+
+
+# --------------------------------------------------------------- the run --
+
+@dataclass
+class NeuralRun:
+    """What :func:`train_neural` or :func:`evaluate_neural` played: the agent, one row per game (see the module
+    docstring), and the totals. ``layouts`` and ``moves`` (with ``record=True``): each game's mine layout and
+    its clicks (flat indices ``r * cols + c``), in the order of ``records``. ``snapshots`` (training with
+    ``snapshots=``): one dict per point of the budget asked for, with a copy of the agent then (``agent``) and
+    the ``games``, ``decisions``, ``updates`` and ``cpu_seconds`` so far."""
+
+    agent: NeuralAgent
+    setting: Setting
+    seed: int
+    opening: str
+    learn: bool
+    records: pd.DataFrame
+    cpu_seconds: float
+    wall_seconds: float
+    updates: int
+    layouts: list | None = None
+    moves: list | None = None
+    snapshots: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def wins(self) -> int:
+        return int(self.records["won"].sum())
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else float("nan")
+
+    @property
+    def decisions(self) -> int:
+        return int(self.records["decisions"].sum())
+
+    def summary(self) -> dict:
+        """Games, wins, win rate, decisions, gradient steps, and the speeds per CPU second."""
+        cpu = max(self.cpu_seconds, 1e-9)
+        return {"agent": self.agent.name, "board": str(self.setting), "opening": self.opening, "seed": self.seed,
+                "learning": self.learn, "games": self.games, "wins": self.wins, "win_rate": self.win_rate,
+                "decisions": self.decisions, "updates": self.updates, "cpu_seconds": self.cpu_seconds,
+                "wall_seconds": self.wall_seconds, "games_per_cpu_second": self.games / cpu,
+                "decisions_per_cpu_second": self.decisions / cpu, **self.extra}
+
+
+def learning_curve(records: pd.DataFrame, block: int) -> pd.DataFrame:
+    """Per block of ``block`` games (in the order they ended; the last may be shorter): ``games`` so far,
+    ``block_games``, ``block_wins``, ``block_win_rate``, ``decisions`` and ``updates`` so far, ``cpu_seconds`` at
+    the block's end."""
+    block = whole(block, "block", 1)
+    n = len(records)
+    ends = np.minimum(np.arange(block, n + block, block), n) if n else np.zeros(0, np.int64)
+    starts = np.concatenate([[0], ends[:-1]]).astype(np.int64)
+    won = records["won"].to_numpy()
+    wins = np.array([won[a:b].sum() for a, b in zip(starts, ends)], dtype=np.int64)
+    dec = np.cumsum(records["decisions"].to_numpy())
+    return pd.DataFrame({"games": ends, "block_games": ends - starts, "block_wins": wins,
+                         "block_win_rate": wins / np.maximum(ends - starts, 1),
+                         "decisions": dec[ends - 1] if n else [], "updates": records["updates"].to_numpy()[ends - 1]
+                         if n else [], "cpu_seconds": records["cpu_seconds"].to_numpy()[ends - 1] if n else []})
+
+
+class _Replay:
+    """The last ``capacity`` labelled decisions: views and mine layouts, a ring."""
+
+    def __init__(self, capacity, rows, cols):
+        self.views = np.zeros((capacity, rows, cols), np.int8)
+        self.mines = np.zeros((capacity, rows, cols), np.float32)
+        self.size = self.head = 0
+
+    def add(self, views, mines):
+        cap = self.views.shape[0]
+        for v in views[-cap:]:
+            self.views[self.head] = v
+            self.mines[self.head] = mines
+            self.head = (self.head + 1) % cap
+            self.size = min(self.size + 1, cap)
+
+
+def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds, seed: int, learn: bool,
+          batch: int, record: bool, minibatch=16, replay=1.0, lr=1e-3, capacity=100_000, warmup=1_000,
+          snapshots=()):
+    torch = require_torch()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    R, C, K = setting.rows, setting.cols, setting.mines
+    limit = games if games is not None else math.inf
+    B = int(min(batch, games)) if games is not None else batch
+    bb = stacked_boards(setting, opening, max(B, 1))
+    shown = bb.shown.reshape(max(B, 1), R + 2, C + 2)
+    rng_b, rng_a = make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT)
+    gen = neural_generator(seed)
+    gen.integers(2 ** 63)  # the draw that seeds a fresh agent's weights (NeuralAgent); the minibatches come after
+    empty = np.zeros(0, np.uint8)
+    slot_game = np.full(max(B, 1), -1, np.int64)
+    ndec = np.zeros(max(B, 1), np.int64)
+    if learn:
+        pend = np.zeros((max(B, 1), R * C + 1, R, C), np.int8)
+        buf = _Replay(capacity, R, C)
+        opt = torch.optim.Adam(agent.net.parameters(), lr=lr)
+        credit = 0.0
+    moves = [[] for _ in range(max(B, 1))] if record else None
+    rec, out_layouts, out_moves = [], [] if record else None, [] if record else None
+    started, updates, decisions = 0, 0, 0
+    due, taken = list(snapshots), []
+
+    def finish(g):
+        b = slot_game[g]
+        won = bool(bb.gs[g, ST] == WON)
+        rec.append((b, won, int(ndec[g]), int(bb.gs[g, REV]) / (R * C - K), updates, time.process_time() - cpu0))
+        if learn and ndec[g]:
+            buf.add(pend[g, :ndec[g]], bb.mine[g].reshape(R + 2, C + 2)[1:-1, 1:-1])
+        if record:
+            out_layouts.append(bb.mine[g].reshape(R + 2, C + 2)[1:-1, 1:-1].astype(bool))
+            out_moves.append(np.array(moves[g], np.int64))
+
+    def deal(g):
+        """Deal row ``g`` its next game (finishing at once those the opening ends); -1 when no more are due."""
+        nonlocal started
+        while started < limit and (cpu_seconds is None or time.process_time() - cpu0 < cpu_seconds):
+            slot_game[g], ndec[g] = started, 0
+            started += 1
+            if record:
+                moves[g] = []
+            if _deal(bb, g, rng_b, empty) == ONGOING:
+                return
+            finish(g)
+        slot_game[g] = -1
+
+    if B > 0:
+        for g in range(B):
+            deal(g)
+    agent.net.train(learn)
+    while True:
+        act = np.flatnonzero(slot_game >= 0)
+        if act.size == 0:
+            break
+        views = shown[act, 1:-1, 1:-1]
+        with torch.no_grad():
+            picks = lowest(agent.logits(views), views)
+        if learn and agent.epsilon > 0:
+            _explore(views.reshape(act.size, R * C), picks, agent.epsilon, rng_a)
+        if learn:
+            pend[act, ndec[act]] = views
+        if record:
+            for i, g in enumerate(act):
+                moves[g].append(int(picks[i]))
+        ndec[act] += 1
+        decisions += act.size
+        _click_each(bb, act, bb.tiles[picks])
+        for g in act[bb.gs[act, ST] != ONGOING]:
+            finish(g)
+            deal(g)
+        while due and (len(rec) if games is not None else time.process_time() - cpu0) >= due[0]:
+            taken.append({"at": due.pop(0), "games": len(rec), "decisions": decisions, "updates": updates,
+                          "cpu_seconds": time.process_time() - cpu0, "agent": agent.copy()})
+        if learn and buf.size >= warmup:
+            credit += replay * act.size
+            while credit >= minibatch:
+                credit -= minibatch
+                idx = gen.integers(0, buf.size, minibatch)
+                v = buf.views[idx]
+                covered = torch.from_numpy(v == COVERED)
+                loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                    agent.logits(v)[covered], torch.from_numpy(buf.mines[idx])[covered])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                updates += 1
+    agent.net.train(False)
+    records = pd.DataFrame(rec, columns=["game", "won", "decisions", "revealed", "updates", "cpu_seconds"])
+    if learn:
+        agent.games += len(records)
+        agent.decisions += decisions
+        agent.updates += updates
+        if str(setting) not in agent.boards:
+            agent.boards.append(str(setting))
+    return NeuralRun(agent, setting, seed, opening, learn, records, time.process_time() - cpu0,
+                     time.perf_counter() - wall0, updates, out_layouts, out_moves, taken)
+
+
+def _number(value, name, lo, hi, lo_open=False):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or not (lo < value if lo_open else lo <= value) or value > hi:
+        raise ValueError(f"{name} must be a number in {'(' if lo_open else '['}{lo}, {hi}], got {value!r}")
+    return float(value)
+
+
+def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int = 0, *,
+                 cpu_seconds: float | None = None, opening: str = "reference", batch: int = TRAIN_BATCH,
+                 minibatch: int = 16, replay: float = 1.0, lr: float = 1e-3, capacity: int = 100_000,
+                 warmup: int = 1_000, record: bool = False, snapshots=()) -> NeuralRun:
+    """Train ``agent`` (a :class:`~sweeper.agents.neural.NeuralAgent`, trained in place; ``None``: a new
+    ``NeuralAgent(seed=seed)``) on ``board`` for ``games`` games or ``cpu_seconds`` of CPU time (exactly one of
+    them), ``batch`` games at once (see the module docstring for ``minibatch``, ``replay``, ``lr``, ``capacity``
+    and ``warmup``; the defaults won most after one CPU minute on beginner boards among minibatches of 16, 32 and
+    128 views and replays of 1 and 2: 0.758 of 1,000 test games for 16 and 1, against 0.681 for 16 and 2, 0.713
+    for 32 and 2). ``snapshots``: increasing points of the budget (games, or CPU seconds) at which a copy of
+    the agent is kept (``run.snapshots``; taken once a step of the batched player has reached the point), e.g.
+    to test the network after 1, 3 and 5 CPU minutes of one run. Returns a :class:`NeuralRun`."""
+    if agent is None:
+        agent = NeuralAgent(seed=check_seed(seed))
+    agent = as_neural(agent)
+    if (games is None) == (cpu_seconds is None):
+        raise ValueError("give exactly one budget: games (deterministic) or cpu_seconds")
+    if games is not None:
+        games = whole(games, "games", 0)
+    else:
+        cpu_seconds = _number(cpu_seconds, "cpu_seconds", 0.0, 1e7, lo_open=True)
+    setting = Setting.parse(board)
+    capacity = whole(capacity, "capacity", 1)
+    if isinstance(snapshots, (str, bytes)) or not hasattr(snapshots, "__iter__"):
+        raise ValueError(f"snapshots must be a list of points of the budget, got {snapshots!r}")
+    snapshots = [_number(v, "a snapshot", 0.0, 1e12, lo_open=True) for v in snapshots]
+    if snapshots != sorted(set(snapshots)):
+        raise ValueError(f"snapshots must increase, got {snapshots}")
+    return _play(agent, setting, opening, games, cpu_seconds, check_seed(seed), True, whole(batch, "batch", 1),
+                 boolean(record, "record"), minibatch=whole(minibatch, "minibatch", 1),
+                 replay=_number(replay, "replay", 0.0, 1e4, lo_open=True), lr=_number(lr, "lr", 0.0, 1.0, True),
+                 capacity=capacity, warmup=min(whole(warmup, "warmup", 1), capacity), snapshots=snapshots)
+
+
+def evaluate_neural(agent, board="8x8x10", games: int = 1_000, seed: int = 0, *, opening: str = "reference",
+                    batch: int = TEST_BATCH, record: bool = False) -> NeuralRun:
+    """Test games: ``agent`` plays ``games`` games of ``board`` greedily and learns nothing (the agent is
+    unchanged); the boards of ``play_solver(board, games, seed=seed)``. ``record=True`` keeps each game's mine
+    layout and clicks (``run.layouts``, ``run.moves``)."""
+    agent = as_neural(agent)
+    return _play(agent, Setting.parse(board), opening, whole(games, "games", 0), None, check_seed(seed), False,
+                 whole(batch, "batch", 1), boolean(record, "record"))
+
+
+# ------------------------------------------------------------ calibration --
+
+def replay_views(setting: Setting, layout, moves, opening: str = "reference") -> tuple[list, str]:
+    """Replay one game through the engine's :class:`~sweeper.game.engine.Game` (``mines=layout``): the view
+    before each click, and the final status."""
+    g = Game(setting, mines=layout, opening=opening)
+    views = []
+    for m in moves:
+        if g.status != "ongoing":
+            raise ValueError("the moves go on after the game ended")
+        views.append(g.view)
+        g.click(*divmod(int(m), setting.cols))
+    return views, g.status
+
+
+def calibration(agent, board="8x8x10", games: int = 100, seed: int = 0, *, opening: str = "reference"
+                ) -> pd.DataFrame:
+    """The network's P(mine) against the exact probabilities (:func:`~sweeper.game.probability.mine_probabilities`)
+    on every covered tile of every decision of ``games`` greedy test games (the boards of
+    ``evaluate_neural(agent, board, games, seed)``, replayed through the engine): one row per covered tile with
+    ``game``, ``decision``, ``tile`` (flat index), ``net``, ``exact``, ``chosen`` (the tile clicked) and ``mine``."""
+    agent = as_neural(agent)
+    setting = Setting.parse(board)
+    run = evaluate_neural(agent, setting, games, seed, opening=opening, record=True)
+    parts = []
+    for i, (layout, moves) in enumerate(zip(run.layouts, run.moves)):
+        views, _ = replay_views(setting, layout, moves, opening)
+        if not views:
+            continue
+        net = agent.probabilities(np.stack(views))
+        for d, (v, p) in enumerate(zip(views, net)):
+            cov = np.flatnonzero(v.ravel() == COVERED)
+            exact = mine_probabilities(v, setting.mines).ravel()
+            parts.append(pd.DataFrame({"game": int(run.records["game"].iloc[i]), "decision": d, "tile": cov,
+                                       "net": p.ravel()[cov], "exact": exact[cov], "chosen": cov == moves[d],
+                                       "mine": layout.ravel()[cov]}))
+    cols = ["game", "decision", "tile", "net", "exact", "chosen", "mine"]
+    return pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
+
+
+def calibration_table(cal: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
+    """:func:`calibration`'s rows binned by the network's P(mine) (``bins`` equal bins of [0, 1]): per bin the
+    tiles, the mean prediction, the mean exact probability and the share that were mines."""
+    bins = whole(bins, "bins", 1)
+    b = np.minimum((cal["net"].to_numpy() * bins).astype(np.int64), bins - 1)
+    g = cal.assign(bin=b).groupby("bin")
+    out = g.agg(tiles=("net", "size"), net=("net", "mean"), exact=("exact", "mean"), mines=("mine", "mean"))
+    out.index = [f"{k / bins:.2f}-{(k + 1) / bins:.2f}" for k in out.index]
+    return out
+
+
+__all__ = ["NeuralRun", "train_neural", "evaluate_neural", "learning_curve", "calibration", "calibration_table",
+           "replay_views", "stacked_boards"]
