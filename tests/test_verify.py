@@ -29,7 +29,7 @@ def _forge(store, task, table):
     folder = store.path(task)
     meta = json.loads((folder / "meta.json").read_text())
     frame = pd.read_parquet(folder / table)
-    frame.iloc[0, 1] = frame.iloc[0, 1] + 1
+    frame.loc[0, "cum_wins"] += 1
     frame.to_parquet(folder / table, index=False)
     meta["files"][table] = _sha((folder / table).read_bytes())
     meta["checksum"] = meta_checksum(meta)
