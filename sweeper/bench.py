@@ -35,7 +35,6 @@ date, the machine and the code's provenance, as plain JSON
 from __future__ import annotations
 
 import importlib.util
-import os
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -268,25 +267,20 @@ def default_path() -> Path:
 
 def check_bench_path(path) -> Path:
     """Refuse, before any work, a bench file that could not be written."""
-    path = Path(path)
-    if path.exists() and not path.is_file():
-        raise ValueError(f"{path} exists and is not a file: the bench is written to a file")
-    parent = path.parent if str(path.parent) else Path(".")
-    if parent.exists() and not os.access(parent, os.W_OK):
-        raise ValueError(f"{parent} is not writable: the bench could not be written after the run")
-    return path
+    from .checks import output_file
+    return output_file(path, f"--save {path}")
 
 
 def save_bench(rows: list[dict], path, repeat: int) -> dict:
     """Write the rows of a full :func:`run_benchmarks` with the date, the machine and the code's provenance
     as plain JSON (atomically); return the record."""
-    from .experiments.measurements import machine, write_record
+    from .experiments.measurements import machine, write_record_or_rescue
     from .experiments.runner import provenance
     path = check_bench_path(path)
     record = {"format": FORMAT, "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
               "machine": machine(), "provenance": provenance(), "repeat": repeat,
               "repeat_budget_seconds": REPEAT_BUDGET, "rows": rows}
-    write_record(path, record)
+    write_record_or_rescue(path, record, "bench")
     return record
 
 

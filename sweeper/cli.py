@@ -1,4 +1,4 @@
-"""Command line: ``python -m sweeper train|eval|audit|bench|reproduce|time-reproduction``.
+"""Command line: ``python -m sweeper train|eval|audit|bench|reproduce|time-reproduction|verify``.
 
 With ``--json`` the last line printed is one JSON object (agent, board,
 episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
@@ -41,12 +41,8 @@ def _parse_first(text, opening="safe"):
 
 def _probe(directory: Path, what: str) -> None:
     """Fail now, not after the run, if ``directory`` cannot take a new file."""
-    probe = directory / f".sweeper-probe-{os.getpid()}"
-    try:
-        probe.open("xb").close()
-        probe.unlink()
-    except OSError as exc:
-        raise ValueError(f"{what}: cannot write in {directory} ({exc.strerror or exc})") from None
+    from .checks import probe_directory
+    probe_directory(directory, what)
 
 
 def check_save_path(path, force: bool = False) -> Path:
@@ -153,6 +149,18 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--paper-only", action="store_true", help="time the paper's part only, not --book")
     tr.add_argument("--out", default=None, help="the timing file (default: results/reproduction-timing.json at "
                                                 "paper scale, .cache/quick-results/ at quick scale)")
+    v = sub.add_parser("verify", help="recompute stored runs with the current code and compare them, byte for byte "
+                                      "where deterministic; exit 1 if any differs")
+    v.add_argument("ids", nargs="*", help="runs as KIND/ID or ID (default: every stored run, or --sample of them)")
+    v.add_argument("--sample", type=int, default=None, help="verify this many stored runs drawn at random")
+    v.add_argument("--seed", type=int, default=0, help="the draw of --sample")
+    v.add_argument("--kind", action="append", default=[], help="only runs of this task kind (repeatable)")
+    v.add_argument("--exclude", action="append", default=[], help="no runs of this task kind (repeatable)")
+    v.add_argument("--scale", default="paper", choices=["paper", "quick"])
+    v.add_argument("--results", default=None, help="results directory (default: as for reproduce)")
+    v.add_argument("--record", action="store_true",
+                   help="write a 'verified' record (commit, source fingerprint) into the meta.json of each identical "
+                        "run made from uncommitted code; needs committed code")
     b = sub.add_parser("bench", help="games/s of the standard workloads")
     b.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     b.add_argument("--repeat", type=int, default=None,
@@ -227,6 +235,12 @@ def _run(args) -> int:
         check_save_path(args.save, args.force)
     if args.command == "reproduce" and args.results:
         check_results_dir(args.results)
+    if args.command in ("reproduce", "time-reproduction"):
+        from .checks import workers
+        workers(args.workers, "--workers")
+    if args.command == "time-reproduction" and args.out:
+        from .checks import output_file
+        output_file(args.out, f"--out {args.out}")
     from .agents.kinds import load_agent, make_agent
     from .running.training import evaluate, train
 
@@ -245,6 +259,8 @@ def _run(args) -> int:
         return _reproduce(args)
     if args.command == "best-window":
         return _best_window(args)
+    if args.command == "verify":
+        return _verify(args)
     if args.command == "time-reproduction":
         from .experiments.timing import time_reproduction
         time_reproduction(args.scale, args.workers, scratch=args.scratch, book=not args.paper_only, out=args.out)
@@ -294,8 +310,6 @@ def _reproduce(args) -> int:
     except ValueError:
         raise ValueError(f"--seeds must be comma-separated whole numbers such as 1,2,3, got {args.seeds!r}") from None
     check_seeds(seeds)
-    if args.workers < 1:
-        raise ValueError("--workers must be >= 1")
     results = Path(args.results) if args.results else default_results(args.scale)
     exact = args.scale != "paper"  # below paper scale a store is a cache: results of older code are recomputed
     if args.list:
@@ -329,6 +343,24 @@ def _reproduce(args) -> int:
         print(f"{done}; summary not written yet: {counts['missing']} tasks of other experiments are not done "
               f"(`python -m sweeper reproduce --scale {args.scale}` runs them all)")
     return 0
+
+
+def _verify(args) -> int:
+    """``verify [IDS] [--sample N]``: recompute stored runs and compare; 1 if any differs or cannot be read."""
+    from .experiments import deep_rl, specs  # noqa: F401  (register the task kinds; torch is imported to run only)
+    from .experiments.reproduce import default_results, store_for
+    from .experiments.verify import select, verify
+    results = Path(args.results) if args.results else default_results(args.scale)
+    store = store_for(results, args.scale)
+    runs = select(store, args.ids, args.sample, args.seed, args.kind, args.exclude)
+    if not runs:
+        raise ValueError(f"no stored runs to verify in {store.root}")
+    verdicts = verify(store, runs, record=args.record)
+    bad = [v for v in verdicts if v.status not in ("identical", "same values")]
+    print(f"{len(verdicts)} runs verified: {sum(v.status == 'identical' for v in verdicts)} identical, "
+          f"{sum(v.status == 'same values' for v in verdicts)} same values, {len(bad)} not"
+          + (f" ({', '.join(v.run for v in bad)})" if bad else ""))
+    return 1 if bad else 0
 
 
 def _audit(args) -> int:

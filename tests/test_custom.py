@@ -332,3 +332,75 @@ def test_compile_takes_a_boolean_and_only_for_python_functions():
         Rule(greedy_loop, compile="no")
     with pytest.raises(ValueError, match="already compiled by numba"):
         Rule(njit(greedy_loop), compile=False)
+
+
+# ------------------------------------- issue 41: a compiled rule behaves as its Python self --
+
+def flag_two(q, n, t, params, rng):
+    return 0, 2
+
+
+def int_of_nan(q, n, t, params, rng):
+    x = float("nan")
+    return int(x), False
+
+
+def int_of_computed_nan(q, n, t, params, rng):
+    x = q[0] * 0.0 * np.inf  # NaN at run time (Q is never infinite)
+    return int(x), False
+
+
+@pytest.mark.parametrize("fn, match", [
+    (flag_two, "TypeError: the flag must be True or False, got 2 \\(int\\)"),
+    (int_of_nan, "ValueError: cannot convert float NaN to integer"),
+    (int_of_computed_nan, "ValueError: cannot convert float NaN to integer"),
+])
+def test_a_compiled_rule_stops_with_the_same_rule_error_as_in_python(fn, match):
+    """Before: compiled, (0, 2) was taken as a flag and int(NaN) played candidate 0, silently."""
+    messages = []
+    for compile in (True, False):
+        rule = Rule(fn, compile=compile)
+        assert rule.compiled == compile
+        with pytest.raises(RuleError, match=match) as info:
+            play(RuleAgent(rule), "8x8x10", 5, seed=1, progress=False)
+        messages.append(str(info.value))
+        assert type(info.value.__cause__).__name__ == match.split(":")[0]
+    assert messages[0] == messages[1]
+
+
+LIMIT = 0
+
+
+def below_limit(q, n, t, params, rng):
+    return min(LIMIT, len(q) - 1), False
+
+
+def test_a_global_changed_after_compiling_is_read_again():
+    """Numba fixes the globals a rule reads when it compiles; the rule is compiled again when one changed, so it
+    plays what its Python self plays (before: the value of Rule() time, silently)."""
+    global LIMIT
+    auto, python = Rule(below_limit), Rule(below_limit, compile=False)
+    before = play(RuleAgent(auto), "8x8x10", 40, seed=1, progress=False).records
+    try:
+        LIMIT = 5
+        after = [play(RuleAgent(r), "8x8x10", 40, seed=1, progress=False).records for r in (auto, python)]
+    finally:
+        LIMIT = 0
+    assert auto.compiled and after[0].equals(after[1]) and not after[0].equals(before)
+
+
+def wraps(q, n, t, params, rng):
+    k = t * 4611686018427387904  # 2**62: past 2**63 at t = 2, where Python's integer grows
+    return 0 if k > 0 else len(q) - 1, False
+
+
+def test_integer_arithmetic_that_wraps_is_named_at_rule_time():
+    from sweeper.agents.custom import CompiledRuleNotice
+    with pytest.warns(CompiledRuleNotice, match="integers have 64 bits: its integer arithmetic at line \\d+ wraps"):
+        rule = Rule(wraps)
+    assert rule.compiled and "64 bits" in rule.notice
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Rule(greedy_loop)  # no integer product: no notice
+        Rule(wraps, compile=False)

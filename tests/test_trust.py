@@ -488,6 +488,33 @@ def test_ctrl_c_stops_a_slow_python_rule_within_a_decision():
     train(RuleAgent(Rule(lambda q, n, t, p, r: (0, False))), "5x5x3", 3, progress=False)  # runs again after
 
 
+def _slow_compiled(q, n, t, params, rng):
+    """A plain Python busy loop that Rule compiles: about 0.05 to 0.3 s a decision."""
+    s = 0.0
+    for k in range(60_000_000):
+        s += (k % 7) * 1e-9
+    return (0 if s < 0 else len(q) - 1), False
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
+def test_ctrl_c_stops_a_slow_compiled_rule_within_a_second():
+    """Issue 41: a slow rule compiled automatically (before: still running 88 s after Ctrl-C, since compiled kernels
+    stopped only between calls). Its kernel asks about Ctrl-C every tenth of a second of decisions."""
+    from sweeper import Rule, RuleAgent
+
+    rule = Rule(_slow_compiled)
+    assert rule.compiled
+    train(RuleAgent(rule), "2x2x1", 1, progress=False)  # compiled before timing
+    agent = RuleAgent(rule)
+    with _ctrl_c_after(1.0) as t:
+        with pytest.raises(KeyboardInterrupt, match="stopped after .* games"):
+            train(agent, "16x16x40", 1_000, seed=1, progress=False)
+        assert time.perf_counter() - t < 1.0 + 3.0
+    keys, q, n = agent.table.recorded()
+    assert agent.actions_recorded == len(keys)  # consistent: what was learned is recorded
+    assert len(train(RuleAgent(rule), "5x5x3", 3, progress=False).records) == 3  # runs again after
+
+
 # ------------------------------------------------------------ 8. evaluate(spec, freeze=True) --
 
 def test_evaluate_takes_a_spec_string_frozen_or_learning():
@@ -804,7 +831,8 @@ def test_an_njit_rule_returning_a_huge_index_is_reported_with_that_index():
     def huge(q, n, t, p, rng):
         return 2**62, False
 
-    with pytest.raises(RuleError, match="returned index 4611686018427387904 in game 1"):  # before: index -1
+    # before: index -1; since issue 41 the message is the Python path's, from the rule's Python source
+    with pytest.raises(RuleError, match="in game 1 .*IndexError: the index 4611686018427387904 is far beyond"):
         _rule_run(huge)
 
 
@@ -905,3 +933,109 @@ def test_rule_arguments_without_effect_or_of_the_wrong_kind_are_refused(tmp_path
         RuleAgent(first)  # before: "cannot import rule '<function ...>'"
     with pytest.raises(ValueError, match="mines must be a non-negative integer"):
         solver_policy(-1)  # before: accepted
+
+
+# ------------------------------------------------ issue 41: late failures, workers, agent and table files --
+
+@pytest.mark.parametrize("argv", [
+    ["time-reproduction", "--scale", "quick", "--paper-only", "--out", "{file}/t.json"],
+    ["bench", "--save", "{file}/b.json"],
+    ["bench", "--save", "{dir}"],
+])
+def test_an_output_under_a_file_is_refused_before_the_work(argv, tmp_path, capsys, monkeypatch):
+    """Before: time-reproduction ran to the end (1 h 44 min at paper scale), then `error: File exists`."""
+    import sweeper.bench as bench
+    import sweeper.experiments.timing as timing
+    monkeypatch.setattr(bench, "run_benchmarks", lambda **k: pytest.fail("the bench ran"))
+    monkeypatch.setattr(timing, "reproduce", lambda *a, **k: pytest.fail("the reproduction ran"))
+    (tmp_path / "file").write_text("x")
+    argv = [a.format(file=tmp_path / "file", dir=tmp_path) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and ("is not a directory" in err or "is a directory" in err)
+
+
+def test_a_write_that_fails_after_the_work_keeps_the_record_elsewhere(tmp_path, monkeypatch):
+    from sweeper.experiments import measurements
+    real = measurements.write_record
+    target = tmp_path / "gone" / "b.json"
+
+    def failing(path, record):
+        if Path(path) == target:
+            raise OSError(28, "No space left on device")
+        real(path, record)
+
+    monkeypatch.setattr(measurements, "write_record", failing)
+    with pytest.raises(OSError, match="could not write the bench to .*b.json \\(No space left on device\\); the "
+                                      "bench was written to (\\S+) instead") as info:
+        measurements.write_record_or_rescue(target, {"rows": [1]}, "bench")
+    kept = Path(re.search(r"written to (\S+) instead", str(info.value)).group(1))
+    assert json.loads(kept.read_text()) == {"rows": [1]}
+    kept.unlink()
+
+
+def test_workers_above_the_bound_are_refused(tmp_path, capsys):
+    from sweeper.checks import max_workers
+    for argv in (["time-reproduction", "--scale", "quick", "--paper-only", "--workers", "100000"],
+                 ["reproduce", "fig:exp_1", "--scale", "quick", "--workers", "1000", "--results", str(tmp_path)]):
+        assert main(argv) == 2
+        assert f"--workers must be at most {max_workers()}" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="workers must be at most"):
+        run_tasks(tasks(1), Store(tmp_path / "s"), workers=max_workers() + 1, progress=False)
+
+
+def test_a_version_1_rule_file_loads_only_with_a_rule_of_its_name(tmp_path):
+    from sweeper import Rule, RuleAgent
+    from sweeper.agents.rule_library import softmax_rule
+
+    def foo(q, n, t, p, rng):
+        return 0, False
+
+    agent = RuleAgent(softmax_rule(0.1))
+    train(agent, "6x6x5", 20, seed=1, progress=False)
+    path = agent.save(tmp_path / "a.npz")
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["metadata"]))
+    meta["version"] = 1
+    arrays["metadata"] = np.array(json.dumps(meta))
+    np.savez_compressed(path, **arrays)
+    with pytest.raises(ValueError, match="holds an agent of the rule 'softmax', not of the rule given, 'foo'"):
+        load_agent(path, rule=Rule(foo, {"tau": 0.1}))  # before: loaded as foo
+    assert load_agent(path, rule=softmax_rule(0.1)).name == "rule:softmax:0.1"
+
+
+def test_an_agent_file_whose_flags_label_its_table_contradicts_is_refused(tmp_path):
+    agent = make_agent("greedy")
+    train(agent, "8x8x10", 300, seed=1, progress=False)
+    path = agent.save(tmp_path / "a.npz")
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["metadata"]))
+    meta["flags"] = False
+    arrays["metadata"] = np.array(json.dumps(meta))
+    np.savez_compressed(path, **arrays)
+    with pytest.raises(ValueError, match="'flags' is false .* a window that shows a flag: the file contradicts itself"):
+        load_agent(path)
+    blind = make_agent("greedy", flags=False)
+    train(blind, "8x8x10", 300, seed=1, progress=False)
+    assert not load_agent(blind.save(tmp_path / "b.npz")).flags  # a true invisible-flags table loads
+
+
+@pytest.mark.parametrize("drop", ["tables", "runs"])
+def test_a_forged_tables_manifest_is_a_clear_error(tmp_path, drop):
+    from sweeper.experiments.reproduce import read_table
+    from sweeper.experiments.runner import meta_checksum
+    _tables(tmp_path)
+    path = tmp_path / "tables.json"
+    manifest = json.loads(path.read_text())
+    manifest.pop(drop)
+    manifest["checksum"] = meta_checksum(manifest)  # recomputed: before, KeyError / AttributeError
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="tables.json is not a manifest of tables"):
+        read_table("summary", tmp_path, attempts=1)
+    manifest[drop] = {"../../etc": "x"} if drop == "runs" else ["summary.csv"]
+    manifest["checksum"] = meta_checksum(manifest)
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="is not a manifest of tables"):
+        read_table("summary", tmp_path, attempts=1)

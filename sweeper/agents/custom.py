@@ -40,42 +40,54 @@ spec ``rule:NAME[:P1,P2,...]`` for the rules of :mod:`sweeper.agents.rule_librar
 
 Two speeds, one contract. A rule numba can compile runs compiled inside the
 kernel: a function decorated with :func:`numba.njit`, and also a plain
-Python/NumPy function, which :class:`Rule` hands to numba itself (with bounds
-checks on, so an index past the end of ``q`` is an ``IndexError`` as in
-Python; globals the function reads are fixed when the Rule is made: pass numbers
-that change as ``params``; numba's integers have 64 bits: numba refuses a larger
-integer constant, so such a rule stays in Python, but arithmetic that passes
-2**63 wraps where Python's would grow). A function numba cannot compile (one that uses
-Python objects numba does not know, for instance) is called from inside the
-kernel through numba's object mode instead, each decision crossing into Python
-and back, and :class:`Rule` says so once, with numba's reason, as a
+Python/NumPy function, which :class:`Rule` hands to numba itself. Compiled, it
+plays the games it plays in Python, or stops with the same :class:`RuleError`:
+bounds are checked (an index past the end of ``q`` is an ``IndexError``), its
+answer is checked in the kernel as in Python (an index in range, a flag that is
+a bool, 0 or 1), ``int(x)`` of a NaN or an infinity raises as Python's does, and
+the globals (and closure variables) it reads, which numba fixes when it
+compiles, are compared with their values at the start of every run: the rule
+is compiled again when one has changed. What compiling cannot keep is said
+once, when the Rule is made, as a :class:`CompiledRuleNotice`: numba's integers
+have 64 bits, so integer products, powers and shifts that pass 2**63 wrap where
+Python's grow (the notice names their lines; numba refuses a larger integer
+constant, so such a rule stays in Python). A function numba cannot compile (one
+that uses Python objects numba does not know, for instance) is called from
+inside the kernel through numba's object mode instead, each decision crossing
+into Python and back, and :class:`Rule` says so once, with numba's reason, as a
 :class:`PythonRuleNotice`; ``compile=False`` chooses that path on purpose (for
 ``print`` or a debugger inside the rule). ``python -m sweeper bench`` measures
-both paths beside the built-in greedy.
+both paths beside the built-in greedy. Ctrl-C stops either within about a
+second: a Python rule is asked at every decision, a compiled one's kernel
+every tenth of a second of decisions (:data:`POLL_SECONDS`).
 
 A bad rule gets a clear error, never a crash or a silent result: an index out
 of range or not an integer, a flag that is not a truth value, a wrong return
 shape, or an exception inside the rule stop the run with :class:`RuleError`,
 which names the game and decision, chains the rule's own exception (for a
-compiled rule, the error its Python source raises on the same inputs, when it
-does) and carries the finished games in ``error.run``.
+compiled rule, the error its Python source gives on the same inputs, when it
+gives one, so that the message is the Python path's) and carries the finished
+games in ``error.run``.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import operator
+import time
 import types as pytypes
 import warnings
 
 import numpy as np
 from numba import njit, objmode, types
+from numba.extending import overload
 from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
 from . import kernels
-from .kernels import E_CODE, E_COUNT, E_DECISION, E_GAME, E_INDEX, E_SIZE, RULE_BAD_GIVE_UP, RULE_BAD_INDEX, \
-    RULE_GIVE_UP_RAISED, RULE_RAISED
+from .kernels import E_CODE, E_COUNT, E_DECISION, E_GAME, E_INDEX, E_SIZE, RULE_BAD_FLAG, RULE_BAD_GIVE_UP, \
+    RULE_BAD_INDEX, RULE_GIVE_UP_RAISED, RULE_RAISED
 
 
 
@@ -97,6 +109,7 @@ CHOOSE_ARGS = (_Q, _N, types.int64, _Q, _RNG)
 GIVE_UP_ARGS = (_Q, _N, types.int64, _Q)
 CHOOSE_SIG = types.UniTuple(types.int64, 2)(*CHOOSE_ARGS)
 GIVE_UP_SIG = types.int64(*GIVE_UP_ARGS)
+POLL_SIG = types.int64()
 
 
 @njit(GIVE_UP_SIG, cache=True)
@@ -155,6 +168,49 @@ def _call_give_up(fn, q, n, t, params, state):
         return -1
 
 
+#: A compiled rule asks Python whether Ctrl-C was pressed about this often (seconds of its decisions), so that
+#: a slow rule stops within about a second and a fast one pays nothing measurable (one check per many decisions).
+POLL_SECONDS = 0.1
+_POLL_MAX = 1 << 20
+
+
+def _poll(state) -> int:
+    """Called from inside the kernel (object mode) when the countdown of :func:`~sweeper.agents.kernels.
+    choose_by_rule` runs out: -1 if the run was interrupted (Ctrl-C, whose handler runs here), else the
+    decisions until the next call, sized from the time the last ones took."""
+    try:
+        now = time.perf_counter()
+        if state.stop:
+            state.error = KeyboardInterrupt("interrupted")
+            return -1
+        if state.polled is not None:
+            per = (now - state.polled) / max(state.every, 1)
+            state.every = int(max(1, min(_POLL_MAX, POLL_SECONDS / max(per, 1e-9))))
+        state.polled = now
+        return state.every
+    except BaseException as exc:  # noqa: BLE001 - a KeyboardInterrupt raised by the default handler
+        _keep(state, exc)
+        return -1
+
+
+def _wrap_poll(state):
+    @njit(POLL_SIG)
+    def poll():
+        with objmode(k="int64"):
+            k = _poll(state)
+        return k
+    return poll
+
+
+_POLL_NEVER = 1 << 62
+
+
+@njit(POLL_SIG, cache=True)
+def never_poll():
+    """The poll of a plain Python rule, which is asked about Ctrl-C at every decision anyway."""
+    return np.int64(_POLL_NEVER)
+
+
 def _keep(state, exc):
     """Keep the exception a Python rule raised; a KeyboardInterrupt (Ctrl-C inside the rule) stops the run as
     Ctrl-C between decisions does."""
@@ -179,43 +235,179 @@ class PythonRuleNotice(UserWarning):
     """A plug-in rule runs as plain Python because numba could not compile it (the message says why)."""
 
 
-def _jit(fn, depth: int = 4):
+def checked_int(x):
+    """``int(x)`` inside a rule :class:`Rule` compiles: as Python's, a NaN is a ``ValueError`` and an infinity an
+    ``OverflowError`` (numba's own ``int`` gives some integer); so is a float beyond numba's 64-bit integers."""
+    return int(x)
+
+
+@overload(checked_int)
+def _checked_int_impl(x):
+    if not isinstance(x, types.Float):
+        return lambda x: int(x)
+
+    def impl(x):
+        if x != x:
+            raise ValueError("cannot convert float NaN to integer")
+        if x == np.inf or x == -np.inf:
+            raise OverflowError("cannot convert float infinity to integer")
+        if not -9.223372036854775808e18 <= x < 9.223372036854775808e18:
+            raise OverflowError("float too large for a compiled rule's 64-bit integers")
+        return int(x)
+    return impl
+
+
+class _Compiling:
+    """What :func:`_jit` found while compiling a rule: the data its functions read from their globals and closures
+    (numba fixes them at compile time: ``frozen``, (place, name, value when compiled)) and the functions it
+    compiled."""
+
+    def __init__(self):
+        self.frozen = []
+        self.compiled = []
+
+
+def _data(obj) -> bool:
+    """A value numba would fix in the compiled code (not a module, function, class or compiled function)."""
+    return not isinstance(obj, (pytypes.ModuleType, pytypes.FunctionType, pytypes.BuiltinFunctionType, type,
+                                Dispatcher)) and not callable(obj)
+
+
+def _snapshot(obj):
+    """A copy of an array (in tuples and lists too), to see a change in place; any other object itself."""
+    if isinstance(obj, np.ndarray):
+        return obj.copy()
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(_snapshot(x) for x in obj)
+    return obj
+
+
+def _same(a, b) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _jit(fn, depth: int = 4, found: _Compiling | None = None):
     """``fn`` compiled by numba (bounds checked), with the plain Python functions of its own module that it calls
     (its helpers, such as a greedy rule that an exploring rule falls back on) compiled the same way, to ``depth``
-    levels: numba compiles calls to compiled functions only. The helpers are replaced in a copy of ``fn``'s
-    globals; the reader's functions are not changed."""
+    levels: numba compiles calls to compiled functions only. The helpers (and ``int``, by :func:`checked_int`)
+    are replaced in a copy of ``fn``'s globals; the reader's functions are not changed. ``found`` collects the
+    data the functions read from globals and closures, which numba fixes now."""
     if isinstance(fn, Dispatcher) or not isinstance(fn, pytypes.FunctionType):
         return fn
-    helpers = {}
-    if depth > 0:
-        for name in fn.__code__.co_names:
-            obj = fn.__globals__.get(name)
-            if (isinstance(obj, pytypes.FunctionType) and obj is not fn
-                    and getattr(obj, "__module__", None) == fn.__module__):
-                helpers[name] = _jit(obj, depth - 1)
-    if helpers:
-        fn = pytypes.FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__, fn.__defaults__,
+    found = found if found is not None else _Compiling()
+    extra = {}
+    for name in fn.__code__.co_names:
+        if name not in fn.__globals__:
+            if name == "int":  # the builtin: Python's checks kept
+                extra[name] = checked_int
+            continue
+        obj = fn.__globals__[name]
+        if (depth > 0 and isinstance(obj, pytypes.FunctionType) and obj is not fn
+                and getattr(obj, "__module__", None) == fn.__module__):
+            extra[name] = _jit(obj, depth - 1, found)
+        elif _data(obj):
+            found.frozen.append((fn.__globals__, name, _snapshot(obj)))
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if _data(value):
+            found.frozen.append((cell, name, _snapshot(value)))
+    if extra:
+        fn = pytypes.FunctionType(fn.__code__, {**fn.__globals__, **extra}, fn.__name__, fn.__defaults__,
                                   fn.__closure__)
-    return njit(boundscheck=True)(fn)
+    compiled = njit(boundscheck=True)(fn)
+    found.compiled.append(compiled)
+    return compiled
+
+
+def _changed(frozen) -> list[str]:
+    """The names among ``frozen`` (see :class:`_Compiling`) whose value is no longer the one compiled."""
+    names = []
+    for place, name, value in frozen:
+        if isinstance(place, dict):
+            now, gone = place.get(name), name not in place
+        else:
+            try:
+                now, gone = place.cell_contents, False
+            except ValueError:
+                now, gone = None, True
+        if gone or not _same(now, value):
+            names.append(name)
+    return names
+
+
+#: The integer operations whose result outgrows 64 bits quickly (numba wraps it; Python's integer grows).
+_WIDE = {operator.mul, operator.pow, operator.lshift, operator.imul, operator.ipow, operator.ilshift}
+
+
+def _wide_integer_lines(compiled) -> list[int]:
+    """The source lines of ``compiled`` functions (numba dispatchers, compiled) with an integer product, power or
+    left shift: where a compiled rule's 64-bit integers may wrap where Python's would grow."""
+    from numba.core import ir
+    lines = []
+    for fn in compiled:
+        for cres in fn.overloads.values():
+            ann = getattr(cres, "type_annotation", None)
+            if ann is None:
+                continue
+            for block in ann.blocks.values():
+                for stmt in block.body:
+                    if (isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr)
+                            and stmt.value.op in ("binop", "inplace_binop")
+                            and (stmt.value.fn in _WIDE or stmt.value._kws.get("immutable_fn") in _WIDE)
+                            and isinstance(ann.typemap.get(stmt.target.name), types.Integer)):
+                        lines.append(stmt.loc.line)
+    return sorted(set(lines))
 
 
 def _compile_rule(choose, give_up, name):
-    """``(choose, give_up, adapted choose, notice)``: the functions compiled by numba (bounds checked) where numba
-    compiles them for the contract, else the Python functions and the reason, in one line."""
+    """``(choose, give_up, adapted choose, notice, found)``: the functions compiled by numba (bounds checked, ``int``
+    checked as Python's) where numba compiles them for the contract, else the Python
+    functions and the reason, in one line; ``found``: what :func:`_jit` found (a :class:`_Compiling`)."""
+    found = _Compiling()
     try:
-        ch = _jit(choose)
+        ch = _jit(choose, found=found)
         adapted = _adapt_choose(ch)
         gu = give_up
         if give_up is not None and not isinstance(give_up, Dispatcher):
-            gu = _jit(give_up)
+            gu = _jit(give_up, found=found)
             _adapt_give_up(gu)
     except TypeError as exc:  # numba's refusal (the cause), or a return type outside the contract
         reason = _numba_reason(exc.__cause__) if exc.__cause__ is not None else " ".join(str(exc).split())
         return choose, give_up, None, (
             f"rule {name!r} runs as plain Python (each decision crosses into Python and back: 4 to 30 times slower "
             f"than compiled, `python -m sweeper bench` measures both), because numba could not compile it: "
-            f"{reason}. Rule(..., compile=False) chooses plain Python without this notice.")
-    return ch, gu, adapted, None
+            f"{reason}. Rule(..., compile=False) chooses plain Python without this notice."), found
+    return ch, gu, adapted, None, found
+
+
+class CompiledRuleNotice(UserWarning):
+    """A plug-in rule compiled by :class:`Rule` may differ from its Python self: the message says where."""
+
+
+def _compiled_notice(name, found) -> str | None:
+    """The notice of what compiling a rule cannot keep, if its code shows it: integer products, powers or shifts
+    (64-bit integers wrap past 2**63 where Python's grow)."""
+    lines = _wide_integer_lines(found.compiled)
+    if not lines:
+        return None
+    return (f"rule {name!r} is compiled by numba, whose integers have 64 bits: its integer arithmetic at line"
+            f"{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))} wraps past 2**63 where Python's integers "
+            f"grow, and then plays other games than the same rule in Python. Use floats there, or "
+            f"Rule(..., compile=False) to keep Python's integers.")
 
 
 class _PythonState:
@@ -225,6 +417,8 @@ class _PythonState:
     rng = None
     error = None
     stop = False
+    polled = None  # when a compiled rule's kernel last asked about Ctrl-C (time.perf_counter)
+    every = 1      # and how many decisions it was told to wait
 
 
 def _wrap_choose(fn, state):
@@ -295,7 +489,7 @@ def _adapt_choose(fn):
     @njit(CHOOSE_SIG)
     def choose(q, n, t, params, rng):
         i, flag = fn(q, n, t, params, rng)
-        return np.int64(i), np.int64(1 if flag else 0)
+        return np.int64(i), np.int64(flag)  # a flag other than a bool, 0 or 1 is refused by the kernel
     return choose
 
 
@@ -345,10 +539,15 @@ class Rule:
         self.source = (choose, give_up)
         self.notice = None
         self._adapted = None
+        self._found = None
         if compile and not isinstance(choose, Dispatcher):
-            choose, give_up, self._adapted, self.notice = _compile_rule(choose, give_up, self.name)
+            choose, give_up, self._adapted, self.notice, self._found = _compile_rule(choose, give_up, self.name)
             if self.notice is not None:
                 warnings.warn(self.notice, PythonRuleNotice, stacklevel=2)
+            else:
+                self.notice = _compiled_notice(self.name, self._found)
+                if self.notice is not None:
+                    warnings.warn(self.notice, CompiledRuleNotice, stacklevel=2)
         elif not compile and isinstance(choose, Dispatcher):
             raise ValueError(f"compile=False keeps a Python rule in Python; {_describe(choose)} is already "
                              "compiled by numba (pass its .py_func to run it as Python)")
@@ -380,13 +579,28 @@ class Rule:
         values = ",".join(f"{v:g}" for v in self.params.values())
         return self.name + (":" + values if values else "")
 
+    def _recompile_if_globals_changed(self) -> None:
+        """A rule compiled automatically reads the globals (and closure variables) it had when compiled; when one
+        has changed since, compile it again, so that it plays what its Python self would."""
+        if not self.automatic or self._found is None or not _changed(self._found.frozen):
+            return
+        choose, give_up, adapted, notice, found = _compile_rule(*self.source, self.name)
+        if notice is not None:  # the new values are beyond numba: Python then
+            warnings.warn(notice, PythonRuleNotice, stacklevel=3)
+        self.choose, self.give_up, self._adapted, self._found = choose, give_up, adapted, found
+        self.compiled = self.automatic = isinstance(choose, Dispatcher)
+        self._kernel_fns = None
+
     def kernel_functions(self):
-        """(choose, give_up) as functions the kernels can call (Python ones wrapped, compiled once)."""
+        """(choose, poll, give_up) as functions the kernels can call (Python ones wrapped, compiled once)."""
+        self._recompile_if_globals_changed()
         if self._kernel_fns is None:
             if self.compiled:
                 ch = self._adapted if self._adapted is not None else _adapt_choose(self.choose)
+                poll = _wrap_poll(self._state)
             else:
                 ch = _wrap_choose(self.choose, self._state)
+                poll = never_poll
             gu = self.give_up
             if gu is None:
                 gu = lowest_value_last
@@ -394,19 +608,20 @@ class Rule:
                 gu = _adapt_give_up(gu)
             else:
                 gu = _wrap_give_up(gu, self._state)
-            self._kernel_fns = (ch, gu)
+            self._kernel_fns = (ch, poll, gu)
         return self._kernel_fns
 
     def bundle(self, rng: np.random.Generator, capacity: int) -> tuple:
         """The tuple the kernels take (:func:`sweeper.agents.kernels.choose_by_rule`): functions, parameters,
-        random stream, work buffers for ``capacity`` candidates and the status array."""
-        ch, gu = self.kernel_functions()
+        random stream, work buffers for ``capacity`` candidates, the status array and the interrupt poll."""
+        ch, poll, gu = self.kernel_functions()
         self._state.rng = rng
         self._state.error = None
         self._state.stop = False
+        self._state.polled, self._state.every = None, 1
         return ((ch,), (gu,), np.array(list(self.params.values()), dtype=np.float64), rng, np.empty(capacity),
                 np.empty(capacity, dtype=np.int64), np.empty(2 * capacity, dtype=np.int64),
-                np.zeros(E_SIZE, dtype=np.int64))
+                np.zeros(E_SIZE, dtype=np.int64), (poll,))
 
     def interrupt(self) -> None:
         """Stop a run of this rule at its next decision (Ctrl-C; a compiled rule stops between kernel calls)."""
@@ -433,20 +648,29 @@ class Rule:
         where = f"in game {games_before + int(st[E_GAME]) + 1:,} of the run, at the agent's decision {int(st[E_DECISION]):,}"
         fn = "give_up" if code in (RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED) else "choose"
         m = int(st[E_COUNT])
+        failed = f"rule {self.name!r}: {fn} failed {where} ({m} candidates): "
         if py_error is not None:
-            return f"rule {self.name!r}: {fn} failed {where} ({m} candidates): {type(py_error).__name__}: {py_error}"
+            return failed + f"{type(py_error).__name__}: {py_error}"
+        # a compiled rule's bad answer: the error its Python source gives on the same inputs, as the Python path
+        # would report it (raised, or an answer the Python path refuses), when it gives one
+        self.cause = self._replay(fn, bundle, m, int(st[E_DECISION]))
+        if self.cause is not None:
+            return failed + f"{type(self.cause).__name__}: {self.cause}"
+        if code == RULE_BAD_FLAG:
+            self.cause = TypeError(f"the flag must be True or False, got {int(st[E_INDEX])} (int)")
+            return failed + f"TypeError: {self.cause}"
         if code in (RULE_BAD_INDEX, RULE_BAD_GIVE_UP):
             return (f"rule {self.name!r}: {fn} returned index {int(st[E_INDEX])} {where}, but there were {m} "
                     f"candidates (valid: 0..{m - 1}, an integer)")
         if code in (RULE_RAISED, RULE_GIVE_UP_RAISED):
-            self.cause = self._replay(fn, bundle, m, int(st[E_DECISION]))
-            detail = (f": {type(self.cause).__name__}: {self.cause}" if self.cause is not None else
-                      " (its Python source does not raise on the same inputs; run the rule without njit to debug)")
-            return f"rule {self.name!r}: the compiled {fn} raised an exception {where} ({m} candidates){detail}"
+            return (f"rule {self.name!r}: the compiled {fn} raised an exception {where} ({m} candidates) (its Python "
+                    f"source does not raise on the same inputs; run the rule without njit to debug)")
         return f"rule {self.name!r}: status code {code} {where}"
 
     def _replay(self, fn_name, bundle, m, t):
-        """Run the Python source of a compiled function on the inputs that made it raise, for a traceback."""
+        """Run the Python source of a compiled function on the inputs of its failed decision: the exception it
+        raises there, or the one the Python path's checks raise on its answer (``_as_index``, ``_as_flag``), or
+        None. (The rule's random stream is the one after the compiled call.)"""
         fn = self.choose if fn_name == "choose" else self.give_up
         py = getattr(fn, "py_func", None)
         if py is None:
@@ -454,9 +678,12 @@ class Rule:
         q, n = bundle[4][:m].copy(), bundle[5][:m].copy()
         try:
             if fn_name == "choose":
-                py(q, n, t, bundle[2].copy(), copy.deepcopy(bundle[3]))
+                answer = py(q, n, t, bundle[2].copy(), copy.deepcopy(bundle[3]))
+                if not isinstance(answer, tuple) or len(answer) != 2:
+                    raise TypeError(f"choose must return a pair (index, flag), got {answer!r}")
+                _as_index(answer[0]), _as_flag(answer[1])
             else:
-                py(q, n, t, bundle[2].copy())
+                _as_index(py(q, n, t, bundle[2].copy()))
         except Exception as exc:  # noqa: BLE001
             return exc
         return None

@@ -25,6 +25,16 @@ of metadata), or whose declared size disagrees with its header, is refused
 costs no memory. Then every metadata field is type- and range-checked and the
 arrays must form a valid table (distinct keys >= 0, N >= 1, Q a mean of +-1
 rewards over N). Every error is a ``ValueError`` naming the file and the field.
+
+What the arrays can and cannot vouch for. Metadata that the table contradicts is refused: a symmetric agent's
+keys must be canonical windows, an agent with invisible flags (``flags: false``) has no window that shows a
+flag, a state-action table holds views of at most 16 tiles, and a version-1 plug-in rule agent loads only with a
+rule of the name it saved. The rest of the metadata cannot be checked against the table, since two agents
+that differ there learn tables of the same form: the agent kind and its parameters (a greedy table labelled
+``ucb`` or ``egreedy``), the plug-in rule's name and values, a non-symmetric label on a symmetric table
+(its canonical keys are also valid non-symmetric ones), ``flags: true`` on a table that never saw a flag, and
+``decisions``. A file edited there loads, and plays as its label says; the file carries no signature, so
+trust such a file as much as its source.
 """
 
 from __future__ import annotations

@@ -108,10 +108,11 @@ AC_SIZE = 8
 R_WON, R_DEC, R_CLK, R_FLP, R_WRONG, R_REV, R_REM, R_RECORDED, R_PERFECT = range(9)
 REC_SIZE = 9
 # a plug-in rule's status array ``rule[7]`` (see :mod:`sweeper.agents.custom`): error code, the game and
-# decision where it happened, the index the rule returned, the number of candidates
-E_CODE, E_GAME, E_DECISION, E_INDEX, E_COUNT = range(5)
-E_SIZE = 5
-RULE_OK, RULE_BAD_INDEX, RULE_RAISED, RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED = 0, 1, 2, 3, 4
+# decision where it happened, the index (or flag) the rule returned, the number of candidates, and the decisions
+# left before the rule's ``poll`` is asked whether the run was interrupted (Ctrl-C)
+E_CODE, E_GAME, E_DECISION, E_INDEX, E_COUNT, E_TICK = range(6)
+E_SIZE = 6
+RULE_OK, RULE_BAD_INDEX, RULE_RAISED, RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED, RULE_BAD_FLAG = 0, 1, 2, 3, 4, 5
 
 #: What the agent keeps about the current game, as one bundle for the kernels.
 #: Per candidate, indexed ``target tile * 8 + k`` (``k``: the scan order of its window centres):
@@ -528,11 +529,21 @@ def _rule_failed(rule, code, gen, index, m):
 @njit(cache=True, inline="always")
 def choose_by_rule(lives, full, cslot, cq, cn, gen, rule):
     """A plug-in rule's choice: ``rule`` is the tuple ((choose,), (give_up,), params, rng, q, n, index
-    buffers, status) built by :mod:`sweeper.agents.custom` (each function in a 1-tuple, which numba types
-    as a first-class function of fixed signature: one compiled kernel serves every rule). On a bad answer or
-    an exception the status records it and the tile returned is -1 (the callers stop the run)."""
+    buffers, status, (poll,)) built by :mod:`sweeper.agents.custom` (each function in a 1-tuple, which numba types
+    as a first-class function of fixed signature: one compiled kernel serves every rule). ``poll()``, called when
+    the status's countdown ``E_TICK`` runs out, returns the decisions until the next call (about a tenth of a
+    second of them), or -1 when the run was interrupted (Ctrl-C). The answer is checked as the Python path
+    checks it: an index in range, a flag 0 or 1. On a bad answer, an exception or an interrupt the status records
+    it and the tile returned is -1 (the callers stop the run)."""
     choose_fn, params, gen_rng, qbuf, nbuf, ibuf = rule[0][0], rule[2], rule[3], rule[4], rule[5], rule[6]
     m = gather(lives, full, cq, cn, qbuf, nbuf, ibuf)
+    st = rule[7]
+    st[E_TICK] -= 1
+    if st[E_TICK] <= 0:
+        st[E_TICK] = rule[8][0]()
+        if st[E_TICK] < 0:  # interrupted: the poll has noted it for the caller
+            _rule_failed(rule, RULE_RAISED, gen, -1, m)
+            return chosen(cslot, cq, cn, -1, 0.0, False)
     try:
         i, fl = choose_fn(qbuf[:m], nbuf[:m], gen, params, gen_rng)
     except Exception:  # noqa: BLE001 - reported by the caller, with the rule's traceback when it can be had
@@ -540,6 +551,9 @@ def choose_by_rule(lives, full, cslot, cq, cn, gen, rule):
         return chosen(cslot, cq, cn, -1, 0.0, False)
     if not (i >= 0 and i < m) or i != np.int64(i):
         _rule_failed(rule, RULE_BAD_INDEX, gen, np.int64(i), m)  # the adapters give an int64 index
+        return chosen(cslot, cq, cn, -1, 0.0, False)
+    if fl != 0 and fl != 1:  # the adapters give the flag as returned (a bool as 0 or 1)
+        _rule_failed(rule, RULE_BAD_FLAG, gen, np.int64(fl), m)
         return chosen(cslot, cq, cn, -1, 0.0, False)
     k = ibuf[np.int64(i)]
     return chosen(cslot, cq, cn, k, cq[k], fl != 0)

@@ -33,7 +33,7 @@ from .custom import Rule
 from .rule_library import library_rule, rule_from_spec, with_values
 from .files import FORMAT, FORMAT_VERSION, WINDOW, agent_arrays, read_agent_file, write_agent_file
 from .values import ValueTable
-from .windows import check_window_keys
+from .windows import FLAG, check_window_keys, first_key_showing
 
 
 class Agent:
@@ -331,8 +331,12 @@ def load_agent(path, rule: Rule | None = None) -> Agent:
         raise ValueError(f"{path}: a plug-in rule agent saved by format version {meta['version']} does not say "
                          f"whether its rule {meta['params']['rule']!r} is the library's: load it with "
                          f"load_agent(path, rule=...)")
-    if meta["agent"] == "rule" and meta["version"] < 2:  # the rule given stands for the saved name
-        meta["params"]["rule"] = rule.name if getattr(rule, "library", False) else USER + getattr(rule, "name", "")
+    if meta["agent"] == "rule" and meta["version"] < 2:  # the rule given stands for the saved name, if it is its
+        saved = meta["params"]["rule"]
+        if getattr(rule, "name", None) != saved:
+            raise ValueError(f"{path} holds an agent of the rule {saved!r}, not of the rule given, "
+                             f"{getattr(rule, 'name', rule)!r}")
+        meta["params"]["rule"] = rule.name if getattr(rule, "library", False) else USER + rule.name
     try:
         agent = _build(meta["agent"], meta["params"], meta["symmetric"], meta["flags"], rule)
     except ValueError as exc:
@@ -355,3 +359,8 @@ def _check_keys(agent: Agent, keys, path) -> None:
                                          if agent.symmetric else "")
     if bad >= 0:
         raise ValueError(f"{path}: entry {bad:,} of 'keys' ({int(keys[bad])}) is not the key of {what}")
+    if not isinstance(agent, StateAction) and not agent.flags:
+        shown = first_key_showing(keys, agent.symmetric, FLAG)
+        if shown >= 0:
+            raise ValueError(f"{path}: metadata field 'flags' is false (invisible flags), but entry {shown:,} of "
+                             f"'keys' ({int(keys[shown])}) is a window that shows a flag: the file contradicts itself")

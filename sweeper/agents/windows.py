@@ -245,3 +245,19 @@ def check_window_keys(keys, symmetric: bool) -> int:
     """-1 if every key of ``keys`` (int64) is the key of some window and target, else the index of the first that
     is not (see :func:`decode_key`; with symmetries a key must also be its window's canonical one)."""
     return int(_first_bad_key(np.ascontiguousarray(keys, dtype=np.int64), bool(symmetric), padded_offsets(3)[1]))
+
+
+@njit(cache=True)
+def _first_key_showing(keys, symmetric, state):
+    cells = np.empty(9, dtype=np.int64)
+    for i in range(keys.size):
+        if _decode(keys[i], symmetric, cells) >= 0:
+            for j in range(9):
+                if cells[j] == state:
+                    return i
+    return -1
+
+
+def first_key_showing(keys, symmetric: bool, state: int) -> int:
+    """The index of the first key of ``keys`` whose window has a cell in ``state`` (``FLAG``, say), or -1."""
+    return int(_first_key_showing(np.ascontiguousarray(keys, dtype=np.int64), bool(symmetric), np.int64(state)))

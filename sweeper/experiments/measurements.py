@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import tempfile
 from pathlib import Path
 
 
@@ -30,6 +31,23 @@ def write_record(path: Path, record: dict) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     os.replace(tmp, path)
+
+
+def write_record_or_rescue(path: Path, record: dict, what: str) -> None:
+    """:func:`write_record`, and when ``path`` cannot be written after all (a full disk, a folder removed during the
+    work), the record written to the temporary directory instead and an ``OSError`` that says where: what was
+    computed is never lost to a failed write."""
+    path = Path(path)
+    try:
+        write_record(path, record)
+    except OSError as exc:
+        rescue = Path(tempfile.gettempdir()) / f"sweeper-{what}-{os.getpid()}.json"
+        try:
+            write_record(rescue, record)
+            kept = f"; the {what} was written to {rescue} instead"
+        except OSError:
+            kept = ""
+        raise OSError(exc.errno, f"could not write the {what} to {path} ({exc.strerror or exc}){kept}") from None
 
 
 def read_record(path: Path, fmt: int, fields: set, what: str, rerun: str) -> dict:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -155,11 +156,18 @@ def _table_problem(name: str, results: Path, scale: str, data: bytes) -> str | N
     if manifest.get("behaviour") != BEHAVIOUR_VERSION:
         return (f"it was made by behaviour version {manifest.get('behaviour')}; this code computes version "
                 f"{BEHAVIOUR_VERSION}")
+    tables, run_sums = manifest.get("tables"), manifest.get("runs")
+    if not (isinstance(tables, dict) and isinstance(run_sums, dict)
+            and all(isinstance(v, str) for v in (*tables.values(), *run_sums.values()))
+            and all(isinstance(r, str) and re.fullmatch(r"[\w:.+-]+/[\w:.+-]+", r) and ".." not in r
+                    for r in run_sums)):
+        return (f"{where.name} is not a manifest of tables: it needs 'tables' (file -> checksum) and 'runs' "
+                f"(kind/id -> checksum)")
     fname = table_path(name, results, scale).name
-    if manifest["tables"].get(fname) != _sha(data):
+    if tables.get(fname) != _sha(data):
         return f"it does not match its checksum in {where.name} (edited, or being rewritten)"
     runs = Path(store_for(results, scale).root)
-    for run, checksum in manifest["runs"].items():
+    for run, checksum in run_sums.items():
         try:
             now = json.loads((runs / run / "meta.json").read_text()).get("checksum")
         except (OSError, ValueError, AttributeError):

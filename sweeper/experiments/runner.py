@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..checks import workers as check_workers
 from ..version import BEHAVIOUR_VERSION
 
 #: Layout of a task directory; part of every task id (the behaviour version is not: a result of
@@ -134,9 +135,55 @@ def _sha(data: bytes) -> str:
 
 
 def meta_checksum(meta: dict) -> str:
-    """SHA-256 of ``meta.json``'s content without its ``checksum`` field (canonical JSON)."""
-    body = {k: v for k, v in meta.items() if k != "checksum"}
+    """SHA-256 of ``meta.json``'s content without its ``checksum`` and ``verified`` fields (canonical JSON):
+    what the run's maker wrote. A later verification (``verified``, see :func:`verified_problem`) has its own."""
+    body = {k: v for k, v in meta.items() if k not in ("checksum", "verified")}
     return _sha(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+
+
+def verified_checksum(meta: dict) -> str:
+    """SHA-256 of a ``verified`` record together with the run's own checksum: a record moved to another run, or
+    edited, no longer matches."""
+    body = {k: v for k, v in meta["verified"].items() if k != "checksum"}
+    return _sha(json.dumps({"run": meta["checksum"], "verified": body}, sort_keys=True,
+                           separators=(",", ":")).encode())
+
+
+#: The fields of a ``verified`` record of ``meta.json`` (written by ``python -m sweeper verify --record``).
+VERIFIED_FIELDS = {"commit", "source", "date", "files", "command", "checksum"}
+
+
+def verified_problem(meta: dict) -> str | None:
+    """None if ``meta`` has no ``verified`` record or a sound one, else what is wrong with it. A run made from
+    uncommitted code (``provenance.sweeper_modified``) may carry one: the commit (with its source fingerprint)
+    whose code, recomputing the run, gave every data file byte for byte, which ``verify --record`` checked."""
+    v = meta.get("verified")
+    if v is None:
+        return None
+    if not isinstance(v, dict) or set(v) != VERIFIED_FIELDS:
+        return f"its 'verified' record must have exactly the fields {sorted(VERIFIED_FIELDS)}"
+    if not (isinstance(v["commit"], str) and len(v["commit"]) == 40 and all(c in "0123456789abcdef"
+                                                                            for c in v["commit"])):
+        return "its 'verified' record does not name a commit"
+    if v["files"] != meta.get("files"):
+        return "its 'verified' record vouches for other data files"
+    if v["checksum"] != verified_checksum(meta):
+        return "its 'verified' record does not match its checksum (edited, or copied from another run?)"
+    return None
+
+
+def output_files(out: Output) -> dict:
+    """The data files of a task's output, name -> bytes, as they are stored (tables as parquet, arrays as npz)."""
+    files = {}
+    for name, frame in out.tables.items():
+        buf = io.BytesIO()
+        frame.to_parquet(buf, index=False)
+        files[f"{name}.parquet"] = buf.getvalue()
+    for name, arrays in out.arrays.items():
+        buf = io.BytesIO()
+        np.savez_compressed(buf, **arrays)
+        files[f"{name}.npz"] = buf.getvalue()
+    return files
 
 
 #: The parts of the package whose code makes the stored results (see :func:`source_fingerprint`).
@@ -225,15 +272,7 @@ class Store:
         tmp = self._scratch(task, "tmp")
         tmp.mkdir()
         try:
-            files = {}
-            for name, frame in out.tables.items():
-                buf = io.BytesIO()
-                frame.to_parquet(buf, index=False)
-                files[f"{name}.parquet"] = buf.getvalue()
-            for name, arrays in out.arrays.items():
-                buf = io.BytesIO()
-                np.savez_compressed(buf, **arrays)
-                files[f"{name}.npz"] = buf.getvalue()
+            files = output_files(out)
             for fname, data in files.items():
                 (tmp / fname).write_bytes(data)
             meta = {"task": {"kind": task.kind, "params": task.params, "id": task.id}, "format": RESULT_FORMAT,
@@ -297,6 +336,9 @@ class Store:
                 return "stale: meta.json has no checksum (written by an older runner)"
             if meta["checksum"] != meta_checksum(meta):
                 return "corrupt: meta.json does not match its checksum (edited after it was written?)"
+            problem = verified_problem(meta)
+            if problem is not None:
+                return f"corrupt: {problem}"
             if meta.get("behaviour") != BEHAVIOUR_VERSION:
                 return (f"stale: made by behaviour version {meta.get('behaviour')}, "
                         f"this code computes version {BEHAVIOUR_VERSION}")
@@ -400,7 +442,9 @@ def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, pr
     """Compute every task whose result is missing or corrupt; return counts.
 
     ``workers`` local processes (1: in this process), or a Dask scheduler
-    address (``tcp://host:8786``, or a ``distributed.Client``) with ``dask``."""
+    address (``tcp://host:8786``, or a ``distributed.Client``) with ``dask``. ``workers`` above
+    :func:`sweeper.checks.max_workers` is refused; no more processes start than there are tasks to compute."""
+    workers = check_workers(workers)
     unique = list(dict.fromkeys(tasks))
     if store.root.exists():
         store.clean()
@@ -442,7 +486,7 @@ def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, pr
         else:
             import multiprocessing as mp
             with _sigterm_raises():
-                pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=mp.get_context("spawn"),
                                            initializer=_watch_parent, initargs=(os.getpid(),))
                 try:
                     futures = {pool.submit(_timed, kind_function(t), t.params): t for t in todo}

@@ -29,7 +29,6 @@ first run on a fresh clone also times the compilation.
 
 from __future__ import annotations
 
-import os
 import resource
 import shutil
 import tempfile
@@ -39,9 +38,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..checks import boolean
+from ..checks import boolean, output_file
+from ..checks import workers as check_workers
 from . import specs as ex
-from .measurements import machine, read_record, write_record
+from .measurements import machine, read_record, write_record_or_rescue
 from .reproduce import book_reproduction, default_results, reproduce, store_for, table_path
 from .runner import provenance
 
@@ -105,17 +105,12 @@ def time_reproduction(scale: str = "paper", workers: int = 2, scratch=None, book
     boolean(book, "book")
     if scale not in ex.SCALES:
         raise ValueError(f"scale must be one of {sorted(ex.SCALES)}, got {scale!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+    workers = check_workers(workers)
     stored = default_results(scale)
     if not table_path("comparison", stored, scale).is_file():
         raise ValueError(f"there is no stored comparison table in {stored} to compare the timed run with: "
                          f"`python -m sweeper reproduce --scale {scale}` writes it")
-    out = default_path(scale) if out is None else Path(out)
-    if out.exists() and not out.is_file():
-        raise ValueError(f"{out} exists and is not a file: the timing is written to a file")
-    if out.parent.exists() and not os.access(out.parent, os.W_OK):
-        raise ValueError(f"{out.parent} is not writable: the timing could not be written after the run")
+    out = output_file(default_path(scale) if out is None else out, f"the timing file {out or default_path(scale)}")
     temporary = scratch is None
     scratch = Path(tempfile.mkdtemp(prefix="sweeper-timing-")) if temporary else Path(scratch)
     if scratch.exists() and (not scratch.is_dir() or any(scratch.iterdir())):
@@ -162,7 +157,7 @@ def time_reproduction(scale: str = "paper", workers: int = 2, scratch=None, book
     finally:
         if temporary:
             shutil.rmtree(scratch, ignore_errors=True)
-    write_record(out, record)
+    write_record_or_rescue(out, record, "timing")
     log(f"written to {out}")
     return record
 

@@ -201,7 +201,7 @@ class Episode:
             choice = choose(self.board, cache, table, self.pol, self.rng_agent.copy())
         else:
             r = self.rule
-            rule = r[:3] + (deepcopy(r[3]),) + r[4:7] + (r[7].copy(),)
+            rule = r[:3] + (deepcopy(r[3]),) + r[4:7] + (r[7].copy(),) + r[8:]
             self.agent.rule.use_rng(rule[3])
             try:
                 choice = custom.quiet(choose, self.board, cache, table, self.pol, self.rng_agent.copy(), rule)

@@ -216,8 +216,9 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         bar = tqdm(total=total, desc=f"{agent.name} {'+'.join(map(str, settings))}", unit="game", leave=False)
     t0 = time.perf_counter()
     python_rule = rule_stream is not None and not agent.rule.compiled
-    # a plain Python rule is told to stop at its next decision; compiled kernels stop between calls
-    interrupt = _InterruptBetweenCalls(agent.rule.interrupt if python_rule else None)
+    # a rule is told to stop at its next decision (a compiled one's kernel asks about every tenth of a second);
+    # the other kernels stop between calls
+    interrupt = _InterruptBetweenCalls(agent.rule.interrupt if rule_stream is not None else None)
     try:
         done = 0
         for s in settings:

@@ -1,0 +1,183 @@
+"""Re-verify stored runs: recompute them with the current code and compare (``python -m sweeper verify``).
+
+A stored run (``<results>/runs/<scale>/<kind>/<id>/``) records the data files it wrote and their checksums. To
+verify it, its task is computed again in this process, its output serialised as the store writes it
+(:func:`sweeper.experiments.runner.output_files`), and compared with what is stored:
+
+``identical``
+    every data file byte for byte, and the facts of ``info`` equal, except the wall times measured on the way
+    (:func:`timing_field`: names with ``second`` in them, which no two runs share);
+``same values``
+    the bytes differ but every table and array holds the same values (another pandas or pyarrow writes other
+    bytes), and ``info`` agrees as above;
+``differs``
+    anything else, named: which files or fields.
+
+A run stored as corrupt or stale (see :meth:`~sweeper.experiments.runner.Store.status`) is reported as such and
+not recomputed. With ``record=True`` an identical run made from uncommitted code (``provenance.sweeper_modified``)
+gets a ``verified`` record in its ``meta.json``: the commit that reproduced it byte for byte, with that code's
+source fingerprint and a checksum of its own (:func:`sweeper.experiments.runner.verified_problem` checks it),
+while the run's own checksum, which the summary tables' manifest names, stays as it was. Recording needs a clean
+``sweeper/`` (committed code), else the commit would not say which code verified it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .runner import Store, Task, _sha, execute, meta_checksum, output_files, provenance, source_fingerprint, \
+    verified_checksum
+
+COMMAND = "python -m sweeper verify --record"
+
+
+def timing_field(name: str) -> bool:
+    """A fact or column that is a wall time of the machine that ran the task (``seconds``, ``games_per_second``,
+    ``train_cpu_seconds`` ...): never compared."""
+    return "second" in name
+
+
+@dataclass
+class Verdict:
+    """The outcome of verifying one stored run: ``status`` is ``identical``, ``same values``, ``differs``,
+    ``corrupt: ...``, ``stale: ...`` or ``cannot verify: ...``; ``detail`` says what differs."""
+
+    run: str
+    status: str
+    detail: str = ""
+    seconds: float = 0.0
+    recorded: bool = False
+
+    def line(self) -> str:
+        extra = f": {self.detail}" if self.detail else ""
+        note = " (verified record written)" if self.recorded else ""
+        return f"{self.run}: {self.status}{extra} [{self.seconds:.1f} s]{note}"
+
+
+def stored_runs(store: Store) -> list[str]:
+    """Every stored run of ``store`` as ``kind/id``, sorted (folders only; temporary ones left out)."""
+    if not store.root.is_dir():
+        return []
+    return sorted(f"{k.name}/{d.name}" for k in store.root.iterdir() if k.is_dir() and not k.name.startswith(".")
+                  for d in k.iterdir() if d.is_dir() and not d.name.startswith("."))
+
+
+def select(store: Store, ids=(), sample: int | None = None, seed: int = 0, kinds=(), exclude=()) -> list[str]:
+    """The runs to verify: ``ids`` (``kind/id`` or a bare id), else all runs of ``kinds`` (all kinds if empty,
+    none of ``exclude``), of which ``sample`` drawn at random (seeded by ``seed``) when it is given."""
+    runs = stored_runs(store)
+    if ids and (sample is not None or kinds):
+        raise ValueError("give run ids, or --sample/--kind to choose among the stored runs, not both")
+    if ids:
+        chosen = []
+        for rid in ids:
+            hits = [r for r in runs if r == rid or r.split("/")[1] == rid]
+            if not hits:
+                raise ValueError(f"no stored run {rid!r} in {store.root}")
+            chosen.extend(hits)
+        return list(dict.fromkeys(chosen))
+    known = {r.split("/")[0] for r in runs}
+    for k in (*kinds, *exclude):
+        if k not in known:
+            raise ValueError(f"no stored runs of kind {k!r} in {store.root}; kinds: {sorted(known)}")
+    runs = [r for r in runs if (not kinds or r.split("/")[0] in kinds) and r.split("/")[0] not in exclude]
+    if sample is not None:
+        if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+            raise ValueError(f"--sample must be a whole number >= 1, got {sample!r}")
+        runs = sorted(random.Random(seed).sample(runs, min(sample, len(runs))))
+    return runs
+
+
+def _values_equal(name: str, stored: bytes, ours: bytes) -> bool:
+    """Whether two versions of a data file hold the same values (timing columns of tables left out)."""
+    if name.endswith(".parquet"):
+        a, b = pd.read_parquet(io.BytesIO(stored)), pd.read_parquet(io.BytesIO(ours))
+        keep = lambda f: f[[c for c in f.columns if not timing_field(str(c))]]  # noqa: E731
+        return list(a.columns) == list(b.columns) and keep(a).equals(keep(b))
+    with np.load(io.BytesIO(stored), allow_pickle=False) as za, np.load(io.BytesIO(ours), allow_pickle=False) as zb:
+        return set(za.files) == set(zb.files) and all(
+            za[k].dtype == zb[k].dtype and np.array_equal(za[k], zb[k], equal_nan=za[k].dtype.kind in "fc")
+            for k in za.files)
+
+
+def _info_differences(stored: dict, ours: dict) -> list[str]:
+    keys = sorted(set(stored) | set(ours), key=str)
+    return [k for k in keys if not timing_field(str(k)) and stored.get(k, "<absent>") != ours.get(k, "<absent>")]
+
+
+def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
+    """Recompute one stored run (``kind/id``) and compare it (see the module's text)."""
+    kind, rid = run.split("/")
+    folder = store.root / kind / rid
+    try:
+        meta = json.loads((folder / "meta.json").read_text())
+        task = Task.make(meta["task"]["kind"], **meta["task"]["params"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return Verdict(run, f"corrupt: meta.json cannot be read ({type(exc).__name__}: {exc})")
+    if task.id != rid or task.kind != kind:
+        return Verdict(run, "corrupt: meta.json describes another task")
+    status = store.status(task)
+    if status != "ok":
+        return Verdict(run, status)
+    t0 = time.perf_counter()
+    try:
+        out, _ = execute(task)
+    except ImportError as exc:  # a kind whose optional dependencies are not installed (deep RL)
+        return Verdict(run, f"cannot verify: {exc}")
+    files = output_files(out)
+    seconds = time.perf_counter() - t0
+    stored = {f: (folder / f).read_bytes() for f in meta["files"]}
+    problems = []
+    if set(files) != set(stored):
+        problems.append(f"files {sorted(stored)} stored, {sorted(files)} computed")
+    same_bytes = not problems and all(_sha(files[f]) == meta["files"][f] for f in files)
+    if not problems and not same_bytes:
+        problems += [f for f in sorted(files) if not _values_equal(f, stored[f], files[f])]
+    info = _info_differences(meta["info"], json.loads(json.dumps(out.info)))
+    if info:
+        problems.append("info " + ", ".join(map(str, info)))
+    if problems:
+        return Verdict(run, "differs", "; ".join(problems), seconds)
+    verdict = Verdict(run, "identical" if same_bytes else "same values", "", seconds)
+    if record and same_bytes and meta["provenance"].get("sweeper_modified"):
+        _record(folder, meta)
+        verdict.recorded = True
+    return verdict
+
+
+def _record(folder: Path, meta: dict) -> None:
+    """Write the ``verified`` record of a run recomputed byte for byte by the current, committed code."""
+    prov = provenance()
+    meta["verified"] = {"commit": prov["commit"], "source": source_fingerprint(),
+                        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "files": meta["files"],
+                        "command": COMMAND}
+    assert meta["checksum"] == meta_checksum(meta)  # the run's own checksum is unchanged by the record
+    meta["verified"]["checksum"] = verified_checksum(meta)
+    tmp = folder / ".meta.json.verify.tmp"
+    tmp.write_text(json.dumps(meta, indent=1, sort_keys=True))
+    tmp.replace(folder / "meta.json")
+
+
+def verify(store: Store, runs, record: bool = False, log=print) -> list[Verdict]:
+    """Verify ``runs`` (``kind/id``, see :func:`select`) of ``store`` one by one, logging a line each.
+    ``record``: write the ``verified`` record of identical runs made from uncommitted code; refused unless the
+    code is committed (``ValueError``)."""
+    if record:
+        prov = provenance()
+        if prov["sweeper_modified"] or len(prov["commit"]) != 40:
+            raise ValueError("--record names the commit whose code reproduced the runs: commit the changes to "
+                             "sweeper/ first (it has uncommitted changes, or this is not a git checkout)")
+    verdicts = []
+    for run in runs:
+        v = verify_run(store, run, record)
+        log(v.line())
+        verdicts.append(v)
+    return verdicts
