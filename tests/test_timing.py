@@ -81,7 +81,7 @@ def test_bad_arguments_are_refused_before_any_work(tmp_path):
         timing.time_reproduction("quick", book="no", out=tmp_path / "t.json")
     with pytest.raises(ValueError, match="scale"):
         timing.time_reproduction("huge", out=tmp_path / "t.json")
-    with pytest.raises(ValueError, match="is not a file"):
+    with pytest.raises(ValueError, match="is a directory: give a file name"):
         timing.time_reproduction("quick", out=full)
     assert not (tmp_path / "t.json").exists()
 
