@@ -274,7 +274,7 @@ def _generated_sentences() -> dict:
         "how good": figures.how_good_interval(hg), "opening": figures.opening_effect(hg)[1],
         "pseq": figures.pseq_verdict(figures.pseq()),
         "own rule": figures.own_rule_verdict(figures.own_rule_band()[1]),
-        "near series": paper_charts.near_series_sentence(band),
+        "near series": paper_charts.near_series_sentence(band), "zoom": paper_charts.zoom_sentence(band),
         "corner images": figures.transform_sentence(figures.transform_images(
             np.array([[0, 0, 1], [0, 1, 2], [1, 2, C]]), (2, 2))),
         "edge images": figures.transform_sentence(figures.transform_images(
@@ -333,3 +333,17 @@ def test_a_tie_in_table_ii_is_named_with_what_the_page_can_tell():
     assert "1.67 points below our bandit with symmetries (95% intervals that do not overlap)" in text
     assert "about 6% of the time" in text
     assert figures.sa_paper_ties(c.assign(paper=[0.75, None, 0.74])) == ""
+
+
+def test_the_zoom_names_the_bands_it_cannot_widen():
+    ep = np.arange(1, 11) * 1000
+    flat = [("greedy", e, 0.70 + e / 1e6, 0.004) for e in ep]          # flat: its band fills its panel
+    climbing = [("ucb:1", e, 0.30 + e / 1e5, 0.002) for e in ep]       # climbs 5 points: its band is a line
+    df = pd.DataFrame(flat + climbing, columns=["agent", "episode", "cum_win_rate", "w"]).assign(
+        low=lambda d: d.cum_win_rate - d.w / 2, high=lambda d: d.cum_win_rate + d.w / 2)
+    text = paper_charts.zoom_sentence(df)
+    assert text.startswith("The band of ucb:1 stays a thin line even here: this agent still climbs 5.") and \
+        "its panel's scale" in text and "end 0.20 points apart" in text
+    assert "greedy" not in text
+    assert paper_charts.zoom_sentence(df[df["agent"] == "greedy"]) == ""
+    assert sentence_faults(text) == []

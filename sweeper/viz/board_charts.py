@@ -407,7 +407,7 @@ def _pattern_cells(keys, q, n, symmetric: bool, columns: int) -> tuple[pd.DataFr
             label = "?" if j == target else STATE_LABELS[code]
             cells.append({**info, "row": top + j // 3, "col": left + j % 3, "state": STATE_NAMES[code],
                           "label": label, "target": j == target})
-        captions.append({**info, "x": left + 1.5, "y": top + 3.15, "text": f"Q={qv:+.2f}\nN={nv}"})
+        captions.append({**info, "x": left + 1.5, "y": top + 3.15, "text": f"Q={qv:+.2f}\nN={int(nv):,}"})
     return pd.DataFrame(cells), pd.DataFrame(captions)
 
 

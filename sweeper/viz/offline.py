@@ -165,7 +165,8 @@ _TEMPLATE = """\
       function apply() {
         var end = view.signal(ends[slider]);
         if (input) { input.max = end; }
-        if (view.signal(slider) > end) { view.signal(slider, end).runAsync(); }
+        // a listener runs inside the dataflow: move the slider once the current run is over
+        if (view.signal(slider) > end) { view.runAfter(function () { view.signal(slider, end).runAsync(); }); }
       }
       view.addSignalListener(ends[slider], apply);
       apply();

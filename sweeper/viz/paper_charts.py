@@ -198,6 +198,31 @@ def zoom_final(df: pd.DataFrame, last: float = 0.5) -> alt.Chart:
     ).resolve_scale(y="independent").properties(title=f"the last {last:.0%} of training, one panel per agent")
 
 
+def zoom_sentence(df: pd.DataFrame, last: float = 0.5, thin: float = 0.08) -> str:
+    """What :func:`zoom_final` can and cannot show: the agents whose seed band stays thinner than ``thin`` of
+    their panel's height (their climb over the last ``last`` of training sets the panel's scale), with that
+    climb and their spread at the end, in points; empty when every band is wide enough to see."""
+    d = df[df["episode"] >= df["episode"].max() * (1 - last)]
+    rows = []
+    for agent, g in d.groupby("agent"):
+        span = g["high"].max() - g["low"].min()
+        width = g["high"] - g["low"]
+        if span > 0 and (width / span).max() < thin:
+            rows.append((agent, 100 * span, 100 * width.iloc[-1]))
+    if not rows:
+        return ""
+    rows = [rows[i] for i in sorted(range(len(rows)), key=lambda i: _ordered([r[0] for r in rows], AGENT_ORDER)
+                                     .index(rows[i][0]))]
+    names = rows[0][0] if len(rows) == 1 else ", ".join(r[0] for r in rows[:-1]) + " and " + rows[-1][0]
+    one = len(rows) == 1
+    span = (lambda v, f: f"{v[0]:{f}}" if one else f"{min(v):{f}} to {max(v):{f}}")  # noqa: E731
+    climb, spread = span([r[1] for r in rows], ".1f"), span([r[2] for r in rows], ".2f")
+    return (f"The band{'' if one else 's'} of {names} {'stays' if one else 'stay'} a thin line even here: "
+            f"{'this agent still climbs' if one else 'these agents still climb'} {climb} points over this part of "
+            f"training, which sets {'its panel' + chr(39) + 's' if one else 'their panels' + chr(39)} scale, "
+            f"while {'its' if one else 'their'} runs end {spread} points apart (the seed table below gives the numbers).")
+
+
 def fig_exp_2_band(df: pd.DataFrame) -> alt.Chart:
     """fig:exp_2 as bands over seeds (:func:`sweeper.viz.figures.fig_exp_2_band`)."""
     base = alt.Chart(df).encode(_episodes_axis(), alt.Color("agent:N", legend=alt.Legend(
