@@ -347,3 +347,17 @@ def test_the_zoom_names_the_bands_it_cannot_widen():
     assert "greedy" not in text
     assert paper_charts.zoom_sentence(df[df["agent"] == "greedy"]) == ""
     assert sentence_faults(text) == []
+
+
+def test_a_board_s_target_legend_names_only_what_is_drawn():
+    view = _view_with_flags()[0]
+
+    def strokes(spec):
+        return [u["encoding"]["stroke"] for u in _units(spec) if "stroke" in u.get("encoding", {})]
+
+    flagged = strokes(board_chart(view, highlight=(2, 2), action="flag").to_dict())
+    assert [s["scale"]["domain"] for s in flagged] == [["flag"]]
+    assert strokes(board_chart(view, highlight=(2, 2), action=None).to_dict()) == []   # an outline, no legend
+    assert strokes(board_chart(view).to_dict()) == []
+    with pytest.raises(ValueError, match="action must be"):
+        board_chart(view, highlight=(2, 2), action="peek")

@@ -194,7 +194,8 @@ def board_chart(view2d, mines=None, highlight=None, window=None, title=None, act
     ``view2d``: cell codes (0..8 revealed numbers, 9 covered, 10 flag, 12 the exploded mine).
     ``mines``: optional boolean array; covered mines are then drawn dark and wrong flags pink.
     ``highlight``: a target tile ``(row, col)``, outlined in the colour of ``action``
-    (``"click"`` or ``"flag"``). ``window``: the centre ``(row, col)`` of a 3x3 window, drawn
+    (``"click"`` or ``"flag"``, named in a legend), or, with ``action=None``, a tile outlined in
+    black with no legend (a tile the text points at, not a move). ``window``: the centre ``(row, col)`` of a 3x3 window, drawn
     as a dashed outline (clipped to the board). ``probabilities``: the exact P(mine) of each
     tile (e.g. :meth:`Episode.probabilities`), printed as a percentage on the covered tiles
     (green 0: surely safe, red 100: surely a mine)."""
@@ -206,10 +207,16 @@ def board_chart(view2d, mines=None, highlight=None, window=None, title=None, act
     if window is not None:
         layers.append(window_layer(alt.Chart(pd.DataFrame([_window_bounds(window, rows, cols)])), rows, cols))
     if highlight is not None:
-        if action not in ACTION_COLOURS:
-            raise ValueError(f"action must be 'click' or 'flag', got {action!r}")
-        target = pd.DataFrame([{"row": highlight[0], "col": highlight[1], "action": action}])
-        layers.append(target_layer(alt.Chart(target), rows, cols, actions=(action,)))
+        if action is not None and action not in ACTION_COLOURS:
+            raise ValueError(f"action must be 'click', 'flag' or None, got {action!r}")
+        target = pd.DataFrame([{"row": highlight[0], "col": highlight[1], "action": action or ""}])
+        if action is None:
+            xs, ys = frame_scales(rows, cols)
+            layers.append(alt.Chart(target).transform_calculate(col1="datum.col + 1", row1="datum.row + 1").mark_rect(
+                filled=False, strokeWidth=3.5, stroke="#111111").encode(
+                x=alt.X("col:Q", scale=xs, axis=None), x2="col1:Q", y=alt.Y("row:Q", scale=ys, axis=None), y2="row1:Q"))
+        else:
+            layers.append(target_layer(alt.Chart(target), rows, cols, actions=(action,)))
     px = cell_px(cols, probabilities is not None)
     chart = alt.layer(*layers).properties(width=px * cols, height=px * rows)
     return chart.properties(title=title) if title else chart
