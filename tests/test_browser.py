@@ -348,3 +348,29 @@ def test_pattern_explorer_page_selects_what_pattern_table_selects(browser, tmp_p
         # the same windows (the drawing order of the marks is Vega's business; their places are ranked)
         assert sorted((q.replace("\u2212", "-"), n) for q, n in shown) == sorted(expected), (cls, cert, min_n, order)
         assert len(shown) == min(12, want.attrs["matches"])
+
+
+def test_a_slider_ends_where_the_chosen_data_ends(browser, tmp_path, small_agent):
+    """The step-through's slider runs to the chosen game's final board, not the longest game's
+    (sweeper.viz.offline.slider_max), and moves back within a shorter game."""
+    from sweeper.viz.explorers import game_stepper_chart, recorded_games
+
+    games, missing = recorded_games({"greedy": small_agent}, seeds=range(300))
+    ends = [len(g.episode.history) + 1 for g in games]
+    longest = max(range(len(ends)), key=ends.__getitem__)
+    shortest = min(range(len(ends)), key=ends.__getitem__)
+    assert ends[longest] > ends[shortest]
+    _open(browser, _page(tmp_path, game_stepper_chart(games, missing)))
+    chart = _chart_with(browser, 'select[name="game"]')
+    slider = chart.find_element("css selector", 'input[type="range"][name="step"]')
+    assert int(slider.get_attribute("max")) == ends[0]
+    view_set = ("var v = arguments[0].vegaEmbedResult.view; var s = arguments[1];"
+                "Object.keys(s).forEach(function (k) { v.signal(k, s[k]); }); return v.runAsync().then(() => 1);")
+    browser.execute_script(view_set, chart, {"game": longest, "step": ends[longest]})
+    time.sleep(0.3)
+    assert int(slider.get_attribute("max")) == ends[longest]
+    browser.execute_script(view_set, chart, {"game": shortest})
+    time.sleep(0.3)
+    assert int(slider.get_attribute("max")) == ends[shortest]
+    assert browser.execute_script("return arguments[0].vegaEmbedResult.view.signal('step')", chart) == ends[shortest]
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

@@ -97,7 +97,8 @@ def test_sa_verdict_names_the_nearer_reading_and_where_the_paper_s_pairs_lie():
                         "flags hidden: high": 0.755, "flags hidden: pairs": 148_000,
                         "paper: win rate": 0.7462, "paper: pairs": 223_094}])
     text = figures.sa_verdict(sa)
-    assert "nearer the reading with flags hidden (0.7540, ours minus the paper's +0.0078, outside" in text
+    assert ("nearer the reading with flags hidden (0.7540, ours minus the paper's +0.0078; the paper's value lies "
+            "outside that reading's 95% interval)") in text
     assert "223,094 pairs are between ours" in text
     assert figures.sa_verdict(sa.assign(**{"paper: win rate": float("nan")})).startswith("The paper's Table II has")
 
@@ -352,7 +353,7 @@ def _readings(code_win=0.7415, code_lo=0.7388, code_hi=0.7442, identical=100_000
 def test_table2_bandit_verdict_says_what_the_published_code_gives():
     text = figures.table2_bandit_verdict(_readings())
     assert text.startswith("**The paper's published code does not produce Table II's bandit column.**")
-    assert ("0.7415 [0.7388, 0.7442] where the paper prints 0.6800 (outside the interval, 6.2 points below the "
+    assert ("0.7415 [0.7388, 0.7442] where the paper prints 0.6800 (outside the code's interval, 6.2 points below the "
             "code's)") in text
     assert "records 13,086 actions where the paper prints 66,573 (the paper's count is 5.1 times the code's)" in text
     assert "played the same 100,000 games" in text and "on 1 of the 1 boards (95% intervals overlap)" in text

@@ -127,7 +127,7 @@ def test_pattern_chart_draws_nine_cells_per_window_with_captions(agent):
     spec = pattern_chart(table["key"], table["q"], table["n"], columns=3).to_dict()
     cells, captions = datasets(spec)
     assert len(cells) == 9 * 7 and len(captions) == 7
-    assert [c["text"] for c in captions] == [f"Q={q:+.2f}\nN={n}" for q, n in zip(table["q"], table["n"])]
+    assert [c["text"] for c in captions] == [f"Q={q:+.2f}\nN={int(n):,}" for q, n in zip(table["q"], table["n"])]
     assert sum(c["target"] for c in cells) == 7 and {c["label"] for c in cells if c["target"]} == {"?"}
     atlas = pattern_atlas(agent, "mine", top=5, min_n=10).to_dict()
     assert "mine patterns" in atlas["title"] and len(datasets(atlas)[1]) == 5

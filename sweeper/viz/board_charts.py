@@ -69,9 +69,20 @@ def tile_frame(view2d, mines=None) -> pd.DataFrame:
                          "state": np.take(STATE_NAMES, flat), "label": np.take(STATE_LABELS, flat)})
 
 
-def cell_px(cols: int) -> int:
-    """Pixels per tile: 26 on small boards, smaller on wide ones."""
-    return int(max(12, min(26, 780 // cols)))
+#: Font sizes (px) of the text drawn on boards: a tile's number or flag, and an exact P(mine) label. No text of a
+#: chart is smaller than :data:`MIN_FONT` (``tests/test_legibility.py`` checks every chart of the book).
+MIN_FONT = 11
+TILE_FONT = 12
+PROB_FONT = 11
+#: Pixels per tile on a board that prints P(mine) labels: a flag and its "100" fit one above the other.
+PROB_CELL_PX = 26
+
+
+def cell_px(cols: int, probabilities: bool = False) -> int:
+    """Pixels per tile: 26 on small boards, smaller on wide ones (never below :data:`PROB_CELL_PX` when the
+    board prints P(mine) labels, which would not fit)."""
+    px = int(max(12, min(26, 780 // cols)))
+    return max(px, PROB_CELL_PX) if probabilities else px
 
 
 def frame_scales(rows: int, cols: int) -> tuple[alt.Scale, alt.Scale]:
@@ -89,18 +100,19 @@ def _ink_scale() -> alt.Scale:
     return alt.Scale(domain=list(_INK), range=list(_INK.values()))
 
 
-def tile_layers(base: alt.Chart, rows: int, cols: int, states, legend=True) -> list[alt.Chart]:
-    """Squares and labels for the tiles in ``base``'s data (fields row, col, state, label)."""
+def tile_layers(base: alt.Chart, rows: int, cols: int, states, legend=True, flags_up=False) -> list[alt.Chart]:
+    """Squares and labels for the tiles in ``base``'s data (fields row, col, state, label). ``flags_up``: draw a
+    flag's "F" in the upper part of its tile, leaving the foot to a P(mine) label (:func:`prob_layer`)."""
     xs, ys = frame_scales(rows, cols)
-    pos = base.transform_calculate(col1="datum.col + 1", row1="datum.row + 1",
-                                   cx="datum.col + 0.5", cy="datum.row + 0.5")
+    cy = f"datum.row + (datum.label == 'F' ? {FLAG_Y} : 0.5)" if flags_up else "datum.row + 0.5"
+    pos = base.transform_calculate(col1="datum.col + 1", row1="datum.row + 1", cx="datum.col + 0.5", cy=cy)
     fill_legend = alt.Legend(title=None, orient="bottom", direction="horizontal") if legend else None
     squares = pos.mark_rect(stroke="#ffffff", strokeWidth=1).encode(
         x=alt.X("col:Q", scale=xs, axis=None), x2="col1:Q",
         y=alt.Y("row:Q", scale=ys, axis=None), y2="row1:Q",
         fill=alt.Fill("state:N", scale=_fill_scale(states), legend=fill_legend),
         tooltip=[alt.Tooltip("row:Q"), alt.Tooltip("col:Q"), alt.Tooltip("state:N")])
-    labels = pos.transform_filter("datum.label != ''").mark_text(fontWeight="bold").encode(
+    labels = pos.transform_filter("datum.label != ''").mark_text(fontWeight="bold", fontSize=TILE_FONT).encode(
         x=alt.X("cx:Q", scale=xs, axis=None), y=alt.Y("cy:Q", scale=ys, axis=None), text="label:N",
         color=alt.Color("label:N", scale=_ink_scale(), legend=None))
     return [squares, labels]
@@ -109,6 +121,8 @@ def tile_layers(base: alt.Chart, rows: int, cols: int, states, legend=True) -> l
 #: Colours of the exact-probability labels: known safe, known mine, in between.
 PROB_COLOURS = {"safe": "#00a03a", "mine": "#c4001d", "unsure": "#1a1a1a"}
 _KNOWN = 1e-9
+#: Where, in a tile's height, a flag's "F" is centred and a P(mine) label's foot sits, when both are drawn.
+FLAG_Y, PROB_FOOT = 0.3, 0.95
 
 
 def prob_frame(view2d, probabilities) -> pd.DataFrame:
@@ -130,10 +144,12 @@ def prob_frame(view2d, probabilities) -> pd.DataFrame:
 
 
 def prob_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
-    """Small percentage labels at the foot of each covered tile (fields row, col, ptext, pclass, p)."""
+    """Percentage labels at the foot of each covered tile (fields row, col, ptext, pclass, p), in
+    :data:`PROB_FONT` px on tiles of :data:`PROB_CELL_PX` px; draw the tiles with ``flags_up`` so that a
+    flag's "F" stays clear of its label."""
     xs, ys = frame_scales(rows, cols)
-    size = max(7, min(10, cell_px(cols) // 3 + 1))
-    pos = base.transform_calculate(cx="datum.col + 0.5", cy="datum.row + 0.82")
+    size = PROB_FONT
+    pos = base.transform_calculate(cx="datum.col + 0.5", cy=f"datum.row + {PROB_FOOT}")
     # one layer per class with a fixed colour: a colour scale here would merge with the numbers' ink
     return alt.layer(*[
         pos.transform_filter(f"datum.pclass == '{cls}'").mark_text(
@@ -151,14 +167,16 @@ def _window_bounds(centre, rows: int, cols: int) -> dict:
             "w_col1": min(c + 2, cols)}
 
 
-def target_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
-    """An outline, coloured by the action, around the target tile (fields row, col, action)."""
+def target_layer(base: alt.Chart, rows: int, cols: int, actions=tuple(ACTION_COLOURS)) -> alt.Chart:
+    """An outline, coloured by the action, around the target tile (fields row, col, action); the legend names
+    the ``actions`` given (those the chart can show)."""
     xs, ys = frame_scales(rows, cols)
+    actions = [a for a in ACTION_COLOURS if a in set(actions)]
     return base.transform_calculate(col1="datum.col + 1", row1="datum.row + 1").mark_rect(
         filled=False, strokeWidth=3.5).encode(
         x=alt.X("col:Q", scale=xs, axis=None), x2="col1:Q", y=alt.Y("row:Q", scale=ys, axis=None), y2="row1:Q",
         stroke=alt.Stroke("action:N", title="target", legend=alt.Legend(orient="bottom"),
-                          scale=alt.Scale(domain=list(ACTION_COLOURS), range=list(ACTION_COLOURS.values()))))
+                          scale=alt.Scale(domain=actions, range=[ACTION_COLOURS[a] for a in actions])))
 
 
 def window_layer(base: alt.Chart, rows: int, cols: int) -> alt.Chart:
@@ -176,23 +194,30 @@ def board_chart(view2d, mines=None, highlight=None, window=None, title=None, act
     ``view2d``: cell codes (0..8 revealed numbers, 9 covered, 10 flag, 12 the exploded mine).
     ``mines``: optional boolean array; covered mines are then drawn dark and wrong flags pink.
     ``highlight``: a target tile ``(row, col)``, outlined in the colour of ``action``
-    (``"click"`` or ``"flag"``). ``window``: the centre ``(row, col)`` of a 3x3 window, drawn
+    (``"click"`` or ``"flag"``, named in a legend), or, with ``action=None``, a tile outlined in
+    black with no legend (a tile the text points at, not a move). ``window``: the centre ``(row, col)`` of a 3x3 window, drawn
     as a dashed outline (clipped to the board). ``probabilities``: the exact P(mine) of each
     tile (e.g. :meth:`Episode.probabilities`), printed as a percentage on the covered tiles
     (green 0: surely safe, red 100: surely a mine)."""
     tiles = tile_frame(view2d, mines)
     rows, cols = np.shape(view2d)
-    layers = tile_layers(alt.Chart(tiles), rows, cols, tiles["state"])
+    layers = tile_layers(alt.Chart(tiles), rows, cols, tiles["state"], flags_up=probabilities is not None)
     if probabilities is not None:
         layers.append(prob_layer(alt.Chart(prob_frame(view2d, probabilities)), rows, cols))
     if window is not None:
         layers.append(window_layer(alt.Chart(pd.DataFrame([_window_bounds(window, rows, cols)])), rows, cols))
     if highlight is not None:
-        if action not in ACTION_COLOURS:
-            raise ValueError(f"action must be 'click' or 'flag', got {action!r}")
-        target = pd.DataFrame([{"row": highlight[0], "col": highlight[1], "action": action}])
-        layers.append(target_layer(alt.Chart(target), rows, cols))
-    px = cell_px(cols)
+        if action is not None and action not in ACTION_COLOURS:
+            raise ValueError(f"action must be 'click', 'flag' or None, got {action!r}")
+        target = pd.DataFrame([{"row": highlight[0], "col": highlight[1], "action": action or ""}])
+        if action is None:
+            xs, ys = frame_scales(rows, cols)
+            layers.append(alt.Chart(target).transform_calculate(col1="datum.col + 1", row1="datum.row + 1").mark_rect(
+                filled=False, strokeWidth=3.5, stroke="#111111").encode(
+                x=alt.X("col:Q", scale=xs, axis=None), x2="col1:Q", y=alt.Y("row:Q", scale=ys, axis=None), y2="row1:Q"))
+        else:
+            layers.append(target_layer(alt.Chart(target), rows, cols, actions=(action,)))
+    px = cell_px(cols, probabilities is not None)
     chart = alt.layer(*layers).properties(width=px * cols, height=px * rows)
     return chart.properties(title=title) if title else chart
 
@@ -286,16 +311,17 @@ def replay_chart(episode, final: bool = True, title=None, exact: bool | None = N
     step = alt.param(name="step", value=1,
                      bind=alt.binding_range(min=1, max=int(decisions["step"].max()), step=1, name="step "))
     at_step = "datum.first <= step && step <= datum.last"
-    layers = tile_layers(alt.Chart(tiles).transform_filter(at_step), rows, cols, tiles["state"])
+    shown = probs is not None and not probs.empty
+    layers = tile_layers(alt.Chart(tiles).transform_filter(at_step), rows, cols, tiles["state"], flags_up=shown)
     moves = alt.Chart(decisions).transform_filter("datum.step == step && isValid(datum.row)")
     if "w_row0" in decisions:
         layers.append(window_layer(moves.transform_filter("isValid(datum.w_row0)"), rows, cols))
-    layers.append(target_layer(moves, rows, cols))
-    if probs is not None and not probs.empty:
+    layers.append(target_layer(moves, rows, cols, actions=decisions["action"].dropna().unique()))
+    if shown:
         layers.append(prob_layer(alt.Chart(probs).transform_filter("datum.step == step"), rows, cols))
-    px = cell_px(cols)
+    px = cell_px(cols, shown)
     board = alt.layer(*layers).properties(width=px * cols, height=px * rows)
-    lines = 3 if probs is not None and not probs.empty else 2
+    lines = 3 if shown else 2
     caption = alt.Chart(decisions).transform_filter("datum.step == step").mark_text(
         align="left", baseline="top", lineBreak="\n", fontSize=12, lineHeight=16).encode(
         x=alt.value(0), y=alt.value(2), text="text:N").properties(width=px * cols, height=16 * lines + 4)
@@ -359,6 +385,17 @@ def pattern_table(agent, kind: str = "all", top: int | None = None, min_n: int =
     return table
 
 
+#: What a learned window's target is filled by: the agent's belief, not an exact probability.
+BELIEF_TITLE = "belief (Q + 1) / 2"
+
+
+def belief_colour() -> alt.Color:
+    """The fill of a learned window's target: the agent's belief (Q + 1) / 2 (field ``p_mine``), blue for
+    surely safe (0) to red for surely a mine (1)."""
+    return alt.Color("p_mine:Q", title=BELIEF_TITLE, scale=alt.Scale(domain=[0, 1], scheme="redblue", reverse=True),
+                     legend=alt.Legend(orient="bottom", gradientLength=120))
+
+
 def paper_text(paper: tuple) -> str:
     """The paper's 10-tuple as it prints it, e.g. ``(-1, 0, 1, C, F, 2, -1, C, C, NW)``."""
     return "(" + ", ".join(str(v) for v in paper) + ")"
@@ -377,15 +414,16 @@ def _pattern_cells(keys, q, n, symmetric: bool, columns: int) -> tuple[pd.DataFr
             label = "?" if j == target else STATE_LABELS[code]
             cells.append({**info, "row": top + j // 3, "col": left + j % 3, "state": STATE_NAMES[code],
                           "label": label, "target": j == target})
-        captions.append({**info, "x": left + 1.5, "y": top + 3.15, "text": f"Q={qv:+.2f}\nN={nv}"})
+        captions.append({**info, "x": left + 1.5, "y": top + 3.15, "text": f"Q={qv:+.2f}\nN={int(nv):,}"})
     return pd.DataFrame(cells), pd.DataFrame(captions)
 
 
 def pattern_chart(keys, q, n, symmetric: bool = True, columns: int = 6, title=None) -> alt.LayerChart:
     """Small multiples of learned 3x3 windows, in the order given, each with the caption
     "Q=..., N=...". With symmetries the windows are in canonical orientation (target at the
-    top-left corner or top-middle cell); the target is marked "?" and filled by P(mine)
-    (blue: safe, red: mine). Hover a cell for the key and the paper's 10-tuple."""
+    top-left corner or top-middle cell); the target is marked "?" and filled by the agent's belief
+    (Q + 1) / 2 (blue: safe, red: a mine), which is not the exact P(mine) of any one board. Hover a cell for
+    the key and the paper's 10-tuple."""
     keys, q, n = np.asarray(keys), np.asarray(q, dtype=float), np.asarray(n)
     if not len(keys) == len(q) == len(n):
         raise ValueError("keys, q and n must have one length")
@@ -397,16 +435,14 @@ def pattern_chart(keys, q, n, symmetric: bool = True, columns: int = 6, title=No
     rows, cols = 5 * -(-len(keys) // columns) - 1, 4 * columns - 1
     xs, ys = frame_scales(rows, cols)
     tooltip = [alt.Tooltip("pattern:Q"), alt.Tooltip("key:Q"), alt.Tooltip("q:Q", format="+.3f"),
-               alt.Tooltip("n:Q"), alt.Tooltip("p_mine:Q", format=".3f", title="P(mine)"), alt.Tooltip("paper:N")]
+               alt.Tooltip("n:Q"), alt.Tooltip("p_mine:Q", format=".3f", title=BELIEF_TITLE), alt.Tooltip("paper:N")]
     squares, labels = tile_layers(alt.Chart(cells), rows, cols, cells["state"])
     squares = squares.encode(tooltip=tooltip)
     target = alt.Chart(cells).transform_filter("datum.target").transform_calculate(
         col1="datum.col + 1", row1="datum.row + 1").mark_rect(stroke="#111111", strokeWidth=2).encode(
         x=alt.X("col:Q", scale=xs, axis=None), x2="col1:Q", y=alt.Y("row:Q", scale=ys, axis=None), y2="row1:Q",
-        color=alt.Color("p_mine:Q", title="P(mine)", scale=alt.Scale(domain=[0, 1], scheme="redblue", reverse=True),
-                        legend=alt.Legend(orient="bottom", gradientLength=120)),
-        tooltip=tooltip)
-    text = alt.Chart(captions).mark_text(baseline="top", lineBreak="\n", fontSize=10, lineHeight=12).encode(
+        color=belief_colour(), tooltip=tooltip)
+    text = alt.Chart(captions).mark_text(baseline="top", lineBreak="\n", fontSize=MIN_FONT, lineHeight=13).encode(
         x=alt.X("x:Q", scale=xs, axis=None), y=alt.Y("y:Q", scale=ys, axis=None), text="text:N")
     px = 20
     chart = alt.layer(squares, target, labels, text).resolve_scale(color="independent").properties(

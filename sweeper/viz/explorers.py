@@ -29,8 +29,10 @@ from ..agents.kinds import Agent, Thompson
 from ..agents.windows import decode_key
 from ..running.belief import CAUSES, find_episode
 from ..running.episode import Episode
-from .board_charts import (STATE_LABELS, STATE_NAMES, cell_px, frame_scales, prob_layer, target_layer, tile_layers,
-                           window_layer, pattern_table, replay_data, replay_probabilities)
+from .board_charts import (MIN_FONT, STATE_LABELS, STATE_NAMES, belief_colour, BELIEF_TITLE, cell_px, frame_scales,
+                           prob_layer, target_layer, tile_layers, window_layer, pattern_table, replay_data,
+                           replay_probabilities)
+from .offline import slider_max
 
 # -- recorded games -----------------------------------------------------------------------------
 
@@ -47,7 +49,12 @@ class RecordedGame:
     def label(self) -> str:
         e = self.episode
         how = "won" if self.cause == "won" else f"lost, {self.cause}"
-        return f"{self.agent}: {how} (seed {e.seed}, {len(e.history)} decisions)"
+        return f"{self.agent}: {how} (seed {e.seed}, {plural(len(e.history), 'decision')})"
+
+
+def plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, the noun in the plural unless the count is 1: ``1 decision``, ``2 decisions``."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def recorded_games(agents: dict, causes=CAUSES, board="8x8x10", seeds=range(500)):
@@ -142,8 +149,10 @@ _ROW_PX = 17
 def game_stepper_chart(games, missing=(), title: str | None = None) -> alt.VConcatChart:
     """Step through recorded games (:func:`recorded_games`) in a page with no kernel.
 
-    Two controls: ``game`` (a drop-down of the games) and ``step`` (a slider: 1 .. the longest
-    game's decisions + 1; past a game's end it shows that game's final board with the mines).
+    Two controls: ``game`` (a drop-down of the games) and ``step`` (a slider over the chosen game: 1 .. its
+    decisions + 1, the last step its final board with the mines; the spec's slider runs to the longest game's
+    end, and the page's loader (:func:`sweeper.viz.offline.slider_max`) sets its end to the chosen game's, so
+    a viewer without that loader shows a shorter game's final board past its end).
     Drawn: the board the agent saw at that step with the chosen 3x3 window (dashed) and target
     (outlined: blue click, red flag), each covered tile's exact P(mine) in percent, a caption
     with the move, its Q, N and outcome, and a table of the candidates the agent compared
@@ -161,18 +170,19 @@ def game_stepper_chart(games, missing=(), title: str | None = None) -> alt.VConc
     step = alt.param(name="step", value=1, bind=alt.binding_range(min=1, max=longest, step=1, name="step "))
     lasts = "[" + ",".join(str(v) for v in g_info["last"]) + "]"
     at = alt.param(name="at", expr=f"min(step, {lasts}[game])")
+    step_end = alt.param(name="step_end", expr=f"{lasts}[game]")
     in_game = "datum.g == game"
 
     tiles = alt.Chart(_inline(data["tiles"])).transform_filter(f"{in_game} && datum.first <= at && at <= datum.last")
-    layers = tile_layers(tiles, rows, cols, data["tiles"]["state"])
+    layers = tile_layers(tiles, rows, cols, data["tiles"]["state"], flags_up=not data["probs"].empty)
     moves = alt.Chart(_inline(data["steps"])).transform_filter(f"{in_game} && datum.step == at && isValid(datum.row)")
     if "w_row0" in data["steps"]:
         layers.append(window_layer(moves.transform_filter("isValid(datum.w_row0)"), rows, cols))
-    layers.append(target_layer(moves, rows, cols))
+    layers.append(target_layer(moves, rows, cols, actions=data["steps"]["action"].dropna().unique()))
     if not data["probs"].empty:
         layers.append(prob_layer(alt.Chart(_inline(data["probs"])).transform_filter(f"{in_game} && datum.step == at"),
                                   rows, cols))
-    px = cell_px(cols)
+    px = cell_px(cols, not data["probs"].empty)
     board = alt.layer(*layers).properties(width=px * cols, height=px * rows)
 
     table_w = _TABLE[-1][2] + 84
@@ -209,7 +219,8 @@ def game_stepper_chart(games, missing=(), title: str | None = None) -> alt.VConc
         parts.append(alt.Chart(pd.DataFrame({"text": [f"No game found among the seeds searched for {note}."]}))
                      .mark_text(align="left", baseline="top", fontSize=11, color="#555555")
                      .encode(x=alt.value(0), y=alt.value(0), text="text:N").properties(width=400, height=14))
-    chart = alt.vconcat(*parts, spacing=6).add_params(game, step, at).configure_view(stroke=None)
+    chart = alt.vconcat(*parts, spacing=6).add_params(game, step, at, step_end).configure_view(stroke=None)
+    chart = slider_max(chart, {"step": "step_end"})
     return chart.properties(title=title) if title else chart
 
 
@@ -227,25 +238,25 @@ MIN_N_OPTIONS = (1, 10, 100, 1_000, 10_000)
 ORDER_OPTIONS = {"count": "N, most visited first", "certainty": "certainty |Q|, then N"}
 
 
-def pattern_explorer_data(agent, top: int = 24) -> tuple[pd.DataFrame, pd.DataFrame]:
+def pattern_explorer_data(agent, top: int = 24, pages: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(patterns, counts)`` for :func:`pattern_explorer_chart`.
 
     ``patterns``: the union over every combination of the filters (class, certainty option,
-    minimum N, order) of the ``top`` windows :func:`pattern_table` selects, so that the page's
-    filtering of these rows gives exactly :func:`pattern_table`'s answer for each combination.
-    Each row also holds its nine cells (``st``, ``lb``: state and label, ``j``: 0..8, the
-    target marked ``?``). ``counts``: per class, certainty option and minimum N, how many
-    recorded actions pass (``matches``) out of ``recorded``."""
-    top = int(top)
-    if top < 1:
-        raise ValueError(f"top must be >= 1, got {top}")
+    minimum N, order) of the ``top * pages`` windows :func:`pattern_table` selects, so that the
+    page's filtering of these rows gives exactly :func:`pattern_table`'s answer for each
+    combination, page by page. Each row also holds its nine cells (``st``, ``lb``: state and
+    label, ``j``: 0..8, the target marked ``?``). ``counts``: per class, certainty option and
+    minimum N, how many recorded actions pass (``matches``) out of ``recorded``."""
+    top, pages = int(top), int(pages)
+    if top < 1 or pages < 1:
+        raise ValueError(f"top and pages must be >= 1, got top={top}, pages={pages}")
     recorded = agent.table.recorded()
     parts, counts = [], []
     for order in ORDER_OPTIONS:
         for cls in CLASS_OPTIONS:
             for ci, (kind, certainty) in enumerate(CERTAINTY_OPTIONS.values()):
                 for min_n in MIN_N_OPTIONS:
-                    t = pattern_table(agent, kind, top, min_n, cls, certainty, order, recorded)
+                    t = pattern_table(agent, kind, top * pages, min_n, cls, certainty, order, recorded)
                     parts.append(t)
                     if order == "count":
                         counts.append({"cls": cls, "cert": ci, "min_n": min_n, "matches": t.attrs["matches"],
@@ -263,13 +274,25 @@ def pattern_explorer_data(agent, top: int = 24) -> tuple[pd.DataFrame, pd.DataFr
     return table, pd.DataFrame(counts)
 
 
-def pattern_explorer_chart(agent, top: int = 24, columns: int = 6, title: str | None = None) -> alt.VConcatChart:
+def explorer_pages(counts: pd.DataFrame, top: int, pages: int) -> dict:
+    """Per filter combination of :func:`pattern_explorer_data`'s ``counts`` (key ``"cls|cert|min_n"``), how
+    many pages of ``top`` windows the page can show: enough for every match, at most ``pages``, at least 1."""
+    return {f"{r.cls}|{r.cert}|{r.min_n}": int(max(1, min(pages, -(-int(r.matches) // top))))
+            for r in counts.itertuples()}
+
+
+def pattern_explorer_chart(agent, top: int = 24, columns: int = 6, title: str | None = None,
+                           pages: int = 1) -> alt.VConcatChart:
     """The learned windows of ``agent`` with filters that work without a kernel: target class,
     certainty (:data:`CERTAINTY_OPTIONS`), minimum N, and the order (by N or by certainty).
-    The first ``top`` windows passing the filters are drawn in canonical orientation (target
-    ``?``, filled by P(mine) = (Q + 1) / 2) with "Q=..., N=..." under each; hover for the key,
-    Q, N and the paper's 10-tuple. Same selection as :func:`pattern_table` (tested)."""
-    patterns, counts = pattern_explorer_data(agent, top)
+    ``top`` windows passing the filters are drawn at a time in canonical orientation (target
+    ``?``, filled by the agent's belief (Q + 1) / 2) with "Q=..., N=..." under each; hover for the key,
+    Q, N and the paper's 10-tuple. With ``pages`` > 1 a slider ``page`` turns to the next ``top``
+    windows, up to the first ``top * pages`` (its end is set to the pages the chosen filters fill, by
+    :func:`sweeper.viz.offline.slider_max`); the line above the windows says which are shown and, when
+    more pass, that :func:`~sweeper.viz.board_charts.pattern_table` lists them all. Same selection as
+    :func:`pattern_table` (tested)."""
+    patterns, counts = pattern_explorer_data(agent, top, pages)
     columns = max(1, int(columns))
     cls = alt.param(name="cls", value="all", bind=alt.binding_select(options=list(CLASS_OPTIONS), name="target "))
     cert = alt.param(name="cert", value=0, bind=alt.binding_select(
@@ -278,6 +301,14 @@ def pattern_explorer_chart(agent, top: int = 24, columns: int = 6, title: str | 
         options=list(MIN_N_OPTIONS), labels=[f"{v:,}" for v in MIN_N_OPTIONS], name="min N "))
     order = alt.param(name="order", value="count", bind=alt.binding_select(
         options=list(ORDER_OPTIONS), labels=list(ORDER_OPTIONS.values()), name="order by "))
+    params = [cls, cert, min_n, order]
+    if pages > 1:
+        ends = "{" + ",".join(f"'{k}': {v}" for k, v in explorer_pages(counts, top, pages).items()) + "}"
+        params += [alt.param(name="page", value=1, bind=alt.binding_range(min=1, max=pages, step=1, name="page ")),
+                   alt.param(name="page_end", expr=f"{ends}[cls + '|' + cert + '|' + min_n]")]
+        page, first = "page", f"{top} * (page - 1)"
+    else:
+        page, first = "1", "0"
     kinds = "[" + ",".join(f"'{k}'" for k, _ in CERTAINTY_OPTIONS.values()) + "]"
     los = "[" + ",".join(repr(float(c[0])) for _, c in CERTAINTY_OPTIONS.values()) + "]"
     his = "[" + ",".join(repr(float(c[1])) for _, c in CERTAINTY_OPTIONS.values()) + "]"
@@ -289,37 +320,44 @@ def pattern_explorer_chart(agent, top: int = 24, columns: int = 6, title: str | 
     ).transform_window(rank="row_number()", sort=[alt.SortField("p1", "descending"),
                                                    alt.SortField("p2", "descending"),
                                                    alt.SortField("key", "ascending")]
-    ).transform_filter(f"datum.rank <= {top}").transform_calculate(
-        bx=f"4 * ((datum.rank - 1) % {columns})", by=f"5 * floor((datum.rank - 1) / {columns})")
+    ).transform_filter(f"datum.rank > {first} && datum.rank <= {top} * {page}").transform_calculate(
+        slot=f"datum.rank - 1 - {first}").transform_calculate(
+        bx=f"4 * (datum.slot % {columns})", by=f"5 * floor(datum.slot / {columns})")
     cells = ranked.transform_flatten(["st", "lb", "j"]).transform_calculate(
         row="datum.by + floor(datum.j / 3)", col="datum.bx + datum.j % 3", state="datum.st", label="datum.lb")
     rows, cols = 5 * -(-top // columns) - 1, 4 * columns - 1
     xs, ys = frame_scales(rows, cols)
     tooltip = [alt.Tooltip("rank:Q", title="pattern"), alt.Tooltip("key:Q"), alt.Tooltip("class:N"),
                alt.Tooltip("q:Q", format="+.3f", title="Q"), alt.Tooltip("n:Q", format=",", title="N"),
-               alt.Tooltip("p_mine:Q", format=".3f", title="P(mine)"), alt.Tooltip("paper:N", title="paper tuple")]
-    squares, labels = tile_layers(cells, rows, cols, list(STATE_NAMES))
+               alt.Tooltip("p_mine:Q", format=".3f", title=BELIEF_TITLE), alt.Tooltip("paper:N", title="paper tuple")]
+    present = set(patterns["st"].explode())   # the legend names the states the windows hold, no others
+    squares, labels = tile_layers(cells, rows, cols, [st for st in STATE_NAMES if st in present])
     squares = squares.encode(tooltip=tooltip)
     target = cells.transform_filter("datum.j == datum.t").transform_calculate(
         col1="datum.col + 1", row1="datum.row + 1").mark_rect(stroke="#111111", strokeWidth=2).encode(
         x=alt.X("col:Q", scale=xs, axis=None), x2="col1:Q", y=alt.Y("row:Q", scale=ys, axis=None), y2="row1:Q",
-        color=alt.Color("p_mine:Q", title="P(mine)", scale=alt.Scale(domain=[0, 1], scheme="redblue", reverse=True),
-                        legend=alt.Legend(orient="bottom", gradientLength=120)),
-        tooltip=tooltip)
+        color=belief_colour(), tooltip=tooltip)
     captions = ranked.transform_calculate(
         x="datum.bx + 1.5", y="datum.by + 3.15",
         text="'Q=' + format(datum.q, '+.2f') + '\\nN=' + format(datum.n, ',')").mark_text(
-        baseline="top", lineBreak="\n", fontSize=10, lineHeight=12).encode(
+        baseline="top", lineBreak="\n", fontSize=MIN_FONT, lineHeight=13).encode(
         x=alt.X("x:Q", scale=xs, axis=None), y=alt.Y("y:Q", scale=ys, axis=None), text="text:N", tooltip=tooltip)
     px = 20
     atlas = alt.layer(squares, target, labels, captions).resolve_scale(color="independent").properties(
         width=px * cols, height=px * rows)
+    held = top * pages
+    rest = (f" + (datum.matches > {held} ? '.\\nThis page holds the first {held:,} of each choice; pattern_table lists "
+            f"them all.' : '.')")
     summary = alt.Chart(_inline(counts, csv=False)).transform_filter(
         "(datum.cls == cls) && datum.cert == cert && datum.min_n == min_n").transform_calculate(
+        first=f"min(datum.matches, {first} + 1)", last=f"min(datum.matches, {top} * {page})").transform_calculate(
         text=(f"datum.matches == 0 ? 'No recorded action passes these filters.' : "
               f"format(datum.matches, ',') + ' of ' + format(datum.recorded, ',') + ' recorded actions pass the "
-              f"filters; the first ' + min(datum.matches, {top}) + ' are shown.'")).mark_text(
-        align="left", baseline="top", fontSize=12).encode(x=alt.value(0), y=alt.value(2), text="text:N").properties(
-        width=px * cols, height=18)
-    chart = alt.vconcat(summary, atlas, spacing=4).add_params(cls, cert, min_n, order).configure_view(stroke=None)
+              f"filters; ' + (datum.first > datum.last ? 'no window on this page' : 'windows ' + datum.first + "
+              f"'–' + datum.last + ' are shown')" + rest)).mark_text(
+        align="left", baseline="top", fontSize=12, lineBreak="\n", lineHeight=16).encode(
+        x=alt.value(0), y=alt.value(2), text="text:N").properties(width=px * cols, height=36)
+    chart = alt.vconcat(summary, atlas, spacing=4).add_params(*params).configure_view(stroke=None)
+    if pages > 1:
+        chart = slider_max(chart, {"page": "page_end"})
     return chart.properties(title=title) if title else chart

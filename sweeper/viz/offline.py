@@ -156,8 +156,26 @@ _TEMPLATE = """\
     return window[KEY];
   }
 
+  // A slider whose end follows another param (sweeper.viz.offline.slider_max): spec.usermeta names, for each
+  // slider param, the param that holds its end; the slider is kept within it as that param changes.
+  function followEnds(view) {
+    var ends = (spec.usermeta && spec.usermeta.%%USERMETA_KEY%%) || {};
+    Object.keys(ends).forEach(function (slider) {
+      var input = el.querySelector('input[type="range"][name="' + slider + '"]');
+      function apply() {
+        var end = view.signal(ends[slider]);
+        if (input) { input.max = end; }
+        // a listener runs inside the dataflow: move the slider once the current run is over
+        if (view.signal(slider) > end) { view.runAfter(function () { view.signal(slider, end).runAsync(); }); }
+      }
+      view.addSignalListener(ends[slider], apply);
+      apply();
+    });
+  }
+
   vegaEmbedPromise().then(function (vegaEmbed) {
     return vegaEmbed(el, spec, embedOpt).then(function (result) {
+      followEnds(result.view);
       el.setAttribute("data-chart-status", "ready");
       el.vegaEmbedResult = result;
     }, function (err) {
@@ -169,6 +187,8 @@ _TEMPLATE = """\
 """
 
 _PLACEHOLDER = re.compile(r"%%([A-Z_]+)%%")
+#: The key of a spec's ``usermeta`` under which :func:`slider_max` names each slider's end.
+SLIDER_ENDS = "sweeperSliderEnds"
 _PLAIN = "<interactive Altair chart: shown by the sweeper-offline renderer where JavaScript runs>"
 
 
@@ -208,8 +228,26 @@ def chart_html(spec: dict, *, base_url: str = DEFAULT_BASE_URL,
         "JUPYTER_DIR": _js_literal(_jupyter_dir()),
         "DIV": div,
         "VERSIONS": versions,
+        "USERMETA_KEY": SLIDER_ENDS,
     }
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], _TEMPLATE)
+
+
+def slider_max(chart, ends: dict):
+    """``chart`` with sliders whose end follows the data: ``ends`` maps the name of a param bound to a range
+    slider to the name of a param (an ``expr``) that gives its end, e.g. ``{"step": "step_end"}`` with
+    ``step_end = lasts[game]``. Vega-Lite fixes a slider's range in the spec (keep it at the largest end, for
+    viewers without this module); the loader of :func:`chart_html` sets the slider's end to that param's value,
+    and moves the slider back within it, whenever it changes. Returns the chart with the ends in its
+    ``usermeta``; raises ``ValueError`` if a name is not a param of the chart."""
+    import altair as alt
+
+    names = set() if chart.params is alt.Undefined else {p.name for p in chart.params}
+    missing = [n for pair in ends.items() for n in pair if n not in names]
+    if missing:
+        raise ValueError(f"slider_max: no param named {missing} in the chart")
+    meta = chart.usermeta if isinstance(chart.usermeta, dict) else {}
+    return chart.properties(usermeta={**meta, SLIDER_ENDS: {**meta.get(SLIDER_ENDS, {}), **ends}})
 
 
 def renderer(spec: dict, **metadata: Any) -> dict[str, str]:

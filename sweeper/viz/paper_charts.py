@@ -76,7 +76,7 @@ def _heatmap(df, x, y, x_title, y_title, title, x_sort=None) -> alt.LayerChart:
         tooltip=["train_setting", alt.Tooltip("win_rate:Q", format=".4f"),
                  alt.Tooltip("ci_low:Q", format=".4f", title="95% CI low"),
                  alt.Tooltip("ci_high:Q", format=".4f", title="95% CI high"), "games"])
-    text = base.mark_text(fontSize=10).encode(
+    text = base.mark_text(fontSize=11).encode(
         alt.Text("win_rate:Q", format=".2f"),
         color=alt.condition(alt.datum.win_rate > 0.55, alt.value("black"), alt.value("white")))
     return (tiles + text).properties(width=380, height=300, title=title)
@@ -101,18 +101,78 @@ def _band_note(df) -> str:
     return f"line: mean of {k} seeds; band: lowest to highest seed"
 
 
+#: Dash patterns of a line that lies on another (solid lines are ``[1, 0]``).
+DASHES = ([6, 4], [2, 3], [10, 3, 2, 3])
+
+
+def near_series(df: pd.DataFrame, value: str = "cum_win_rate", by: str = "agent", x: str = "episode",
+                tol: float = 0.01, order=AGENT_ORDER) -> list[tuple[str, str, float, float]]:
+    """Pairs of series of ``df`` that would hide one another in a line chart: ``(a, b, largest gap, last gap)``
+    for each pair whose ``value`` stays within ``tol`` at every shared ``x``, ``a`` drawn before ``b`` (in
+    ``order``, then by name)."""
+    wide = df.pivot_table(index=x, columns=by, values=value)
+    names = _ordered(wide.columns, order)
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            gap = (wide[a] - wide[b]).abs().dropna()
+            if len(gap) and gap.max() <= tol:
+                pairs.append((a, b, float(gap.max()), float(gap.iloc[-1])))
+    return pairs
+
+
+def _ordered(names, order) -> list:
+    rank = {a: i for i, a in enumerate(order)}
+    return sorted(names, key=lambda a: (rank.get(a, len(rank)), str(a)))
+
+
+def series_dashes(df: pd.DataFrame, value: str = "cum_win_rate", by: str = "agent", tol: float = 0.01,
+                  order=AGENT_ORDER, legend=None) -> alt.StrokeDash:
+    """A dash per series: solid, except a series that lies on one drawn before it (:func:`near_series`), which
+    gets a dash pattern that none of the series it lies on has, so that the one under it shows through. Give it
+    the colour's ``legend`` (and title ``by``) to merge the two legends, so that each entry shows its dash."""
+    names = _ordered(df[by].unique(), order)
+    dash = {a: [1, 0] for a in names}
+    pairs = near_series(df, value, by, tol=tol, order=order)
+    for b in names:  # in drawing order: the series under b have their dashes already
+        under = [dash[a] for a, q, *_ in pairs if q == b]
+        if under:
+            dash[b] = next((d for d in DASHES if d not in under), DASHES[0])
+    return alt.StrokeDash(f"{by}:N", sort=names, scale=alt.Scale(domain=names, range=[dash[a] for a in names]),
+                          title=by, legend=legend)
+
+
+def near_series_sentence(df: pd.DataFrame, value: str = "cum_win_rate", by: str = "agent", tol: float = 0.01,
+                         order=AGENT_ORDER) -> str:
+    """A sentence for the caption of a line chart drawn with :func:`series_dashes`: which lines lie on which
+    (within ``tol`` over the whole run, in points) and how they are told apart; empty when no line hides another."""
+    pairs = near_series(df, value, by, tol=tol, order=order)
+    if not pairs:
+        return ""
+    said = [f"{b} and {a} stay within {100 * big:.2f} points of each other over the whole run "
+            f"({100 * last:.2f} apart at the end), so {b}'s line is dashed and {a}'s shows through its gaps"
+            for a, b, big, last in pairs]
+    return "In this chart " + "; ".join(said) + "."
+
+
 def fig_exp_1_band(df: pd.DataFrame, agents=None, title="Fig. 7 (fig:exp_1) - training win rate, 8x8x10") -> alt.Chart:
     """fig:exp_1 as bands over seeds (:func:`sweeper.viz.figures.fig_exp_1_band`): the mean cumulative
-    win rate of each agent and the range of its runs. Click a legend entry to highlight an agent."""
+    win rate of each agent and the range of its runs. Click a legend entry to highlight an agent. A line that
+    lies on another (:func:`near_series`) is dashed (:func:`series_dashes`); say so under the chart
+    (:func:`near_series_sentence`)."""
     if agents is not None:
         df = df[df["agent"].isin(agents)]
     sel = alt.selection_point(fields=["agent"], bind="legend")
-    base = alt.Chart(df).encode(_episodes_axis(), alt.Color("agent:N", sort=AGENT_ORDER, title="agent",
-                                                            legend=alt.Legend(orient="bottom", columns=4)))
+    legend = alt.Legend(orient="bottom", columns=4, symbolType="stroke", symbolOpacity=1, symbolStrokeWidth=3,
+                        symbolSize=400)
+    names = _ordered(df["agent"].unique(), AGENT_ORDER)
+    base = alt.Chart(df).encode(_episodes_axis(), alt.Color("agent:N", sort=names, scale=alt.Scale(domain=names),
+                                                            title="agent", legend=legend),
+                                series_dashes(df, legend=legend))
     band = base.mark_area(opacity=0.25).encode(
         alt.Y("low:Q", title="cumulative win rate", scale=alt.Scale(domain=[0, 1])), alt.Y2("high:Q"),
         opacity=alt.condition(sel, alt.value(0.3), alt.value(0.03)))
-    line = base.mark_line().encode(
+    line = base.mark_line(strokeWidth=2).encode(
         alt.Y("cum_win_rate:Q"), opacity=alt.condition(sel, alt.value(1), alt.value(0.15)),
         tooltip=["agent", "episode", alt.Tooltip("cum_win_rate:Q", format=".4f", title="mean"),
                  alt.Tooltip("low:Q", format=".4f"), alt.Tooltip("high:Q", format=".4f"), "seeds"])
@@ -138,9 +198,35 @@ def zoom_final(df: pd.DataFrame, last: float = 0.5) -> alt.Chart:
     ).resolve_scale(y="independent").properties(title=f"the last {last:.0%} of training, one panel per agent")
 
 
+def zoom_sentence(df: pd.DataFrame, last: float = 0.5, thin: float = 0.08) -> str:
+    """What :func:`zoom_final` can and cannot show: the agents whose seed band stays thinner than ``thin`` of
+    their panel's height (their climb over the last ``last`` of training sets the panel's scale), with that
+    climb and their spread at the end, in points; empty when every band is wide enough to see."""
+    d = df[df["episode"] >= df["episode"].max() * (1 - last)]
+    rows = []
+    for agent, g in d.groupby("agent"):
+        span = g["high"].max() - g["low"].min()
+        width = g["high"] - g["low"]
+        if span > 0 and (width / span).max() < thin:
+            rows.append((agent, 100 * span, 100 * width.iloc[-1]))
+    if not rows:
+        return ""
+    rows = [rows[i] for i in sorted(range(len(rows)), key=lambda i: _ordered([r[0] for r in rows], AGENT_ORDER)
+                                     .index(rows[i][0]))]
+    names = rows[0][0] if len(rows) == 1 else ", ".join(r[0] for r in rows[:-1]) + " and " + rows[-1][0]
+    one = len(rows) == 1
+    span = (lambda v, f: f"{v[0]:{f}}" if one else f"{min(v):{f}} to {max(v):{f}}")  # noqa: E731
+    climb, spread = span([r[1] for r in rows], ".1f"), span([r[2] for r in rows], ".2f")
+    return (f"The band{'' if one else 's'} of {names} {'stays' if one else 'stay'} a thin line even here: "
+            f"{'this agent still climbs' if one else 'these agents still climb'} {climb} points over this part of "
+            f"training, which sets {'its panel' + chr(39) + 's' if one else 'their panels' + chr(39)} scale, "
+            f"while {'its' if one else 'their'} runs end {spread} points apart (the seed table below gives the numbers).")
+
+
 def fig_exp_2_band(df: pd.DataFrame) -> alt.Chart:
     """fig:exp_2 as bands over seeds (:func:`sweeper.viz.figures.fig_exp_2_band`)."""
-    base = alt.Chart(df).encode(_episodes_axis(), alt.Color("agent:N", legend=alt.Legend(orient="bottom")))
+    base = alt.Chart(df).encode(_episodes_axis(), alt.Color("agent:N", legend=alt.Legend(
+        orient="bottom", symbolType="stroke", symbolOpacity=1, symbolStrokeWidth=3)))
     band = base.mark_area(opacity=0.25).encode(alt.Y("low:Q", title="actions", axis=alt.Axis(format="~s")),
                                                alt.Y2("high:Q"), detail="actions:N")
     line = base.mark_line().encode(
@@ -164,13 +250,13 @@ def heat_band(df: pd.DataFrame, x: str, x_title: str, title: str) -> alt.HConcat
     # legends below the maps: the two maps and their axes fill the text column
     mean = (base.mark_rect().encode(alt.Color("win_rate:Q", title="mean win rate", legend=alt.Legend(orient="bottom"),
                                               scale=alt.Scale(domain=[0, 1], scheme="viridis")), tooltip=tip)
-            + base.mark_text(fontSize=10).encode(
+            + base.mark_text(fontSize=11).encode(
                 alt.Text("win_rate:Q", format=".2f"),
                 color=alt.condition(alt.datum.win_rate > 0.55, alt.value("black"), alt.value("white"))))
     spread = (base.mark_rect().encode(alt.Color("spread:Q", title="spread (points)", legend=alt.Legend(orient="bottom"),
                                                 scale=alt.Scale(scheme="greys", domain=[0, max(2.0, d["spread"].max())])),
                                       tooltip=tip)
-              + base.mark_text(fontSize=10).encode(alt.Text("spread:Q", format=".1f"),
+              + base.mark_text(fontSize=11).encode(alt.Text("spread:Q", format=".1f"),
                                                    color=alt.condition(alt.datum.spread > 1.5, alt.value("white"),
                                                                        alt.value("black"))))
     k = int(d["seeds"].max())
@@ -230,7 +316,10 @@ def how_good(d: pd.DataFrame, players=("random", "ucb:0.1", "egreedy:0.01", "tho
     bars = base.mark_bar().encode(tooltip=["player", "board", "opening", alt.Tooltip("win_rate:Q", format=".4f"),
                                            "games", alt.Tooltip("games_per_second:Q", format=",.0f")])
     err = base.mark_errorbar().encode(alt.Y("ci_low:Q", title="win rate"), alt.Y2("ci_high:Q"))
-    return alt.layer(bars, err, data=d).properties(width=150, height=160).facet(
+    # each bar's value over it, so that a win rate near 0 (no visible bar) still shows
+    values = base.mark_text(baseline="bottom", dy=-3, fontSize=11).encode(
+        alt.Y("ci_high:Q"), alt.Text("win_rate:Q", format=".2f"), color=alt.value("#333333"))
+    return alt.layer(bars, err, values, data=d).properties(width=150, height=160).facet(
         row=alt.Row("board:N", sort=list(levels), title=None), column=alt.Column("opening:N", sort=list(openings)))
 
 

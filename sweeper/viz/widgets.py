@@ -28,12 +28,12 @@ from ..agents.windows import to_paper_tuple
 from ..agents.kinds import Agent
 from ..game.engine import PRESETS, Setting
 from ..running.episode import Episode
-from .board_charts import PATTERN_ORDERS, board_chart, describe, paper_text, pattern_chart, pattern_table
+from .board_charts import BELIEF_TITLE, PATTERN_ORDERS, board_chart, describe, paper_text, pattern_chart, pattern_table
 from ..running.training import Run, train
 
 _RUNNER_COLUMNS = {"row": "row", "col": "col", "centre_row": "centre row", "centre_col": "centre col",
                    "direction": "target", "q": "Q", "n": "N", "score": "score", "rank": "rank"}
-_PATTERN_COLUMNS = {"key": "key", "class": "class", "q": "Q", "n": "N", "p_mine": "P(mine)", "paper": "paper tuple"}
+_PATTERN_COLUMNS = {"key": "key", "class": "class", "q": "Q", "n": "N", "p_mine": BELIEF_TITLE, "paper": "paper tuple"}
 
 
 def chart_svg(chart) -> SVG:
@@ -258,7 +258,7 @@ class PatternExplorer:
         self.summary.value = (f"{self.table.attrs['matches']:,} of {self.table.attrs['recorded']:,} recorded "
                               f"actions pass the filters; the first {len(self.table)} are shown.")
         self.rows.value = _html_table(self.table, _PATTERN_COLUMNS,
-                                     {"P(mine)": "{:.3f}".format, "paper tuple": paper_text})
+                                     {BELIEF_TITLE: "{:.3f}".format, "paper tuple": paper_text})
         return self.table
 
 

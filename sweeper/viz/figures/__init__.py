@@ -62,6 +62,11 @@ from .paper import (  # noqa: F401
     table2_bandit_table,
     table2_bandit_verdict,
     paper_code_numbers,
+    TRANSFORMS,
+    transform_images,
+    transform_sentence,
+    sa_paper_ties,
+    keys_ratio_sentence,
 )
 from .bands import (  # noqa: F401
     _band,

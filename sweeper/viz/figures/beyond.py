@@ -263,9 +263,9 @@ def sa_verdict(sa: pd.DataFrame) -> str:
                  "below both of ours" if r["paper: pairs"] < lo else "above both of ours")
         diff = r[f"{near}: win rate"] - r["paper: win rate"]
         parts.append(f"* {r['board']}: the paper's win rate {r['paper: win rate']:.4f} is nearer the reading with "
-                     f"{near} ({r[f'{near}: win rate']:.4f}, ours minus the paper's {diff:+.4f}, "
-                     + ("inside" if inside else "outside") + f" its interval); its {int(r['paper: pairs']):,} pairs "
-                     f"are {where} ({int(r['flags hidden: pairs']):,} hidden, {int(r['flags shown: pairs']):,} shown).")
+                     f"{near} ({r[f'{near}: win rate']:.4f}, ours minus the paper's {diff:+.4f}; the paper's value lies "
+                     + ("inside" if inside else "outside") + " that reading's 95% interval); its "
+                     f"{int(r['paper: pairs']):,} pairs are {where} ({int(r['flags hidden: pairs']):,} hidden, {int(r['flags shown: pairs']):,} shown).")
     return "\n".join(parts)
 
 

@@ -389,7 +389,7 @@ def table2_bandit_verdict(t: pd.DataFrame) -> str:
         outside += not inside
         gap = p["win_rate"] - c["win_rate"]
         parts.append(f"on {b} it wins {c['win_rate']:.4f} [{c['ci_low']:.4f}, {c['ci_high']:.4f}] where the paper "
-                     f"prints {p['win_rate']:.4f} ({'inside' if inside else 'outside'} the interval, "
+                     f"prints {p['win_rate']:.4f} ({'inside' if inside else 'outside'} the code's interval, "
                      f"{abs(gap) * 100:.1f} points {'below' if gap < 0 else 'above'} the code's), and records "
                      f"{int(c['actions']):,} actions where the paper prints {p['actions']:,.0f} (the paper's count "
                      f"is {p['actions'] / c['actions']:.1f} times the code's)")
@@ -428,3 +428,104 @@ def paper_code_numbers(t: pd.DataFrame | None = None) -> pd.DataFrame:
                      "ci_high": np.nan})
     return pd.DataFrame(rows, columns=["experiment", "train_setting", "train_episodes", "metric", "value", "ci_low",
                                        "ci_high"])
+
+
+# -- the symmetries chapter's pictures (Figs. 5 and 6) ---------------------------------------------------------
+
+#: The eight transforms of the square, as the symmetries chapter names them: ``rot K°`` is ``np.rot90`` by K
+#: (counter-clockwise), ``+ mirror`` then transposes (reflects across the diagonal from top-left to bottom-right).
+TRANSFORMS = tuple(f"rot {90 * k}°" + (" + mirror" if mirror else "") for k in range(4) for mirror in (False, True))
+
+
+def transform_images(window, target) -> list[tuple[str, np.ndarray, tuple, int, int]]:
+    """The eight images of a 3x3 ``window`` whose target is the cell ``target`` ``(row, col)``, one per
+    :data:`TRANSFORMS`: ``(name, image, target in the image, key, key without symmetries)``."""
+    from ...agents.windows import key_of
+
+    w = np.asarray(window)
+    if w.shape != (3, 3):
+        raise ValueError(f"a window is 3x3, got shape {w.shape}")
+    r, c = target
+    if not (0 <= r < 3 and 0 <= c < 3) or (r, c) == (1, 1):
+        raise ValueError(f"the target must be a cell of the window other than its centre, got {target!r}")
+    where = np.zeros((3, 3), dtype=bool)
+    where[r, c] = True
+    out = []
+    for name, (k, mirror) in zip(TRANSFORMS, [(k, m) for k in range(4) for m in (False, True)]):
+        m, pos = np.rot90(w, k), np.rot90(where, k)
+        m, pos = (m.T, pos.T) if mirror else (m, pos)
+        t = tuple(int(v) for v in np.argwhere(pos)[0])
+        out.append((name, m, t, int(key_of(m, (1, 1), t)), int(key_of(m, (1, 1), t, symmetric=False))))
+    return out
+
+
+def transform_sentence(images) -> str:
+    """What :func:`transform_images` gives, in words: the keys with and without symmetries, and, when the eight
+    images are fewer distinct windows, why (the transforms that leave the window and its target unchanged)."""
+    keys = sorted({i[3] for i in images})
+    plain = {i[4] for i in images}
+    distinct = {(i[1].tobytes(), i[2]) for i in images}
+    first = images[0]
+    fixed = [i[0] for i in images[1:] if np.array_equal(i[1], first[1]) and i[2] == first[2]]
+    with_sym = (f"With symmetries all {len(images)} images get one key ({keys[0]})" if len(keys) == 1 else
+                f"With symmetries the {len(images)} images get {len(keys)} keys ({', '.join(map(str, keys))})")
+    if len(distinct) == len(images):
+        why = f"the {len(images)} images are {len(images)} different windows"
+    else:
+        why = (f"the {len(images)} images are only {len(distinct)} different windows, each drawn "
+               f"{len(images) // len(distinct)} times, because this window is its own image under "
+               + " and ".join(fixed) + (" (it equals its transpose: the mirror across the diagonal through its "
+                                        "centre and its target leaves it as it is)" if fixed == ["rot 0° + mirror"]
+                                        else ""))
+    return (f"{with_sym}; without symmetries {len(plain)} distinct keys, one per different window: {why}.")
+
+
+def sa_paper_ties(c: pd.DataFrame | None = None) -> str:
+    """Where Table II (tab:SAvsMAB) prints one win rate for two agents at the same board and training length, a
+    sentence per tie saying what this page can tell about it: whether our runs of the same two agents tie too
+    (their 95% Wilson intervals), and how often two runs of that many games with equal true win rates would print
+    the same four decimals (the normal approximation of the difference of two binomial rates). Empty when the
+    paper prints no tie. ``c``: the comparison table (default: :func:`comparison`)."""
+    from math import erf, sqrt
+
+    c = comparison() if c is None else c
+    s = c[(c["experiment"] == "sa_vs_mab") & (c["metric"] == "win_rate") & c["paper"].notna()]
+    names = {"mab-greedy": "bandit", "sa-greedy": "state-action agent"}
+    out = []
+    for (board, games), g in s.groupby(["train_setting", "train_episodes"], sort=True):
+        g = g.set_index("agent")
+        if not {"mab-greedy", "sa-greedy"} <= set(g.index) or g.loc["mab-greedy", "paper"] != g.loc["sa-greedy", "paper"]:
+            continue
+        p, n = float(g.loc["mab-greedy", "paper"]), int(games)
+        sd = sqrt(2 * p * (1 - p) / n)                      # of the difference of two independent rates
+        chance = erf(0.00005 / (sd * sqrt(2)))              # |difference| < half a unit of the 4th decimal
+        sa = tuple(g.loc["sa-greedy", ["ours", "ci_low", "ci_high"]])
+        ours = []
+        for agent, name in (("mab-greedy", "with symmetries"), ("mab-greedy+nosym", "without symmetries")):
+            if agent in g.index:
+                b = tuple(g.loc[agent, ["ours", "ci_low", "ci_high"]])
+                gap = 100 * (sa[0] - b[0])
+                ours.append(f"{abs(gap):.2f} points {'above' if gap > 0 else 'below'} our bandit {name} (95% "
+                            f"intervals that {'do not overlap' if interval_order(sa, b) else 'overlap'})")
+        out.append(
+            f"**One number twice.** Table II prints {p:.4f} for both its {names['mab-greedy']} and its "
+            f"{names['sa-greedy']} on {board} after {n:,} games. This page cannot tell whether that is a copy error: "
+            f"the paper gives no intervals and no code for its state-action agent. What it can tell: on that board our "
+            f"state-action agent ends " + " and ".join(ours) + "; and even two agents with equal true win rates, "
+            f"each run for {n:,} games, would print the same four decimals only about {chance:.0%} of the time. So "
+            f"the tie is either that chance or a slip; the tables of this page take the printed number as it stands.")
+    return "\n\n".join(out)
+
+
+def keys_ratio_sentence(ratios: dict, stored: float, stored_games: int = 1_000_000) -> str:
+    """The ratio of the keys recorded without and with symmetries after each training length (``{games: ratio}``,
+    from one seed of each agent), set beside the ratio ``stored`` of the chapter's table after ``stored_games``."""
+    if not ratios:
+        raise ValueError("no ratios to compare")
+    said = ", ".join(f"{r:.1f} after {g:,} games" for g, r in sorted(ratios.items()))
+    rising = all(b > a for a, b in zip(*[[r for _, r in sorted(ratios.items())][i:] for i in (0, 1)]))
+    return (f"The ratio is {said}, against {stored:.2f} after {stored_games:,} games in the chapter's table. "
+            + ("It grows with training: " if rising else "It is not monotone over these lengths (one seed each): ")
+            + "a window met once is one key for either agent, and only when the same situation comes back in "
+              "another orientation does the agent without symmetries record a new key, up to 8 for one of the "
+              "symmetric agent's.")
