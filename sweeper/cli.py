@@ -433,7 +433,8 @@ def _best_window(args) -> int:
     if args.workers > args.parts:
         raise ValueError(f"--workers ({args.workers}) above --parts ({args.parts}): a worker computes one part")
     out = default_path(setting)
-    if not os.access(out.parent, os.W_OK):
+    out.parent.mkdir(parents=True, exist_ok=True)  # the package's data folder (git keeps no empty folder)
+    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
         raise ValueError(f"cannot write {out}")
     t = make_table(str(setting), args.games, args.parts, args.workers)
     c = t.info["convergence"][-1]

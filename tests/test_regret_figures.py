@@ -7,19 +7,27 @@ import pytest
 from sweeper.viz import regret_figures as rf
 
 
-def _run(agent, board, seed, episodes, per_decision, decisions_per_game, sure_share=0.9, flags_share=0.2):
-    """A run's running totals at a thousandth, a hundredth, a tenth and (if it got there) all of the length."""
+def _run(agent, board, seed, episodes, per_decision, decisions_per_game, sure_share=0.9, flags_share=0.2,
+         gap_per_decision=0.01, sure_decisions=0.8, win_rate=0.5):
+    """A run's running totals at a thousandth, a hundredth, a tenth and (if it got there) all of the length: a
+    constant regret and gap per decision (so the learning regret per decision is constant too), each split between
+    sure decisions and guesses in the share ``sure_share``."""
     long, short = rf.lengths()
     marks = [m for m in (long // 1000, long // 100, short, long) if m <= episodes]
     rows = []
     for g in marks:
         d = g * decisions_per_game
         reg = per_decision * d
-        rows.append({"games": g, "wins": g // 2, "decisions": d, "sure_decisions": int(0.8 * d), "flags": d // 10,
-                     "regret": reg, "regret_sure": sure_share * reg, "regret_guess": (1 - sure_share) * reg,
-                     "regret_flags": flags_share * reg, "actions_recorded": 3 * g,
-                     "regret_per_decision": per_decision, "agent": agent, "board": board, "seed": seed,
-                     "episodes": episodes})
+        gap = gap_per_decision * d
+        rows.append({"games": g, "wins": int(win_rate * g), "decisions": d, "sure_decisions": int(sure_decisions * d),
+                     "flags": d // 10, "regret": reg, "regret_sure": sure_share * reg,
+                     "regret_guess": (1 - sure_share) * reg, "regret_flags": flags_share * reg,
+                     "gap": gap, "gap_sure": sure_share * gap, "gap_guess": (1 - sure_share) * gap,
+                     "learning": reg - gap, "learning_sure": sure_share * (reg - gap),
+                     "learning_guess": (1 - sure_share) * (reg - gap), "actions_recorded": 3 * g,
+                     "regret_per_decision": per_decision, "gap_per_decision": gap_per_decision,
+                     "learning_per_decision": per_decision - gap_per_decision,
+                     "agent": agent, "board": board, "seed": seed, "episodes": episodes})
     return rows
 
 
@@ -31,8 +39,14 @@ def runs():
         n = long if seed == 1 else short
         rows += _run("greedy", "8x8x10", seed, n, 0.03 + 0.002 * seed, 20)
         rows += _run("ucb:0.1", "8x8x10", seed, n, 0.10 + 0.002 * seed, 4, sure_share=0.95)
-        rows += _run("ucb:0.1", "16x16x40", seed, short, 0.08, 10)
+        rows += _run("ucb:0.1", "16x16x40", seed, short, 0.08, 10, sure_decisions=0.9, win_rate=0.25)
     return pd.DataFrame(rows)
+
+
+@pytest.fixture
+def frozen_runs():
+    return pd.DataFrame([{"agent": "greedy", "trained games": 1000, "test games": 100, "win rate": 0.7,
+                          "regret per decision": 0.011, "gap per decision": 0.009, "learning per decision": 0.002}])
 
 
 def test_at_games_gives_mean_and_range_over_the_runs(runs):
@@ -44,23 +58,41 @@ def test_at_games_gives_mean_and_range_over_the_runs(runs):
     assert t[(t["agent"] == "greedy") & (t["games"] == long)].iloc[0]["runs"] == 1
 
 
-def test_split_divides_each_part_by_its_decisions(runs):
+def test_split_gives_rates_per_decision_of_each_kind(runs):
     s = rf.split(r=runs, agents=("greedy", "ucb:0.1")).set_index("agent")
-    assert s.loc["greedy", "share on sure decisions"] == pytest.approx(0.9)
-    assert s.loc["UCB (c = 0.1)", "share on sure decisions"] == pytest.approx(0.95)
+    # greedy: 0.033 per decision on average, 90% of it on the 80% of sure decisions
+    assert s.loc["greedy", "regret per sure decision"] == pytest.approx(0.9 * 0.033 / 0.8, rel=1e-3)
+    assert s.loc["greedy", "regret per guess"] == pytest.approx(0.1 * 0.033 / 0.2, rel=1e-3)
+    assert s.loc["greedy", "gap per sure decision"] == pytest.approx(0.9 * 0.01 / 0.8, rel=1e-3)
     assert s.loc["greedy", "sure decisions"] == pytest.approx(0.8, abs=1e-3)
 
 
-def test_findings_say_what_the_tables_show(runs):
-    f = rf.findings(r=runs)
-    _, short = rf.lengths()
+def test_findings_say_what_the_tables_show(runs, frozen_runs):
+    f = rf.findings(r=runs, frozen_table=frozen_runs)
     # greedy has the lower regret per decision, UCB (4 decisions a game) the lower cumulative regret
-    assert "from 0.033 (greedy) to 0.103 (UCB (c = 0.1))" in f["ranking"]
+    assert "from 0.0330 (greedy) to 0.1030 (UCB (c = 0.1))" in f["ranking"]
     assert "UCB (c = 0.1) has the least" in f["ranking"] and "4.0 decisions per game against 20.0" in f["ranking"]
-    assert "90% to 95%" in f["split"]
-    # seed 1's greedy run has the same regret per decision in every stretch: the sentence must not say "falls"
-    assert f["growth"].startswith("Greedy's regret per decision stays at 0.032")
-    assert "keeps rising" in f["growth"]
+    # the split compares rates: sure decisions cost less per decision here, so no claim that guesses cost more
+    # is made unless every agent's rates show it
+    assert "0.0371 to 0.1069" not in f["split"] and "in regret, and a guess" in f["split"]
+    assert ("guesses cost every agent more" in f["split"]) == bool(
+        (rf.split(r=runs)["regret per guess"] > rf.split(r=runs)["regret per sure decision"]).all())
+    # seed 1's greedy run has the same learning regret per decision in every stretch: the sentence says "stays"
+    assert f["growth"].startswith("Greedy's learning regret per decision stays at 0.0220 from games")
+    assert "between 0.0100 and 0.0100" in f["growth"]
+    # the frozen sentence quotes the frozen table and the last decade of training
+    assert "0.0110 per decision over 100 test games" in f["frozen"] and "0.0090 of representation gap" in f["frozen"]
+    assert f["glance"].endswith("falls to 0.0220 per decision by the end of its "
+                                f"{rf.lengths()[0]:,} training games.")
+
+
+def test_the_boards_paradox_is_explained_from_the_numbers(runs):
+    f = rf.findings(r=runs, frozen_table=pd.DataFrame())
+    # UCB on intermediate: 0.080 per decision (lower than 0.103 on beginner) but wins 0.25 against 0.5
+    b = f["boards"]
+    assert "UCB (c = 0.1) 0.1030 on beginner, 0.0800 on intermediate" in b
+    assert "wins 0.250 of its intermediate games against 0.500 on beginner" in b
+    assert "a game needs 10.0 decisions (beginner 4.0)" in b and "more often sure (90% offer" in b
 
 
 def test_bands_thin_to_log_spaced_points_and_name_their_seeds(runs):

@@ -208,25 +208,62 @@ def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list,
 
 
 @task_kind("regret")
-def regret_task(agent: str, board: str, episodes: int, seed: int, block: int, label: str | None = None,
-                cost: float = 1.0) -> Output:
+def regret_task(agent: str, board: str, episodes: int, seed: int, block: int, window: str | None = None,
+                frozen: int = 0, label: str | None = None, cost: float = 1.0) -> Output:
     """Train ``agent`` on ``board`` (the games of :func:`bandit_task` with the same seed) and score every
     decision against the exact one-step oracle (:func:`sweeper.running.regret.regret`): per block of
-    ``block`` games, the wins, decisions and regret."""
+    ``block`` games, the wins, decisions and regret, split against the best window agent whose table's checksum
+    is ``window`` (the package's table for the board; None: the board has none, no split). With ``frozen``
+    games, the trained agent then plays that many frozen games (seed ``seed + FROZEN_SEED``), scored the same
+    way (table ``frozen``: their sums)."""
     from ..running.regret import regret
-    r = regret(make_agent(agent), board, episodes, seed)
+    table = _best_window(board, window)
+    r = regret(make_agent(agent), board, episodes, seed, window=table if table is not None else None)
     out = Output(tables={"blocks": r.blocks(block)})
     out.info.update(wins=r.run.wins, games=len(r.games), win_rate=r.run.win_rate, seconds=r.run.seconds,
                     decisions=int(r.games["decisions"].sum()), regret=r.total, fallbacks=r.fallbacks,
                     games_per_second=len(r.games) / r.run.seconds if r.run.seconds else None)
+    if table is not None:
+        out.info.update(gap=float(r.games["gap"].sum()), learning=float(r.games["learning"].sum()))
+    if frozen:
+        f = regret(r.agent, board, frozen, seed + FROZEN_SEED, learn=False,
+                   window=table if table is not None else None)
+        out.tables["frozen"] = f.blocks(frozen)
     return out
 
 
-def regret_spec_task(agent, board, episodes, seed, block) -> Task:
+#: The frozen test games after a long regret run are played on seed ``seed + FROZEN_SEED``.
+FROZEN_SEED = 100
+
+
+def _best_window(board: str, checksum: str | None):
+    """The package's best-window table of ``board``, checked against the checksum a task names."""
+    from ..agents import best_window as bw
+    path = bw.default_path(board)
+    if checksum is None:
+        if path.exists():
+            raise ValueError(f"the package has a best-window table for {board}: the task must name its checksum")
+        return None
+    if not path.exists() or bw.BestWindow.checksum(path) != checksum:
+        raise ValueError(f"the best-window table of {board} is not the one this task names ({checksum[:12]}...); "
+                         f"rerun `python -m sweeper best-window --board {board}` or update the specs")
+    return bw.BestWindow.load(path)
+
+
+def window_checksum(board: str) -> str | None:
+    """The checksum of the package's best-window table of ``board`` (None: the package has none)."""
+    from ..agents import best_window as bw
+    path = bw.default_path(board)
+    return bw.BestWindow.checksum(path) if path.exists() else None
+
+
+def regret_spec_task(agent, board, episodes, seed, block, frozen: int = 0) -> Task:
     s = Setting.parse(board)
-    cost = episodes * s.tiles / 64 * (12 if s.tiles <= 64 else 25)
+    cost = (episodes + frozen) * s.tiles / 64 * (25 if s.tiles <= 64 else 50)
     return Task.make("regret", agent=agent, board=board, episodes=episodes, seed=seed, block=block,
-                     label=f"regret of {agent} on {board}, {episodes:,} games, seed {seed}", cost=cost)
+                     window=window_checksum(board), frozen=frozen,
+                     label=f"regret of {agent} on {board}, {episodes:,} games, seed {seed}"
+                           + (f", then {frozen:,} frozen games" if frozen else ""), cost=cost)
 
 
 def audit_spec_task(agent, sc, seed) -> Task:
@@ -404,14 +441,14 @@ REGRET_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 
 
 def regret_tasks(sc, seeds):
-    """Seed 1 of each agent for the scale's training length, seeds 2.. for a tenth of it (the bands); the
-    trade-off agents for a tenth, on three seeds; intermediate for a tenth, on three seeds. One block is
-    a thousandth of the training length."""
+    """Seed 1 of each agent for the scale's training length, then the scale's test games frozen; seeds 2.. for a
+    tenth of it (the bands); the trade-off agents for a tenth, on three seeds; intermediate for a tenth, on three
+    seeds. One block is a thousandth of the training length."""
     seeds = REGRET_SEEDS[sc.name]
     long, short, block = sc.train, sc.train // 10, max(1, sc.train // 1000)
     agents = list(REGRET_AGENTS)
     trade = [f"ucb:{c:g}" for c in REGRET_UCB_C] + [f"egreedy:{e:g}" for e in REGRET_EPSILON]
-    tasks = [regret_spec_task(a, "8x8x10", long, seeds[0], block) for a in agents]
+    tasks = [regret_spec_task(a, "8x8x10", long, seeds[0], block, frozen=sc.test) for a in agents]
     tasks += [regret_spec_task(a, "8x8x10", short, s, block) for a in agents for s in seeds[1:]]
     tasks += [regret_spec_task(a, "8x8x10", short, s, block) for a in trade if a not in agents for s in seeds[:3]]
     tasks += [regret_spec_task(a, "16x16x40", short, s, block) for a in REGRET_INTERMEDIATE for s in seeds[:3]]
@@ -497,8 +534,9 @@ EXTRA_SPECS = {s.id: s for s in [
          lambda sc, seeds: [audit_spec_task(a, sc, s) for a in BELIEF_AGENTS for s in seeds]),
     Spec("ext:regret", "Regret against the exact one-step oracle",
          "Bandit agents trained on 8x8x10 (and some on 16x16x40), every decision scored against the best move "
-         "the exact probabilities allow: cumulative regret over training, its split between decisions with a sure "
-         "move and guesses, and its trade-off against UCB's c and epsilon.", regret_tasks),
+         "the exact probabilities allow and against the best window agent's move: cumulative regret over training "
+         "split into the representation gap and the learning regret, the trained agents frozen, and the "
+         "trade-off against UCB's c and epsilon.", regret_tasks),
     Spec("ext:readings", "Other readings of the no-flags agents and of the state-action agent",
          "Greedy and UCB(0.1) that never flag (they click whatever the paper's agent would click), trained on "
          "8x8x10; the state-action agent with its flags hidden from the state, on 4x4 boards with 3, 4 and 5 mines.",

@@ -52,23 +52,30 @@ def _log_thin(games: np.ndarray, points: int) -> np.ndarray:
     return np.unique(games[np.clip(np.searchsorted(games, want), 0, len(games) - 1)])
 
 
-def bands(board: str = "8x8x10", agents=ex.REGRET_AGENTS, points: int = 120, r: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Cumulative regret against games, per agent: the mean, lowest and highest over the seeds, for the games
-    every seed played (the bands' length), and seed 1 alone beyond (``seeds`` says how many runs a row
-    rests on); at about ``points`` log-spaced game counts per agent."""
+#: The parts of the regret (:mod:`sweeper.running.regret`) and their names on the page.
+PARTS = {"regret": "regret", "gap": "representation gap", "learning": "learning regret"}
+
+
+def bands(board: str = "8x8x10", agents=ex.REGRET_AGENTS, points: int = 120, r: pd.DataFrame | None = None,
+          column: str = "regret") -> pd.DataFrame:
+    """Cumulative ``column`` (``regret``, ``gap`` or ``learning``) against games, per agent: the mean, lowest and
+    highest over the seeds, for the games every seed played (the bands' length), and seed 1 alone beyond
+    (``seeds`` says how many runs a row rests on); at about ``points`` log-spaced game counts per agent."""
+    if column not in PARTS:
+        raise ValueError(f"column must be one of {list(PARTS)}, got {column!r}")
     r = runs() if r is None else r
     r = r[(r["board"] == board) & r["agent"].isin(agents)]
     out = []
     for a, g in r.groupby("agent", sort=False):
         short = g.groupby("seed")["games"].max().min()
         common = g[g["games"] <= short]
-        s = common.groupby("games").agg(mean=("regret", "mean"), low=("regret", "min"), high=("regret", "max"),
+        s = common.groupby("games").agg(mean=(column, "mean"), low=(column, "min"), high=(column, "max"),
                                         decisions=("decisions", "mean"), seeds=("seed", "nunique")).reset_index()
         tail = g[(g["games"] > short) & (g["seed"] == g["seed"].min())]
-        s = pd.concat([s, pd.DataFrame({"games": tail["games"], "mean": tail["regret"], "low": tail["regret"],
-                                        "high": tail["regret"], "decisions": tail["decisions"], "seeds": 1})])
+        s = pd.concat([s, pd.DataFrame({"games": tail["games"], "mean": tail[column], "low": tail[column],
+                                        "high": tail[column], "decisions": tail["decisions"], "seeds": 1})])
         s = s[s["games"].isin(_log_thin(s["games"].to_numpy(), points))]
-        out.append(s.assign(agent=a, label=LABELS.get(a, a)))
+        out.append(s.assign(agent=a, label=LABELS.get(a, a), part=PARTS[column]))
     return pd.concat(out, ignore_index=True)
 
 
@@ -89,7 +96,9 @@ def at_games(marks=None, board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.D
                 continue
             rows.append({"agent": LABELS.get(a, a), "games": m, "regret": x["regret"].mean(),
                          "low": x["regret"].min(), "high": x["regret"].max(), "runs": len(x),
-                         "per decision": x["regret_per_decision"].mean(), "decisions": x["decisions"].mean()})
+                         "per decision": x["regret_per_decision"].mean(), "decisions": x["decisions"].mean(),
+                         "learning per decision": x["learning_per_decision"].mean(),
+                         "gap per decision": x["gap_per_decision"].mean(), "wins": x["wins"].mean()})
     return pd.DataFrame(rows)
 
 
@@ -108,36 +117,43 @@ def at_games_table(marks=None, board: str = "8x8x10", r: pd.DataFrame | None = N
 
 
 def split(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Where each agent's regret comes from, over the bands' length (mean over seeds): decisions where a
-    sure move was on offer (a tile certainly safe or certainly a mine) against decisions where every move
-    was a guess; and the flags' part."""
+    """Where each agent's regret comes from, over the bands' length (mean over seeds), as rates: the regret, the
+    representation gap and the learning regret per decision where a sure move was on offer (a tile certainly
+    safe or certainly a mine) and per guess (every move a guess), with the share of decisions of each kind."""
     _, short = lengths()
     r = runs() if r is None else r
     r = r[(r["board"] == board) & r["agent"].isin(agents) & (r["games"] == short)]
-    g = r.groupby("agent", sort=False)[["regret", "regret_sure", "regret_guess", "regret_flags", "decisions",
-                                        "sure_decisions", "flags"]].mean()
+    cols = ["regret", "regret_sure", "regret_guess", "regret_flags", "decisions", "sure_decisions", "flags",
+            "gap_sure", "gap_guess", "learning_sure", "learning_guess"]
+    g = r.groupby("agent", sort=False)[cols].mean()
+    guesses = g["decisions"] - g["sure_decisions"]
     out = pd.DataFrame({
         "agent": [LABELS.get(a, a) for a in g.index],
         "regret": g["regret"].to_numpy(),
-        "share on sure decisions": (g["regret_sure"] / g["regret"]).to_numpy(),
         "sure decisions": (g["sure_decisions"] / g["decisions"]).to_numpy(),
         "regret per sure decision": (g["regret_sure"] / g["sure_decisions"]).to_numpy(),
-        "regret per guess": (g["regret_guess"] / (g["decisions"] - g["sure_decisions"])).to_numpy(),
+        "regret per guess": (g["regret_guess"] / guesses).to_numpy(),
+        "gap per sure decision": (g["gap_sure"] / g["sure_decisions"]).to_numpy(),
+        "gap per guess": (g["gap_guess"] / guesses).to_numpy(),
+        "learning per sure decision": (g["learning_sure"] / g["sure_decisions"]).to_numpy(),
+        "learning per guess": (g["learning_guess"] / guesses).to_numpy(),
         "share on flags": (g["regret_flags"] / g["regret"]).to_numpy(),
     })
     return out
 
 
 def growth(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Does the cumulative regret flatten? For seed 1's long run: the regret per decision and the actions
-    recorded newly, per decade of games (1-10, 10-100, ... of the training length's tenths)."""
+    """Does the cumulative regret flatten? For seed 1's long run, per decade of games (a thousandth to a
+    hundredth of the training length, then to a tenth, then to all of it): the regret, the representation gap
+    and the learning regret per decision, the learning regret the decade added, and the actions recorded newly
+    per game. A regret that grows like the logarithm of the decisions adds about the same amount each decade."""
     long, _ = lengths()
     r = runs() if r is None else r
     r = r[(r["board"] == board) & r["agent"].isin(agents) & (r["seed"] == 1) & (r["episodes"] == long)]
     edges = [e for e in (long // 1000, long // 100, long // 10, long) if e >= 1]
     rows = []
     for a in agents:
-        g = r[r["agent"] == a].set_index("games")[["regret", "decisions", "actions_recorded"]]
+        g = r[r["agent"] == a].set_index("games")[["regret", "gap", "learning", "decisions", "actions_recorded"]]
         if g.empty:
             continue
         for lo, hi in zip(edges[:-1], edges[1:]):
@@ -146,43 +162,80 @@ def growth(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | Non
             d = g.loc[hi] - g.loc[lo]
             rows.append({"agent": LABELS.get(a, a), "games": f"{lo:,}-{hi:,}",
                          "regret per decision": d["regret"] / d["decisions"],
+                         "gap per decision": d["gap"] / d["decisions"],
+                         "learning per decision": d["learning"] / d["decisions"],
+                         "learning added": d["learning"],
                          "regret per game": d["regret"] / (hi - lo),
                          "new actions per game": d["actions_recorded"] / (hi - lo)})
     return pd.DataFrame(rows)
 
 
-def tradeoff(board: str = "8x8x10", r: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Cumulative regret after the bands' length against the exploration parameter: UCB's c and
-    epsilon-greedy's epsilon (mean, lowest and highest over the seeds)."""
+def frozen(board: str = "8x8x10", agents=ex.REGRET_AGENTS) -> pd.DataFrame:
+    """The long runs' agents after training, frozen: their test games' regret, gap and learning regret per
+    decision and win rate, beside the last decade of training (from :func:`growth`)."""
+    st = figures.store()
+    long, _ = lengths()
+    rows = []
+    for t in _tasks():
+        p = t.params
+        if p["board"] != board or p["agent"] not in agents or not p.get("frozen"):
+            continue
+        f = st.load(t).tables["frozen"].sum(numeric_only=True)
+        rows.append({"agent": LABELS.get(p["agent"], p["agent"]), "trained games": p["episodes"],
+                     "test games": p["frozen"], "win rate": f["wins"] / p["frozen"],
+                     "regret per decision": f["regret"] / f["decisions"], "gap per decision": f["gap"] / f["decisions"],
+                     "learning per decision": f["learning"] / f["decisions"]})
+    return pd.DataFrame(rows)
+
+
+def tradeoff(board: str = "8x8x10", r: pd.DataFrame | None = None, column: str = "regret") -> pd.DataFrame:
+    """Cumulative ``column`` (``regret`` or ``learning``) after the bands' length against the exploration
+    parameter: UCB's c and epsilon-greedy's epsilon (mean, lowest and highest over the seeds), and per decision."""
+    if column not in ("regret", "learning"):
+        raise ValueError(f"column must be 'regret' or 'learning', got {column!r}")
     _, short = lengths()
     r = runs() if r is None else r
     r = r[(r["board"] == board) & (r["games"] == short)]
     rows = []
+
+    def row(rule, v, x):
+        per = x[column] / x["decisions"]
+        return {"rule": rule, "parameter": v, "regret": x[column].mean(), "low": x[column].min(),
+                "high": x[column].max(), "seeds": len(x), "win rate": x["wins"].mean() / short,
+                "per decision": per.mean(), "per decision low": per.min(), "per decision high": per.max()}
+
     for fam, values, fmt in (("UCB", ex.REGRET_UCB_C, "ucb:{:g}"), ("ε-greedy", ex.REGRET_EPSILON, "egreedy:{:g}")):
         for v in values:
             x = r[r["agent"] == fmt.format(v)]
-            if x.empty:
-                continue
-            rows.append({"rule": fam, "parameter": v, "regret": x["regret"].mean(), "low": x["regret"].min(),
-                         "high": x["regret"].max(), "seeds": len(x), "win rate": x["wins"].mean() / short})
+            if not x.empty:
+                rows.append(row(fam, v, x))
     g = r[r["agent"] == "greedy"]
-    rows.append({"rule": "greedy", "parameter": np.nan, "regret": g["regret"].mean(), "low": g["regret"].min(),
-                 "high": g["regret"].max(), "seeds": len(g), "win rate": g["wins"].mean() / short})
-    return pd.DataFrame(rows)
+    rows.append(row("greedy", np.nan, g))
+    return pd.DataFrame(rows).assign(part=PARTS[column])
 
 
 def boards_compared(agents=ex.REGRET_INTERMEDIATE, r: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Beginner against intermediate over the bands' length: regret per decision and per game (mean over
-    seeds) of the agents run on both."""
+    """Beginner against intermediate over the bands' length (mean over seeds 1-3): win rate, decisions per game,
+    the share of sure decisions, the regret per decision, per sure decision, per guess and per game, and the
+    learning regret and representation gap per decision."""
     _, short = lengths()
     r = runs() if r is None else r
     r = r[r["agent"].isin(agents) & (r["games"] == short) & (r["seed"] <= 3)]
-    g = r.groupby(["agent", "board"], sort=False).agg(regret=("regret", "mean"), decisions=("decisions", "mean"),
-                                                      wins=("wins", "mean"), seeds=("seed", "nunique"))
+    cols = ["regret", "regret_sure", "regret_guess", "decisions", "sure_decisions", "wins", "gap", "learning"]
+    g = r.groupby(["agent", "board"], sort=False)[cols].mean()
+    g["seeds"] = r.groupby(["agent", "board"], sort=False)["seed"].nunique()
     g = g.reset_index()
+    guesses = g["decisions"] - g["sure_decisions"]
     return pd.DataFrame({"agent": g["agent"].map(lambda a: LABELS.get(a, a)), "board": g["board"],
-                         "seeds": g["seeds"], "win rate": g["wins"] / short, "regret per game": g["regret"] / short,
-                         "regret per decision": g["regret"] / g["decisions"]})
+                         "seeds": g["seeds"], "win rate": g["wins"] / short,
+                         "decisions per game": g["decisions"] / short,
+                         "sure decisions": g["sure_decisions"] / g["decisions"],
+                         "regret per decision": g["regret"] / g["decisions"],
+                         "regret per sure decision": g["regret_sure"] / g["sure_decisions"],
+                         "regret per guess": g["regret_guess"] / guesses,
+                         "regret per game": g["regret"] / short,
+                         "learning per decision": g["learning"] / g["decisions"],
+                         "gap per decision": g["gap"] / g["decisions"]})
 
 
 # ------------------------------------------------------------------------------ charts --
@@ -200,6 +253,25 @@ def curves_chart(data: pd.DataFrame, x: str = "games", log: bool = True) -> alt.
     return alt.layer(band, line).properties(width=560, height=300)
 
 
+def parts_chart(gap: pd.DataFrame, learning: pd.DataFrame) -> alt.HConcatChart:
+    """The two parts of the cumulative regret against decisions made (log-log), one panel each, one line and
+    band per agent (:func:`bands` with ``column="gap"`` and ``"learning"``). Points where a part is not positive
+    (the learning regret of the first games can be) cannot sit on a log axis and are left out."""
+    panels = []
+    legend = alt.Legend(orient="bottom", columns=4, symbolOpacity=1, symbolType="stroke")
+    for data in (gap, learning):
+        d = data[(data["mean"] > 0) & (data["low"] > 0)]
+        title = d["part"].iloc[0] if len(d) else ""
+        base = alt.Chart(d).encode(x=alt.X("decisions:Q", title="decisions made", scale=alt.Scale(type="log")),
+                                   color=alt.Color("label:N", title="agent", legend=legend))
+        band = base.mark_area(opacity=0.2).encode(y=alt.Y("low:Q", title=f"cumulative {title}",
+                                                          scale=alt.Scale(type="log")), y2="high:Q")
+        line = base.mark_line().encode(y="mean:Q", tooltip=["label:N", alt.Tooltip("decisions:Q", format=",.0f"),
+                                                              alt.Tooltip("mean:Q", format=",.0f"), "seeds:Q"])
+        panels.append(alt.layer(band, line).properties(width=300, height=260, title=title))
+    return alt.hconcat(*panels)
+
+
 def tradeoff_chart(data: pd.DataFrame) -> alt.HConcatChart:
     """Regret after a fixed budget against c (UCB) and epsilon (epsilon-greedy), greedy as a rule across."""
     greedy = data[data["rule"] == "greedy"]
@@ -207,7 +279,8 @@ def tradeoff_chart(data: pd.DataFrame) -> alt.HConcatChart:
     for fam, name in (("UCB", "c"), ("ε-greedy", "ε")):
         d = data[data["rule"] == fam]
         base = alt.Chart(d).encode(x=alt.X("parameter:Q", scale=alt.Scale(type="log"), title=name))
-        pts = base.mark_line(point=True).encode(y=alt.Y("regret:Q", title="cumulative regret",
+        word = d["part"].iloc[0] if "part" in d.columns and len(d) else "regret"
+        pts = base.mark_line(point=True).encode(y=alt.Y("regret:Q", title=f"cumulative {word}",
                                                         scale=alt.Scale(zero=False)),
                                                 tooltip=["parameter:Q", alt.Tooltip("regret:Q", format=",.0f")])
         err = base.mark_errorbar().encode(y="low:Q", y2="high:Q")
@@ -233,87 +306,159 @@ def _tied(d: pd.DataFrame, best) -> list:
     return [x for _, x in d.iterrows() if x["low"] <= best["high"] and x["high"] >= best["low"]]
 
 
-def findings(r: pd.DataFrame | None = None) -> dict:
+def _range(values, fmt="{:.3f}") -> str:
+    """``0.021 to 0.046``, or one number when both ends print alike."""
+    lo, hi = fmt.format(min(values)), fmt.format(max(values))
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = None) -> dict:
     """The chapter's sentences that compare numbers, generated from the tables above (so they say what the
-    page's tables and charts show): ``ranking``, ``split``, ``growth``, ``tradeoff_*``, ``boards``. ``r``: the
-    runs (default: :func:`runs`)."""
+    page's tables and charts show): ``ranking``, ``split``, ``growth``, ``frozen``, ``tradeoff_*``,
+    ``learning_ranking``, ``boards``, and ``glance`` (one sentence for the summary pages). ``r``: the runs
+    (default: :func:`runs`); ``frozen_table``: :func:`frozen` (default: read from the store)."""
     long, short = lengths()
     r = runs() if r is None else r
     out = {}
     t = at_games((short,), r=r)
-    t = t.sort_values("per decision")
-    best, worst = t.iloc[0], t.iloc[-1]
+    by_dec = t.sort_values("per decision")
+    best, worst = by_dec.iloc[0], by_dec.iloc[-1]
     most = t.sort_values("regret").iloc[-1]
     least = t.sort_values("regret").iloc[0]
-    per_game = lambda r: r["decisions"] / short  # noqa: E731
+    per_game = lambda x: x["decisions"] / short  # noqa: E731
+    text = (f"After {short:,} games, the regret per decision runs from {best['per decision']:.4f} ({best['agent']}) "
+            f"to {worst['per decision']:.4f} ({worst['agent']}).")
     if least["agent"] != best["agent"]:
-        why = (f"{least['agent']} makes {per_game(least):.1f} decisions per game against "
-               f"{per_game(best):.1f} for {best['agent']}: fewer decisions, fewer chances to be wrong")
-        out["ranking"] = (
-            f"After {short:,} games, the regret per decision runs from {best['per decision']:.3f} ({best['agent']}) "
-            f"to {worst['per decision']:.3f} ({worst['agent']}). The cumulative regret ranks the agents "
-            f"differently: {least['agent']} has the least ({least['regret']:,.0f}) and {most['agent']} the most "
-            f"({most['regret']:,.0f}); {why}.")
-    else:
-        out["ranking"] = (
-            f"After {short:,} games, the regret per decision runs from {best['per decision']:.3f} ({best['agent']}) "
-            f"to {worst['per decision']:.3f} ({worst['agent']}), and the cumulative regret from "
-            f"{least['regret']:,.0f} ({least['agent']}) to {most['regret']:,.0f} ({most['agent']}).")
+        text += (f" The cumulative regret ranks the agents differently: {least['agent']} has the least "
+                 f"({least['regret']:,.0f}) and {most['agent']} the most ({most['regret']:,.0f}); {least['agent']} "
+                 f"makes {per_game(least):.1f} decisions per game against {per_game(best):.1f} for {best['agent']}: "
+                 f"it loses sooner, so it has fewer decisions in which to be wrong.")
+    out["ranking"] = text
+    by_learn = t.sort_values("learning per decision")
+    lb, lw = by_learn.iloc[0], by_learn.iloc[-1]
+    text = (f"With the gap taken out, the learning regret per decision runs from {lb['learning per decision']:.4f} "
+            f"({lb['agent']}) to {lw['learning per decision']:.4f} ({lw['agent']}), and the representation gap from "
+            f"{t['gap per decision'].min():.4f} to {t['gap per decision'].max():.4f} per decision.")
+    same = list(by_learn["agent"]) == list(by_dec["agent"])
+    text += (" The two orders of the agents are the same." if same else
+             " Ranked by learning regret the agents come in the order " + ", ".join(by_learn["agent"])
+             + "; by regret per decision " + ", ".join(by_dec["agent"]) + ".")
+    out["learning_ranking"] = text
     s = split(r=r)
+    guess_dearer = (s["regret per guess"] > s["regret per sure decision"]).all()
     out["split"] = (
-        f"For every agent, {_span(s['share on sure decisions'])} of the regret of its first {short:,} games comes "
-        f"from decisions where a move certain to be right was on offer ({_span(s['sure decisions'])} of the "
-        f"decisions): the agents lose most where an exact solver would have lost nothing.")
+        f"Over their first {short:,} games, a decision where a move certain to be right was on offer cost the agents "
+        f"{_range(s['regret per sure decision'])} in regret, and a guess {_range(s['regret per guess'])}"
+        + (": per decision, guesses cost every agent more." if guess_dearer else ".")
+        + f" Sure decisions are {_span(s['sure decisions'])} of all decisions, which is why most of the total comes "
+        f"from them. On sure decisions the representation gap is {_range(s['gap per sure decision'])} per decision "
+        f"and the learning regret {_range(s['learning per sure decision'])}; on guesses "
+        f"{_range(s['gap per guess'])} and {_range(s['learning per guess'])}.")
     g = growth(r=r)
     gg = g[g["agent"] == LABELS["greedy"]]
     if len(gg) >= 2:
         first, last = gg.iloc[0], gg.iloc[-1]
-        a, b = first["regret per decision"], last["regret per decision"]
-        if a == b:
-            trend = f"stays at {a:.3f} from games {first['games']} to games {last['games']}"
+        a, b = first["learning per decision"], last["learning per decision"]
+        if f"{a:.4f}" == f"{b:.4f}":
+            trend = f"stays at {a:.4f} from games {first['games']} to games {last['games']}"
         else:
-            verb = "falls" if b < a else "rises"
-            trend = f"{verb} from {a:.3f} (games {first['games']}) to {b:.3f} (games {last['games']})"
-        rising = last["regret per game"] > 0
-        out["growth"] = (
-            f"Greedy's regret per decision {trend}"
-            + (f", but it does not reach zero: each game of the last stretch still adds {last['regret per game']:.2f} "
-               f"to the cumulative regret, and {last['new actions per game']:.2f} actions the agent has never "
-               f"seen, so the curve keeps rising." if rising else "; the cumulative regret has stopped growing."))
-    tr = tradeoff(r=r)
-    greedy = tr[tr["rule"] == "greedy"]
+            trend = (f"{'falls' if b < a else 'rises'} from {a:.4f} (games {first['games']}) to {b:.4f} "
+                     f"(games {last['games']})")
+        added = ", ".join(f"{x:,.0f}" for x in gg["learning added"])
+        text = (f"Greedy's learning regret per decision {trend}, while its representation gap per decision stays "
+                f"between {gg['gap per decision'].min():.4f} and {gg['gap per decision'].max():.4f}: the gap grows in "
+                f"proportion to the decisions. The learning regret added per decade of games is {added}")
+        ratios = gg["learning added"].to_numpy()
+        if (ratios > 0).all() and len(ratios) >= 2:
+            growth_ = ratios[1:] / ratios[:-1]
+            text += (f" (each decade {_range(growth_, '{:.1f}')} times the one before; a regret growing like the "
+                     f"logarithm of the decisions would add the same amount each decade, a linear one ten times "
+                     f"as much).")
+        else:
+            text += "."
+        out["growth"] = text
+    fz = frozen() if frozen_table is None else frozen_table
+    fg = fz[fz["agent"] == LABELS["greedy"]] if len(fz) else fz
+    if len(fg) and len(gg):
+        f, last = fg.iloc[0], gg.iloc[-1]
+        out["frozen"] = (
+            f"Frozen after its {int(f['trained games']):,} training games, greedy has a regret of "
+            f"{f['regret per decision']:.4f} per decision over {int(f['test games']):,} test games: "
+            f"{f['gap per decision']:.4f} of representation gap and {f['learning per decision']:.4f} of learning "
+            f"regret, against {last['regret per decision']:.4f} ({last['gap per decision']:.4f} and "
+            f"{last['learning per decision']:.4f}) in the last decade of its training.")
+    for column, key in (("regret", "tradeoff"), ("learning", "tradeoff_learning")):
+        tr = tradeoff(r=r, column=column)
+        greedy = tr[tr["rule"] == "greedy"]
+        word = PARTS[column]
+        for fam, name in (("UCB", "c"), ("ε-greedy", "ε")):
+            d = tr[tr["rule"] == fam]
+            if d.empty:
+                continue
+            b = d.sort_values("regret").iloc[0]
+            tied = [x for x in _tied(d, b) if x["parameter"] != b["parameter"]]
+            text = (f"{fam}: the lowest cumulative {word} after {short:,} games is at {name} = {b['parameter']:g} "
+                    f"({b['regret']:,.0f}, range {b['low']:,.0f}-{b['high']:,.0f} over {int(b['seeds'])} seeds)")
+            if tied:
+                text += (f", but the seeds cannot tell it from {name} = "
+                         + " and ".join(f"{x['parameter']:g}" for x in tied) + " (their ranges overlap)")
+            text += f"; the worst {name} tried gives {d['regret'].max():,.0f}."
+            if not greedy.empty:
+                gr = greedy.iloc[0]
+                if gr["high"] < b["low"]:
+                    text += (f" Greedy, with no exploration at all, is lower still ({gr['regret']:,.0f}, range "
+                             f"{gr['low']:,.0f}-{gr['high']:,.0f}).")
+                elif gr["low"] > b["high"]:
+                    text += f" Greedy is higher ({gr['regret']:,.0f}): exploring pays here."
+                else:
+                    text += f" Greedy ({gr['regret']:,.0f}) cannot be told apart from it."
+            out[f"{key}_{fam}"] = text
+    both = {c: tradeoff(r=r, column=c) for c in ("regret", "learning")}
+    orders = []
     for fam, name in (("UCB", "c"), ("ε-greedy", "ε")):
-        d = tr[tr["rule"] == fam]
-        if d.empty:
-            continue
-        b = d.sort_values("regret").iloc[0]
-        tied = [x for x in _tied(d, b) if x["parameter"] != b["parameter"]]
-        text = (f"{fam}: the lowest cumulative regret after {short:,} games is at {name} = {b['parameter']:g} "
-                f"({b['regret']:,.0f}, range {b['low']:,.0f}-{b['high']:,.0f} over {int(b['seeds'])} seeds)")
-        if tied:
-            text += (f", but the seeds cannot tell it from {name} = "
-                     + " and ".join(f"{x['parameter']:g}" for x in tied) + " (their ranges overlap)")
-        text += f"; the worst {name} tried gives {d['regret'].max():,.0f}."
-        if not greedy.empty:
-            g = greedy.iloc[0]
-            if g["high"] < b["low"]:
-                text += (f" Greedy, with no exploration at all, is lower still ({g['regret']:,.0f}, range "
-                         f"{g['low']:,.0f}-{g['high']:,.0f}).")
-            elif g["low"] > b["high"]:
-                text += f" Greedy is higher ({g['regret']:,.0f}): exploring pays here."
-            else:
-                text += f" Greedy ({g['regret']:,.0f}) cannot be told apart from it."
-        out[f"tradeoff_{fam}"] = text
+        o = {c: [f"{v:g}" for v in t_[t_["rule"] == fam].sort_values("regret")["parameter"]] for c, t_ in both.items()}
+        if o["regret"]:
+            same = o["regret"] == o["learning"]
+            orders.append(f"{fam}'s {name} values rank " + (
+                "in the same order by both (" + ", ".join(o["regret"]) + ", best first)" if same else
+                f"{', '.join(o['regret'])} by regret and {', '.join(o['learning'])} by learning regret (best first)"))
+    if orders:
+        out["tradeoff_order"] = "Taking the gap out " + (
+            "changes no ranking: " if all("same order" in x for x in orders) else "changes the ranking: ") \
+            + "; ".join(orders) + "."
     bc = boards_compared(r=r)
     rows = []
     for a, x in bc.groupby("agent", sort=False):
         if set(x["board"]) >= {"8x8x10", "16x16x40"}:
             b8 = x[x["board"] == "8x8x10"].iloc[0]
             b16 = x[x["board"] == "16x16x40"].iloc[0]
-            rows.append(f"{a} {b8['regret per decision']:.3f} on beginner, {b16['regret per decision']:.3f} on "
-                        f"intermediate")
+            rows.append((a, b8, b16))
     if rows:
-        out["boards"] = f"Regret per decision over the first {short:,} games: " + "; ".join(rows) + "."
+        a, b8, b16 = rows[0]
+        parts = "; ".join(f"{n} {x['regret per decision']:.4f} on beginner, {y['regret per decision']:.4f} on "
+                          f"intermediate" for n, x, y in rows)
+        text = f"Regret per decision over the first {short:,} games: {parts}."
+        if b16["regret per decision"] < b8["regret per decision"] and b16["win rate"] < b8["win rate"]:
+            text += (f" Yet {a} wins {b16['win rate']:.3f} of its intermediate games against {b8['win rate']:.3f} "
+                     f"on beginner.")
+            if b16["sure decisions"] > b8["sure decisions"]:
+                text += (f" Intermediate decisions are more often sure ({b16['sure decisions']:.0%} offer a sure move, "
+                         f"beginner {b8['sure decisions']:.0%}), and sure decisions cost less: that lowers the "
+                         f"average per decision.")
+            if b16["regret per game"] > b8["regret per game"]:
+                text += (f" But a game needs {b16['decisions per game']:.1f} decisions (beginner "
+                         f"{b8['decisions per game']:.1f}), so the regret per game is {b16['regret per game']:.2f} "
+                         f"against {b8['regret per game']:.2f}: more chances per game for the wrong click that ends "
+                         f"it. Per decision, the regret says how well moves are chosen; per game, it moves with the "
+                         f"win rate.")
+        out["boards"] = text
+    if "split" in out and "growth" in out:
+        gl = gg.iloc[-1]
+        out["glance"] = (
+            f"Scored against the best agent that reads the board through the same windows, greedy's regret splits in "
+            f"two: a representation gap of {gl['gap per decision']:.4f} per decision that no window agent can remove, "
+            f"and a learning regret that falls to {gl['learning per decision']:.4f} per decision by the end of its "
+            f"{long:,} training games.")
     return out
 
 
@@ -327,30 +472,99 @@ def _power(n: int) -> str:
 
 
 def split_table(s: pd.DataFrame) -> pd.DataFrame:
-    """:func:`split` for the page: short headers, shares in percent, regret in whole numbers."""
-    pct = lambda v: f"{100 * v:.1f}%"  # noqa: E731
-    return pd.DataFrame({"regret": s["regret"].map(lambda v: f"{v:,.0f}"),
-                         "on sure decisions": s["share on sure decisions"].map(pct),
-                         "sure decisions": s["sure decisions"].map(pct),
-                         "per sure decision": s["regret per sure decision"].map(lambda v: f"{v:.3f}"),
-                         "per guess": s["regret per guess"].map(lambda v: f"{v:.3f}"),
-                         "on flags": s["share on flags"].map(pct)}).set_index(s["agent"].rename(None))
+    """:func:`split` for the page: rates per decision of each kind, the share of sure decisions in percent."""
+    f4 = lambda v: f"{v:.4f}"  # noqa: E731
+    cols = {"sure decisions": s["sure decisions"].map(lambda v: f"{100 * v:.1f}%")}
+    for part, word in (("regret", "regret"), ("gap", "gap"), ("learning", "learning")):
+        cols[f"{word}: sure"] = s[f"{part} per sure decision"].map(f4)
+        cols[f"{word}: guess"] = s[f"{part} per guess"].map(f4)
+    return pd.DataFrame(cols).set_index(s["agent"].rename(None))
 
 
 def growth_table(g: pd.DataFrame) -> pd.DataFrame:
     """:func:`growth` for the page: one block per agent, the stretches of games as rows."""
-    out = g.assign(**{"regret per decision": g["regret per decision"].map(lambda v: f"{v:.4f}"),
-                      "regret per game": g["regret per game"].map(lambda v: f"{v:.3f}"),
-                      "new actions per game": g["new actions per game"].map(lambda v: f"{v:.2f}")})
+    f4 = lambda v: f"{v:.4f}"  # noqa: E731
+    out = pd.DataFrame({"agent": g["agent"], "games": g["games"],
+                        "regret": g["regret per decision"].map(f4), "gap": g["gap per decision"].map(f4),
+                        "learning": g["learning per decision"].map(f4),
+                        "learning added": g["learning added"].map(lambda v: f"{v:,.0f}"),
+                        "new actions per game": g["new actions per game"].map(lambda v: f"{v:.2f}")})
     return out.set_index(["agent", "games"]).rename_axis([None, "games"])
+
+
+def frozen_table(f: pd.DataFrame) -> pd.DataFrame:
+    """:func:`frozen` for the page."""
+    f4 = lambda v: f"{v:.4f}"  # noqa: E731
+    return pd.DataFrame({"test games": f["test games"].map(lambda v: f"{v:,}"),
+                         "win rate": f["win rate"].map(lambda v: f"{v:.3f}"),
+                         "regret": f["regret per decision"].map(f4), "gap": f["gap per decision"].map(f4),
+                         "learning": f["learning per decision"].map(f4)}).set_index(f["agent"].rename(None))
 
 
 def boards_table(b: pd.DataFrame) -> pd.DataFrame:
     """:func:`boards_compared` for the page."""
+    f4 = lambda v: f"{v:.4f}"  # noqa: E731
     return pd.DataFrame({"board": b["board"], "win rate": b["win rate"].map(lambda v: f"{v:.3f}"),
-                         "regret per game": b["regret per game"].map(lambda v: f"{v:.3f}"),
-                         "regret per decision": b["regret per decision"].map(lambda v: f"{v:.4f}"),
+                         "decisions per game": b["decisions per game"].map(lambda v: f"{v:.1f}"),
+                         "sure": b["sure decisions"].map(lambda v: f"{100 * v:.0f}%"),
+                         "per decision": b["regret per decision"].map(f4),
+                         "per sure decision": b["regret per sure decision"].map(f4),
+                         "per guess": b["regret per guess"].map(f4),
+                         "per game": b["regret per game"].map(lambda v: f"{v:.3f}"),
                          "seeds": b["seeds"]}).set_index([b["agent"].rename(None), "board"])
+
+
+def comparator(board: str = "8x8x10") -> dict:
+    """What the page says of the best window agent's table of ``board`` (read from the package's file): its
+    keys, the sample it was estimated on (``play``, ``games``, ``decisions``, ``candidates``), the command that
+    made it, its commit, and its convergence (a table: the gap and learning regret per decision of fixed frozen
+    games scored with the tables of the first 1, 2, 4, ... parts of the sample, and the share of decisions with a
+    key the table had never met)."""
+    from ..agents.best_window import default
+    t = default(board)
+    if t is None:
+        raise ValueError(f"the package has no best-window table for {board}")
+    info = t.info
+    conv = pd.DataFrame(info.get("convergence", []))
+    return {"keys": len(t), "play": info.get("play", ""), "games": info.get("games"), "decisions": t.decisions,
+            "candidates": info.get("candidates"), "command": info.get("command", ""),
+            "commit": info.get("provenance", {}).get("commit", "unknown"), "convergence": conv,
+            "convergence_games": info.get("convergence_games", {})}
+
+
+def convergence_table(c: dict) -> pd.DataFrame:
+    """The convergence of :func:`comparator` for the page."""
+    conv = c["convergence"]
+    return pd.DataFrame({"games in the sample": conv["games"].map(lambda v: f"{v:,}"),
+                         "keys": conv["keys"].map(lambda v: f"{v:,}"),
+                         "gap per decision": conv["gap_per_decision"].map(lambda v: f"{v:.5f}"),
+                         "learning per decision": conv["learning_per_decision"].map(lambda v: f"{v:.5f}"),
+                         "decisions with an unknown key": conv["unknown_share"].map(lambda v: f"{100 * v:.2f}%")
+                         }).set_index(conv["parts"].rename("parts"))
+
+
+def comparator_note(c: dict) -> str:
+    """Two sentences on the table's sample and its convergence, generated from :func:`comparator`."""
+    conv = c["convergence"]
+    first, last = conv.iloc[0], conv.iloc[-1]
+    cg = c["convergence_games"]
+    prev = conv.iloc[-2] if len(conv) > 1 else first
+    return (f"The table holds {c['keys']:,} keys, estimated over {c['decisions']:,} decisions ({c['games']:,} games: "
+            f"{c['play']}; {c['candidates']:,} candidates in all), made by `{c['command']}` at commit "
+            f"`{c['commit'][:10]}`. The convergence check scores {cg.get('games', 0):,} frozen games of a greedy agent "
+            f"trained for {cg.get('train', 0):,} games with the tables of the first parts of the sample: the gap per "
+            f"decision goes from {first['gap_per_decision']:.5f} ({int(first['parts'])} part) to "
+            f"{last['gap_per_decision']:.5f} ({int(last['parts'])} parts), "
+            f"{abs(last['gap_per_decision'] - prev['gap_per_decision']):.5f} apart from the table of half the sample, "
+            f"and the share of decisions with a key the table never met "
+            f"{'falls' if last['unknown_share'] < first['unknown_share'] else 'goes'} from "
+            f"{first['unknown_share']:.2%} to "
+            f"{last['unknown_share']:.2%}."
+            + (f" The gap is still falling as the sample grows: a table estimated from more games would rank the keys "
+               f"a little better, so the gaps on this page overstate the true one, and understate the learning "
+               f"regret, by an amount of the order of the last difference "
+               f"({prev['gap_per_decision'] - last['gap_per_decision']:.5f} per decision on these games)."
+               if last["gap_per_decision"] < prev["gap_per_decision"] else ""))
 
 
 def scale_note() -> str:
