@@ -93,6 +93,20 @@ def test_the_boards_paradox_is_explained_from_the_numbers(runs):
     assert "UCB (c = 0.1) 0.1030 on beginner, 0.0800 on intermediate" in b
     assert "wins 0.250 of its intermediate games against 0.500 on beginner" in b
     assert "a game needs 10.0 decisions (beginner 4.0)" in b and "more often sure (90% offer" in b
+    # both boards' runs carry the split: the sentence gives each part per decision on each board
+    assert ("UCB (c = 0.1)'s representation gap 0.0100 on beginner and 0.0100 on intermediate, its learning regret "
+            "0.0930 and 0.0700") in b
+
+
+def test_growth_gives_decisions_per_game_and_parts_chart_takes_games(runs):
+    g = rf.growth(r=runs, agents=("greedy",))
+    assert np.allclose(g["decisions per game"], 20.0)
+    gap, learning = rf.bands(r=runs, agents=("greedy",), column="gap"), rf.bands(r=runs, agents=("greedy",),
+                                                                                    column="learning")
+    spec = rf.parts_chart(gap, learning, x="games").to_dict()
+    assert spec["hconcat"][0]["layer"][0]["encoding"]["x"]["field"] == "games"
+    with pytest.raises(ValueError, match="x must be"):
+        rf.parts_chart(gap, learning, x="tiles")
 
 
 def test_bands_thin_to_log_spaced_points_and_name_their_seeds(runs):

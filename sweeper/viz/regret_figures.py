@@ -145,8 +145,8 @@ def split(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | None
 def growth(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | None = None) -> pd.DataFrame:
     """Does the cumulative regret flatten? For seed 1's long run, per decade of games (a thousandth to a
     hundredth of the training length, then to a tenth, then to all of it): the regret, the representation gap
-    and the learning regret per decision, the learning regret the decade added, and the actions recorded newly
-    per game. A regret that grows like the logarithm of the decisions adds about the same amount each decade."""
+    and the learning regret per decision, the learning regret the decade added, the decisions per game and the
+    actions recorded newly per game. A regret that grows like the logarithm of the decisions adds about the same amount each decade."""
     long, _ = lengths()
     r = runs() if r is None else r
     r = r[(r["board"] == board) & r["agent"].isin(agents) & (r["seed"] == 1) & (r["episodes"] == long)]
@@ -166,6 +166,7 @@ def growth(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | Non
                          "learning per decision": d["learning"] / d["decisions"],
                          "learning added": d["learning"],
                          "regret per game": d["regret"] / (hi - lo),
+                         "decisions per game": d["decisions"] / (hi - lo),
                          "new actions per game": d["actions_recorded"] / (hi - lo)})
     return pd.DataFrame(rows)
 
@@ -253,20 +254,24 @@ def curves_chart(data: pd.DataFrame, x: str = "games", log: bool = True) -> alt.
     return alt.layer(band, line).properties(width=560, height=300)
 
 
-def parts_chart(gap: pd.DataFrame, learning: pd.DataFrame) -> alt.HConcatChart:
-    """The two parts of the cumulative regret against decisions made (log-log), one panel each, one line and
-    band per agent (:func:`bands` with ``column="gap"`` and ``"learning"``). Points where a part is not positive
-    (the learning regret of the first games can be) cannot sit on a log axis and are left out."""
+def parts_chart(gap: pd.DataFrame, learning: pd.DataFrame, x: str = "decisions") -> alt.HConcatChart:
+    """The two parts of the cumulative regret against ``x`` (``decisions`` made or ``games`` played; log-log), one
+    panel each, one line and band per agent (:func:`bands` with ``column="gap"`` and ``"learning"``). Points where
+    a part is not positive (the learning regret of the first games can be) cannot sit on a log axis and are left
+    out."""
+    if x not in ("decisions", "games"):
+        raise ValueError(f"x must be 'decisions' or 'games', got {x!r}")
+    xtitle = {"games": "games played", "decisions": "decisions made"}[x]
     panels = []
     legend = alt.Legend(orient="bottom", columns=4, symbolOpacity=1, symbolType="stroke")
     for data in (gap, learning):
         d = data[(data["mean"] > 0) & (data["low"] > 0)]
         title = d["part"].iloc[0] if len(d) else ""
-        base = alt.Chart(d).encode(x=alt.X("decisions:Q", title="decisions made", scale=alt.Scale(type="log")),
+        base = alt.Chart(d).encode(x=alt.X(f"{x}:Q", title=xtitle, scale=alt.Scale(type="log")),
                                    color=alt.Color("label:N", title="agent", legend=legend))
         band = base.mark_area(opacity=0.2).encode(y=alt.Y("low:Q", title=f"cumulative {title}",
                                                           scale=alt.Scale(type="log")), y2="high:Q")
-        line = base.mark_line().encode(y="mean:Q", tooltip=["label:N", alt.Tooltip("decisions:Q", format=",.0f"),
+        line = base.mark_line().encode(y="mean:Q", tooltip=["label:N", alt.Tooltip(f"{x}:Q", format=",.0f"),
                                                               alt.Tooltip("mean:Q", format=",.0f"), "seeds:Q"])
         panels.append(alt.layer(band, line).properties(width=300, height=260, title=title))
     return alt.hconcat(*panels)
@@ -451,6 +456,13 @@ def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = 
                          f"against {b8['regret per game']:.2f}: more chances per game for the wrong click that ends "
                          f"it. Per decision, the regret says how well moves are chosen; per game, it moves with the "
                          f"win rate.")
+        split_rows = [(n, x, y) for n, x, y in rows
+                      if np.isfinite([x["gap per decision"], y["gap per decision"]]).all()]
+        if split_rows:
+            text += " Split in two, per decision: " + "; ".join(
+                f"{n}'s representation gap {x['gap per decision']:.4f} on beginner and {y['gap per decision']:.4f} "
+                f"on intermediate, its learning regret {x['learning per decision']:.4f} and "
+                f"{y['learning per decision']:.4f}" for n, x, y in split_rows) + "."
         out["boards"] = text
     if "split" in out and "growth" in out:
         gl = gg.iloc[-1]
@@ -488,6 +500,7 @@ def growth_table(g: pd.DataFrame) -> pd.DataFrame:
                         "regret": g["regret per decision"].map(f4), "gap": g["gap per decision"].map(f4),
                         "learning": g["learning per decision"].map(f4),
                         "learning added": g["learning added"].map(lambda v: f"{v:,.0f}"),
+                        "decisions per game": g["decisions per game"].map(lambda v: f"{v:.1f}"),
                         "new actions per game": g["new actions per game"].map(lambda v: f"{v:.2f}")})
     return out.set_index(["agent", "games"]).rename_axis([None, "games"])
 
@@ -511,6 +524,8 @@ def boards_table(b: pd.DataFrame) -> pd.DataFrame:
                          "per sure decision": b["regret per sure decision"].map(f4),
                          "per guess": b["regret per guess"].map(f4),
                          "per game": b["regret per game"].map(lambda v: f"{v:.3f}"),
+                         "gap per decision": b["gap per decision"].map(f4),
+                         "learning per decision": b["learning per decision"].map(f4),
                          "seeds": b["seeds"]}).set_index([b["agent"].rename(None), "board"])
 
 
