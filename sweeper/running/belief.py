@@ -197,9 +197,9 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
         One board setting: ``"8x8x10"`` (rows x cols x mines), a preset name or a
         :class:`~sweeper.game.engine.Setting`.
     episodes : int, default 1000
-        Games, a non-negative integer.
+        The number of games to audit (a non-negative integer).
     seed : int, default 0
-        The seed, in ``[0, 2**64)`` (same seed, same games).
+        The seed, in ``[0, 2**64)``: the games are those of :func:`sweeper.evaluate` with this seed.
     opening : str, default "reference"
         The opening rule: ``"reference"``, ``"safe"`` or ``"zero"``.
     first : tuple of int, optional
@@ -207,9 +207,8 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     learn : bool, default False
         False audits the agent as trained (frozen); True lets the copy learn, as in training.
     budget : int, default 1000000
-        The exact solver's budget, a positive integer: a group of tiles whose enumeration assigns more box
-        values than this is abandoned (its tiles get the unconstrained probability) and counted in
-        ``fallbacks`` (see :mod:`sweeper.game.probability`).
+        The exact solver's budget per group of tiles, a positive integer (see
+        :func:`~sweeper.running.players.play_solver`); the groups abandoned are counted in ``fallbacks``.
     chunk : int, optional
         Games per kernel call (see :func:`~sweeper.running.training.play`; the result does not depend on it).
     progress : bool, default False

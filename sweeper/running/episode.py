@@ -245,9 +245,10 @@ class Episode:
         Raises
         ------
         ValueError
-            If the episode is over.
+            If the episode is over: there is no next decision.
         RuleError
-            If the agent's plug-in rule fails (:class:`~sweeper.agents.custom.RuleError`).
+            If the agent's plug-in rule fails on the copy of its stream
+            (:class:`~sweeper.agents.custom.RuleError`).
         """
         if self.done:
             raise ValueError(f"the episode is over ({self.status})")

@@ -132,13 +132,12 @@ def regret(agent, board="8x8x10", episodes: int = 10_000, seed: int = 0, *, lear
     learn : bool, default True
         False plays the games of ``evaluate(..., freeze=True)`` instead (the agent does not learn).
     opening : str, default "reference"
-        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening rule of the games: ``"reference"``, ``"safe"`` or ``"zero"``.
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings.
+        Where the ``safe`` and ``zero`` openings click first, ``(row, col)``.
     budget : int, default 1000000
-        The exact solver's budget, a positive integer: a group of tiles whose enumeration assigns more box
-        values than this is abandoned (its tiles get the unconstrained probability) and counted in
-        ``fallbacks`` (see :mod:`sweeper.game.probability`).
+        The exact oracle's budget per group of tiles, a positive integer, as for
+        :func:`~sweeper.running.players.play_solver`; the groups abandoned are counted in ``fallbacks``.
     progress : bool, default False
         Show a progress bar.
     window : str, BestWindow or None, default "default"
