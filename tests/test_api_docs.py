@@ -189,3 +189,16 @@ def test_the_api_page_is_in_the_reference_part_and_rendered_by_autodoc_and_napol
     for dotted, _ in DOCUMENTED:
         for name in sections(_resolve(dotted).__doc__):
             assert not name or name.lower() in own | custom, f"{dotted}: section {name!r} is unknown to napoleon"
+
+
+@pytest.mark.parametrize("kw, message", [({"learn": "no"}, "learn must be True or False"),
+                                         ({"copy": 0}, "copy must be True or False"),
+                                         ({"exact": "yes"}, "exact must be True or False"),
+                                         ({"runners_up": -1}, "runners_up must be a non-negative integer"),
+                                         ({"runners_up": 2.5}, "runners_up must be a non-negative integer")])
+def test_episode_refuses_what_its_raises_section_names(kw, message):
+    """Episode's Raises section names these refusals: a string such as "no" would otherwise be taken as true, and
+    a negative runners_up would keep all but the last runners-up."""
+    from sweeper import Episode, make_agent
+    with pytest.raises(ValueError, match=message):
+        Episode(make_agent("greedy"), "8x8x10", seed=0, **kw)

@@ -32,6 +32,7 @@ from ..agents.values import Table
 from ..agents.windows import DIRECTIONS, decode_key
 from ..game.engine import ONGOING, ST, STATUS, Setting, check_layout, mines_of, new_board, new_game, view_of
 from ..game.grid import COVERED, tile_of, unpad
+from ..checks import boolean, whole
 from ..rng import check_seed, streams
 
 CANDIDATE_COLUMNS = ["row", "col", "centre_row", "centre_col", "direction", "key", "q", "n", "score", "rank",
@@ -126,8 +127,9 @@ class Episode:
     ValueError
         If ``agent`` is not an :class:`~sweeper.agents.kinds.Agent`; the board setting does not parse or
         cannot hold its mines; the state-action agent is given a board of more than 16 tiles; ``seed`` is
-        not an integer in ``[0, 2**64)``; ``opening`` or ``first`` is invalid; or ``mines`` does not have
-        the setting's shape and mine count or does not agree with the opening rule.
+        not an integer in ``[0, 2**64)``; ``learn``, ``copy`` or ``exact`` is not ``True`` or ``False``;
+        ``runners_up`` is not a non-negative integer; ``opening`` or ``first`` is invalid; or ``mines`` does
+        not have the setting's shape and mine count or does not agree with the opening rule.
     """
 
     def __init__(self, agent: Agent, board="8x8x10", seed: int = 0, *, opening: str = "reference", first=None,
@@ -137,10 +139,11 @@ class Episode:
         self.setting = Setting.parse(board)
         if isinstance(agent, StateAction) and self.setting.tiles > StateAction.MAX_TILES:
             raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles")
+        learn, copy, exact = boolean(learn, "learn"), boolean(copy, "copy"), boolean(exact, "exact")
+        self.k_runners = whole(runners_up, "runners_up", 0)
         self.agent = agent.copy() if copy else agent
         self.seed = check_seed(seed)
-        self.k_runners = int(runners_up)
-        self.exact = bool(exact)
+        self.exact = exact
         self.board = b = new_board(self.setting, opening, first)
         self.cache = new_cache(b)
         self.pol = self.agent.policy(learn)
