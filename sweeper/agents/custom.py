@@ -514,12 +514,47 @@ def _describe(fn) -> str:
 class Rule:
     """A plug-in choice rule: ``choose`` (and optionally ``give_up``), with named parameters.
 
-    ``choose`` and ``give_up`` follow the contract of :mod:`sweeper.agents.custom`; each is a plain
-    Python function or a :func:`numba.njit` one. ``params``: a dict of names to numbers (order kept),
-    handed to the functions as a float64 array. ``name``: how agents, tables and files name the rule
-    (default: the function's name; the named rules of :mod:`sweeper.agents.rule_library` use their key, and
-    only they are made with ``library=True``: a saved agent of a library rule reloads by name, any other
-    rule's agent reloads only when its rule is passed, whatever its name)."""
+    A plain Python function is compiled by numba when numba can (else it runs in Python, and the Rule says
+    why); play it with :class:`~sweeper.agents.kinds.RuleAgent`.
+
+    Parameters
+    ----------
+    choose : callable
+        ``choose(q, n, t, params, rng) -> (index, flag)``, following the contract of
+        :mod:`sweeper.agents.custom`: a plain Python function or a :func:`numba.njit` one.
+    params : dict, optional
+        Names (non-empty strings) to finite numbers, order kept, handed to the functions as a float64
+        array. None: no parameters.
+    give_up : callable, optional
+        ``give_up(q, n, t, params) -> index``, the flag to give up when the agent has placed one flag more
+        than there are mines; default (None): the paper's rule, the lowest Q, ties to the last.
+    name : str, optional
+        How agents, tables and files name the rule (default: the function's name).
+    library : bool, default False
+        True only for the named rules of :mod:`sweeper.agents.rule_library`, which use their key as
+        ``name``: a saved agent of a library rule reloads by name, any other rule's agent reloads only when
+        its rule is passed, whatever its name.
+    compile : bool, default True
+        Have numba compile a plain Python ``choose`` (and ``give_up``); False keeps it in Python (for
+        ``print`` or a debugger inside the rule).
+
+    Raises
+    ------
+    TypeError
+        If ``choose`` is not callable, or ``give_up`` is neither callable nor None.
+    ValueError
+        If a parameter name is not a non-empty string or its value not a finite number; ``compile`` is not
+        a bool; ``name`` is not None or a non-empty string; or ``compile=False`` is given with a function
+        numba has already compiled.
+
+    Warns
+    -----
+    PythonRuleNotice
+        When numba cannot compile the rule, which then runs as plain Python (the message says why).
+    CompiledRuleNotice
+        When the compiled rule may differ from its Python self (integer products, powers or shifts that
+        may wrap at 64 bits: the message names their lines).
+    """
 
     def __init__(self, choose, params=None, *, give_up=None, name: str | None = None, library: bool = False,
                  compile: bool = True):
@@ -563,7 +598,23 @@ class Rule:
         return f"Rule({self.name!r}, params={self.params}, {speed}: {_describe(self.choose)})"
 
     def with_params(self, **params) -> "Rule":
-        """The same functions with other parameter values (names must be the rule's own)."""
+        """The same functions with other parameter values (names must be the rule's own).
+
+        Parameters
+        ----------
+        **params
+            New values (finite numbers) of some of the rule's parameters, by name; the others keep theirs.
+
+        Returns
+        -------
+        Rule
+            A copy of the rule with those values, its functions not compiled again.
+
+        Raises
+        ------
+        ValueError
+            If a name is not one of the rule's parameters, or a value is not a finite number.
+        """
         unknown = sorted(set(params) - set(self.params))
         if unknown:
             raise ValueError(f"rule {self.name!r} has parameters {list(self.params)}, not {unknown}")

@@ -281,10 +281,37 @@ def _build(label, params, symmetric, flags, rule=None) -> Agent:
 
 
 def make_agent(spec: str, symmetric: bool | None = None, flags: bool | None = None) -> Agent:
-    """Build an agent from ``greedy``, ``egreedy:EPS``, ``ucb:C``, ``thompson[:A0,B0]``, ``sa`` or
-    ``rule:NAME[:P1,...]`` (a plug-in rule, :mod:`sweeper.agents.custom`). ``symmetric`` and ``flags`` default to
-    True (the paper's model); the state-action agent has no symmetries. An :class:`Agent` is returned as it is,
-    so ``symmetric`` or ``flags`` that differ from its own are refused (they would have no effect)."""
+    """Build an agent from its spec.
+
+    Parameters
+    ----------
+    spec : str or Agent
+        ``greedy``, ``egreedy:EPS`` (default 0.01), ``ucb:C`` (default 0.1), ``thompson[:A0,B0]`` (default
+        1,1), ``sa`` or ``rule:NAME[:P1,...]`` (a plug-in rule, :mod:`sweeper.agents.custom`: a rule of
+        :mod:`sweeper.agents.rule_library` or ``module.function``, imported). An :class:`Agent` is returned
+        as it is.
+    symmetric : bool, optional
+        Identify windows related by the symmetries of Section IV-C. None means True (the paper's model),
+        except for the state-action agent, which has no symmetries.
+    flags : bool, optional
+        True (the default, None): the agent places real flags; False: invisible flags (the ablation of
+        Fig. 10).
+
+    Returns
+    -------
+    Agent
+        A new agent with an empty table (:class:`Greedy`, :class:`EpsilonGreedy`, :class:`UCBAgent`,
+        :class:`Thompson`, :class:`StateAction` or :class:`RuleAgent`), or ``spec`` itself if it is an agent.
+
+    Raises
+    ------
+    ValueError
+        If the kind is unknown; ``greedy`` or ``sa`` is given a parameter; a parameter is not a number or
+        out of range (epsilon outside [0, 1], c negative or not finite, a0 or b0 not > 0 and finite); a
+        plug-in rule is unknown, cannot be imported or gets the wrong number of parameters; ``symmetric``
+        or ``flags`` is not a bool; ``symmetric=True`` is given for ``sa``; or ``spec`` is an agent whose
+        own ``symmetric`` or ``flags`` differs from the one given (it would have no effect).
+    """
     if isinstance(spec, Agent):
         for name, given in (("symmetric", symmetric), ("flags", flags)):
             if given is not None and bool(given) != getattr(spec, name):
@@ -319,10 +346,34 @@ def make_agent(spec: str, symmetric: bool | None = None, flags: bool | None = No
 
 def load_agent(path, rule: Rule | None = None) -> Agent:
     """Load an agent saved by :meth:`Agent.save`, after checking every part of the file
-    (:func:`sweeper.agents.files.read_agent_file`); ``ValueError`` naming the file and field.
+    (:func:`sweeper.agents.files.read_agent_file`).
+
     Loading never imports or runs anything the file names: a plug-in rule agent whose rule is one of the
-    library's (:mod:`sweeper.agents.rule_library`) gets it by name; for any other rule pass ``rule``, the
-    :class:`~sweeper.agents.custom.Rule` it was trained with (its name must be the file's)."""
+    library's (:mod:`sweeper.agents.rule_library`) gets it by name.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The agent file (``.npz`` of keys, Q and N arrays with JSON metadata, no pickle).
+    rule : Rule, optional
+        For a plug-in rule agent whose rule is not the library's: the :class:`~sweeper.agents.custom.Rule`
+        it was trained with (its name must be the file's). Refused for any other agent.
+
+    Returns
+    -------
+    Agent
+        The agent of the file's kind and options, with its value table.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and field: if there is no file at ``path`` or it is not a valid agent file (a
+        missing, extra, damaged or oversized array, a bad metadata field, a key the agent cannot make, a
+        window showing a flag in an invisible-flags agent); if ``rule`` is given for an agent that is not a
+        plug-in rule agent, is not a :class:`~sweeper.agents.custom.Rule`, or is not the rule the file
+        names (name, library or not, parameter names); or if the file's rule is the user's own and no
+        ``rule`` is given.
+    """
     meta, keys, q, n = read_agent_file(path)
     if rule is not None and meta["agent"] != "rule":
         raise ValueError(f"{path} holds a {meta['agent']} agent: rule= is for agents of a plug-in rule, and would "

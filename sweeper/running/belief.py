@@ -180,12 +180,61 @@ def bin_label(b: int) -> str:
 def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, opening: str = "reference", first=None,
           learn: bool = False, budget: int = NODE_BUDGET, chunk: int | None = None, progress: bool = False) -> Audit:
     """Play ``episodes`` games of ``agent`` on ``board`` and audit every decision against the exact
-    probabilities. The games are those of :func:`sweeper.evaluate` with the same seed: with
+    probabilities.
+
+    The games are those of :func:`sweeper.evaluate` with the same seed: with
     ``learn=False`` (default) those of ``evaluate(agent, board, episodes, seed, freeze=True)``, with
     ``learn=True`` those of ``train(agent.copy(), board, episodes, seed)`` (the same loop plays them,
     :func:`sweeper.agents.kernels.play_games`, with a probe that only watches). ``agent`` itself never
     changes. Every agent kind is audited, a plug-in rule included; the state-action agent's decisions and
-    games are recorded, but it has no window values for the candidates' calibration table."""
+    games are recorded, but it has no window values for the candidates' calibration table.
+
+    Parameters
+    ----------
+    agent : Agent or str
+        The agent (a copy plays) or a spec such as ``"greedy"`` (see :func:`~sweeper.agents.kinds.make_agent`).
+    board : str or Setting, default "8x8x10"
+        One board setting: ``"8x8x10"`` (rows x cols x mines), a preset name or a
+        :class:`~sweeper.game.engine.Setting`.
+    episodes : int, default 1000
+        The number of games to audit (a non-negative integer).
+    seed : int, default 0
+        The seed, in ``[0, 2**64)``: the games are those of :func:`sweeper.evaluate` with this seed.
+    opening : str, default "reference"
+        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"``.
+    first : tuple of int, optional
+        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings.
+    learn : bool, default False
+        False audits the agent as trained (frozen); True lets the copy learn, as in training.
+    budget : int, default 1000000
+        The exact solver's budget per group of tiles, a positive integer (see
+        :func:`~sweeper.running.players.play_solver`); the groups abandoned are counted in ``fallbacks``.
+    chunk : int, optional
+        Games per kernel call (see :func:`~sweeper.running.training.play`; the result does not depend on it).
+    progress : bool, default False
+        Show a progress bar.
+
+    Returns
+    -------
+    Audit
+        ``decisions``: one row per decision (``game``, ``decision``, the target ``row`` and ``col``,
+        ``action``, ``q``, ``n``, ``belief`` = (Q + 1) / 2, the target's ``exact`` probability, the
+        ``lowest`` probability on offer, ``safe_known``, the tile clicked (``clicked_row``, ``clicked_col``,
+        ``clicked_exact``), ``exploded``, ``flag_removed``, ``best`` and ``regret``); ``games``: one row per
+        game (``game``, ``won``, ``cause`` of a loss, ``by_removal``, ``decisions``); ``candidate_bins``,
+        ``fallbacks``, ``seconds`` and ``win_rate``; ``losses()`` and ``calibration(which)`` tabulate them.
+
+    Raises
+    ------
+    ValueError
+        If ``agent`` is not an agent or a valid spec; the board setting does not parse or cannot hold its
+        mines; ``episodes`` is not a non-negative integer; ``seed`` is not an integer in ``[0, 2**64)``;
+        ``budget`` is not a positive integer; ``opening`` or ``first`` is invalid; ``learn`` or
+        ``progress`` is not a bool; ``chunk`` is not None or an integer >= 1; or the state-action agent is
+        given a board of more than 16 tiles.
+    RuleError
+        If a plug-in rule fails (:class:`~sweeper.agents.custom.RuleError`).
+    """
     if not isinstance(agent, Agent):
         agent = make_agent(agent)
     setting = Setting.parse(board)

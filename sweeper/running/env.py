@@ -181,7 +181,8 @@ def render_rgb(obs) -> np.ndarray:
 class MinesweeperEnv(gymnasium.Env):
     """Minesweeper on the engine of :mod:`sweeper` (the paper's game), as a Gymnasium environment.
 
-    ## Description
+    Description
+    -----------
     A ``rows x cols`` board hides ``mines`` mines. Clicking a covered tile that
     hides a mine loses; clicking a safe tile reveals the number of mines among
     its 8 neighbours, and a revealed 0 opens its neighbours recursively (flood
@@ -196,7 +197,8 @@ class MinesweeperEnv(gymnasium.Env):
     agents are trained with the compiled kernels (:func:`sweeper.train`), and
     :func:`bandit_policy` lets a trained agent play here.
 
-    ## Action Space
+    Action Space
+    ------------
     ``Discrete(rows*cols)``: action ``a = r*cols + c`` clicks tile ``(r, c)``.
     With ``flags=True``: ``Discrete(2*rows*cols)``, where ``rows*cols + r*cols + c``
     toggles a flag on tile ``(r, c)`` (places it on a covered tile, removes it
@@ -211,14 +213,16 @@ class MinesweeperEnv(gymnasium.Env):
     call :meth:`reset`. Only an action outside the action space raises
     ``ValueError``.
 
-    ## Observation Space
+    Observation Space
+    -----------------
     ``Box(0, 12, (rows, cols), int8)``: the player's view in the cell codes of
     :mod:`sweeper.agents.windows`: ``0-8`` a revealed number, ``9`` covered, ``10``
     flagged, ``12`` the exploded mine (only after a loss). Code ``11`` (out of
     board) is used by the agents' windows and never appears here. Mines are
     never shown.
 
-    ## Starting State
+    Starting State
+    --------------
     A new board, mines drawn by the engine's ``new_game`` kernel from a
     :mod:`sweeper.rng` stream, then the opening move of the ``opening`` rule:
     ``"reference"`` (the paper's code: the game opens the first 0 tile, column
@@ -234,7 +238,8 @@ class MinesweeperEnv(gymnasium.Env):
     ``Game(board, seed=s)`` (and of ``Episode(agent, board, seed=s)``);
     ``{"mines": layout}`` plays a given 2-D boolean mine layout.
 
-    ## Rewards
+    Rewards
+    -------
     See :class:`Rewards` (the ``rewards`` argument). Default ``"sparse"``:
     +1 on the winning step, -1 on the losing step, 0 for other valid steps,
     -0.1 for an invalid action. A valid-moves-only episode thus returns +1
@@ -243,35 +248,55 @@ class MinesweeperEnv(gymnasium.Env):
     an agent that never clicks scores 0 until truncation, better than a likely
     -1 (a classic reward hack; a negative ``step`` reward removes it).
 
-    ## Episode End
+    Episode End
+    -----------
     *Termination*: the game is won or lost. *Truncation*: after ``max_steps``
     steps (default ``4 * rows * cols``, more than any valid game needs: each
     tile is at most flagged, unflagged and clicked). On degenerate boards the
     opening move may already win (e.g. no mines): ``reset`` then returns
     ``info["status"] == "won"`` and an all-zero mask.
 
-    ## Information
+    Information
+    -----------
     ``reset`` and ``step`` return ``info`` with ``status`` (``"ongoing"``,
     ``"won"``, ``"lost"``), ``revealed`` (safe tiles revealed), ``safe_tiles``,
     ``mines``, ``flags`` (flags on the board), ``steps``, ``invalid`` (the
     step's action was invalid), ``action_mask`` (``int8``, all zeros once the
     game is over) and ``board_seed`` (``None`` for a given layout).
 
-    ## Arguments
-    ``board``: ``"8x8x10"`` (rows x cols x mines), a preset (``"beginner"``,
-    ``"intermediate"``, ``"expert"``) or a :class:`~sweeper.game.engine.Setting`;
-    ``opening``: ``"reference"`` (default), ``"safe"`` or ``"zero"``;
-    ``first``: ``(row, col)`` of the first click for ``safe``/``zero`` (default
-    ``(0, 0)``); ``flags``: whether the action space includes flag toggles
-    (default False); ``rewards``: see :class:`Rewards`; ``max_steps``: the
-    truncation limit (``None``: ``4 * rows * cols``); ``render_mode``:
-    ``None``, ``"ansi"`` (the text of :meth:`sweeper.game.engine.Game.render`: ``#``
-    covered, ``F`` flag, ``*`` exploded mine, ``.`` zero; then a status line) or
-    ``"rgb_array"`` (an ``(rows*16, cols*16, 3)`` ``uint8`` image: covered tiles
-    raised grey, numbers in their classic colours, flags red, the exploded mine
-    black on red).
+    Parameters
+    ----------
+    board : str or Setting, default "8x8x10"
+        ``"8x8x10"`` (rows x cols x mines), a preset (``"beginner"``, ``"intermediate"``, ``"expert"``) or a
+        :class:`~sweeper.game.engine.Setting`.
+    opening : str, default "reference"
+        ``"reference"``, ``"safe"`` or ``"zero"``.
+    first : tuple of int, optional
+        ``(row, col)`` of the first click for ``safe``/``zero`` (default ``(0, 0)``).
+    flags : bool, default False
+        Whether the action space includes flag toggles.
+    rewards : str, mapping or Rewards, default "sparse"
+        ``"sparse"``, ``"progress"``, a mapping of overrides of the sparse values (e.g.
+        ``{"reveal": 0.01}``) or a :class:`Rewards`.
+    max_steps : int, optional
+        The truncation limit, a positive integer (``None``: ``4 * rows * cols``).
+    render_mode : str, optional
+        ``None``, ``"ansi"`` (the text of :meth:`sweeper.game.engine.Game.render`: ``#``
+        covered, ``F`` flag, ``*`` exploded mine, ``.`` zero; then a status line) or
+        ``"rgb_array"`` (an ``(rows*16, cols*16, 3)`` ``uint8`` image: covered tiles
+        raised grey, numbers in their classic colours, flags red, the exploded mine
+        black on red).
 
-    ## Version History
+    Raises
+    ------
+    ValueError
+        If ``render_mode`` is not None, ``"ansi"`` or ``"rgb_array"``; ``flags`` is not a bool; the board
+        setting does not parse or cannot hold its mines; ``rewards`` is none of the above, names an unknown
+        reward or gives one that is not a finite number; ``max_steps`` is not a positive integer; or
+        ``opening`` or ``first`` is invalid.
+
+    Version History
+    ---------------
     * v0: initial version.
     """
 
@@ -331,8 +356,18 @@ class MinesweeperEnv(gymnasium.Env):
     # -- API -------------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
         """The valid actions now, as booleans: the method that maskable policies look for (sb3-contrib's
-        ``MaskablePPO`` calls it, through Gymnasium's wrappers, before each step); the same mask as
-        ``info["action_mask"]``."""
+        ``MaskablePPO`` calls it, through Gymnasium's wrappers, before each step).
+
+        Returns
+        -------
+        numpy.ndarray
+            One bool per action, the same mask as ``info["action_mask"]`` (all False once the game is over).
+
+        Raises
+        ------
+        RuntimeError
+            If :meth:`reset` has not been called.
+        """
         if not self._started:
             raise RuntimeError("call reset() before action_masks()")
         return self._info()["action_mask"].astype(bool)
@@ -340,9 +375,32 @@ class MinesweeperEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Deal a new board and make the opening move; returns ``(observation, info)``.
 
-        ``options``: ``{"board_seed": s}`` (the board of ``Game(board, seed=s)``) or
-        ``{"mines": layout}`` (a 2-D boolean layout); otherwise the board seed is
-        drawn from ``self.np_random``."""
+        Parameters
+        ----------
+        seed : int, optional
+            Seeds ``self.np_random`` (Gymnasium's rule), from which the board seed is drawn.
+        options : dict, optional
+            ``{"board_seed": s}`` (the board of ``Game(board, seed=s)``) or
+            ``{"mines": layout}`` (a 2-D boolean layout); otherwise the board seed is
+            drawn from ``self.np_random``.
+
+        Returns
+        -------
+        observation : numpy.ndarray
+            The view, ``(rows, cols)`` ``int8`` cell codes.
+        info : dict
+            ``status``, ``revealed``, ``safe_tiles``, ``mines``, ``flags``, ``steps``, ``invalid``,
+            ``action_mask`` and ``board_seed`` (see the class's Information section).
+
+        Raises
+        ------
+        ValueError
+            If ``options`` has a key other than ``board_seed`` and ``mines``, or both; ``board_seed`` is not
+            an integer in ``[0, 2**64)``; or the layout does not have the setting's shape and mine count or
+            does not agree with the opening rule.
+        gymnasium.error.Error
+            If Gymnasium refuses ``seed`` (not a non-negative integer).
+        """
         super().reset(seed=seed)
         options = dict(options or {})
         unknown = set(options) - {"board_seed", "mines"}
@@ -369,7 +427,35 @@ class MinesweeperEnv(gymnasium.Env):
 
     def step(self, action):
         """Click (or, in the second half of a flags action space, toggle a flag on) one tile;
-        returns ``(observation, reward, terminated, truncated, info)``."""
+        returns ``(observation, reward, terminated, truncated, info)``.
+
+        Parameters
+        ----------
+        action : int
+            ``r*cols + c`` clicks tile ``(r, c)``; with ``flags=True``, ``rows*cols + r*cols + c`` toggles a
+            flag on it. An invalid action (a revealed or flagged tile clicked, a revealed tile's flag toggled)
+            is a no-op with the ``invalid`` reward.
+
+        Returns
+        -------
+        observation : numpy.ndarray
+            The view after the step, ``(rows, cols)`` ``int8`` cell codes.
+        reward : float
+            The step's reward (see :class:`Rewards`).
+        terminated : bool
+            The game is won or lost.
+        truncated : bool
+            ``max_steps`` steps were taken and the game goes on.
+        info : dict
+            As :meth:`reset` gives it, with ``invalid`` the step's.
+
+        Raises
+        ------
+        RuntimeError
+            If :meth:`reset` has not been called.
+        ValueError
+            If ``action`` is outside the action space.
+        """
         if not self._started:
             raise RuntimeError("call reset() before step()")
         if not self.action_space.contains(action):
@@ -402,7 +488,14 @@ class MinesweeperEnv(gymnasium.Env):
         return self._obs(), float(reward), terminated, truncated, self._info(invalid)
 
     def render(self):
-        """The board as text (``"ansi"``) or as an image (``"rgb_array"``)."""
+        """The board as text (``"ansi"``) or as an image (``"rgb_array"``).
+
+        Returns
+        -------
+        str, numpy.ndarray or None
+            The text, the ``(rows*16, cols*16, 3)`` ``uint8`` image, or None (with Gymnasium's warning)
+            without a ``render_mode``.
+        """
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi' or "
                                   "'rgb_array' when creating the environment")

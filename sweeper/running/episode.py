@@ -32,6 +32,7 @@ from ..agents.values import Table
 from ..agents.windows import DIRECTIONS, decode_key
 from ..game.engine import ONGOING, ST, STATUS, Setting, check_layout, mines_of, new_board, new_game, view_of
 from ..game.grid import COVERED, tile_of, unpad
+from ..checks import boolean, whole
 from ..rng import check_seed, streams
 
 CANDIDATE_COLUMNS = ["row", "col", "centre_row", "centre_col", "direction", "key", "q", "n", "score", "rank",
@@ -86,7 +87,50 @@ class Decision:
 
 
 class Episode:
-    """A game of ``agent`` on ``board`` (seeded), to be played one decision at a time."""
+    """A game of ``agent`` on ``board`` (seeded), to be played one decision at a time.
+
+    With the same agent and seed, an episode plays exactly the first game of
+    ``train(agent, board, 1, seed=seed)``. ``history`` holds the :class:`Decision` of every step so far,
+    ``view``, ``mines`` and ``flags`` the board as ``rows x cols`` arrays, ``status`` and ``done`` the state
+    of the game.
+
+    Parameters
+    ----------
+    agent : Agent
+        The agent that plays (an agent object, not a spec: see :func:`~sweeper.agents.kinds.make_agent`).
+    board : str or Setting, default "8x8x10"
+        The board setting: ``"8x8x10"`` (rows x cols x mines), a preset name or a
+        :class:`~sweeper.game.engine.Setting`.
+    seed : int, default 0
+        The seed of the board (unless ``mines`` is given) and of the agent's draws, in ``[0, 2**64)``.
+    opening : str, default "reference"
+        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"``.
+    first : tuple of int, optional
+        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings (default ``(0, 0)``).
+    mines : numpy.ndarray, optional
+        A 2-D boolean (or 0/1) mine layout to play instead of the seed's board.
+    learn : bool, default True
+        Whether the agent learns from the game, as in training.
+    copy : bool, default True
+        Play a copy of the agent, so that stepping through games never changes the agent passed in;
+        False plays (and teaches) ``agent`` itself.
+    runners_up : int, default 5
+        How many of the candidates not chosen, best ranked first, each :class:`Decision` keeps in
+        ``runners_up``.
+    exact : bool, default False
+        Also give every decision the solver's exact probability of each covered tile (:attr:`Decision.exact`)
+        and the exact one-step oracle's verdict (:attr:`Decision.best_move`, :attr:`Decision.best`,
+        :attr:`Decision.regret`).
+
+    Raises
+    ------
+    ValueError
+        If ``agent`` is not an :class:`~sweeper.agents.kinds.Agent`; the board setting does not parse or
+        cannot hold its mines; the state-action agent is given a board of more than 16 tiles; ``seed`` is
+        not an integer in ``[0, 2**64)``; ``learn``, ``copy`` or ``exact`` is not ``True`` or ``False``;
+        ``runners_up`` is not a non-negative integer; ``opening`` or ``first`` is invalid; or ``mines`` does
+        not have the setting's shape and mine count or does not agree with the opening rule.
+    """
 
     def __init__(self, agent: Agent, board="8x8x10", seed: int = 0, *, opening: str = "reference", first=None,
                  mines=None, learn: bool = True, copy: bool = True, runners_up: int = 5, exact: bool = False):
@@ -95,10 +139,11 @@ class Episode:
         self.setting = Setting.parse(board)
         if isinstance(agent, StateAction) and self.setting.tiles > StateAction.MAX_TILES:
             raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles")
+        learn, copy, exact = boolean(learn, "learn"), boolean(copy, "copy"), boolean(exact, "exact")
+        self.k_runners = whole(runners_up, "runners_up", 0)
         self.agent = agent.copy() if copy else agent
         self.seed = check_seed(seed)
-        self.k_runners = int(runners_up)
-        self.exact = bool(exact)
+        self.exact = exact
         self.board = b = new_board(self.setting, opening, first)
         self.cache = new_cache(b)
         self.pol = self.agent.policy(learn)
@@ -184,13 +229,30 @@ class Episode:
         return df[CANDIDATE_COLUMNS]
 
     def candidates(self) -> pd.DataFrame:
-        """Every candidate action of the next decision, in scan order: its window and target, key, Q, N,
-        ``score`` (what the rule compares: Q for the greedy agents, the UCB score, the Thompson draw),
-        ``rank`` in the rule's own order (1 = preferred) and ``chosen``. A plug-in rule
-        (:mod:`sweeper.agents.custom`) keeps its preferences to itself: its candidates show Q as the score
-        and the greedy order as the rank, and ``chosen`` marks what the rule picked. Computed by the agent's own kernels
-        on a copy of its random stream, so the ranking and the choice are exactly the ones the next
-        :meth:`step` makes (for an epsilon-greedy exploration, ``chosen`` marks the random pick)."""
+        """Every candidate action of the next decision, in scan order.
+
+        A plug-in rule (:mod:`sweeper.agents.custom`) keeps its preferences to itself: its candidates show
+        Q as the score and the greedy order as the rank, and ``chosen`` marks what the rule picked.
+        Computed by the agent's own kernels on a copy of its random stream, so the ranking and the choice
+        are exactly the ones the next :meth:`step` makes (for an epsilon-greedy exploration, ``chosen``
+        marks the random pick).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per candidate: its target (``row``, ``col``), its window's centre (``centre_row``,
+            ``centre_col``) and where the target sits in it (``direction``), ``key``, ``q``, ``n``,
+            ``score`` (what the rule compares: Q for the greedy agents, the UCB score, the Thompson draw),
+            ``rank`` in the rule's own order (1 = preferred) and ``chosen``.
+
+        Raises
+        ------
+        ValueError
+            If the episode is over: there is no next decision.
+        RuleError
+            If the agent's plug-in rule fails on the copy of its stream
+            (:class:`~sweeper.agents.custom.RuleError`).
+        """
         if self.done:
             raise ValueError(f"the episode is over ({self.status})")
         c = self.cache
@@ -214,12 +276,50 @@ class Episode:
         custom.raise_failure(self.agent.rule, rule, "in this episode")
 
     def window(self, decision: Decision) -> tuple[np.ndarray, int]:
-        """The chosen action's pattern as the agent stores it (canonical 3x3 + target cell)."""
+        """The chosen action's pattern as the agent stores it (canonical 3x3 + target cell).
+
+        Parameters
+        ----------
+        decision : Decision
+            A decision of this episode (one of ``history``).
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, int)
+            The 3x3 window of cell codes, in canonical orientation when the agent uses symmetries, and the
+            number (0-8, row-major) of the target's cell in it.
+
+        Raises
+        ------
+        ValueError
+            If ``decision.key`` is not the key of a window (negative, out of range, or with the window's
+            centre off the board).
+        """
         return decode_key(decision.key, symmetric=self.agent.symmetric)
 
     # -- play ------------------------------------------------------------------
     def step(self) -> Decision:
-        """Make one decision; returns what happened."""
+        """Make one decision; returns what happened.
+
+        Returns
+        -------
+        Decision
+            The decision (also appended to ``history``): ``number``, the target ``tile`` and the window's
+            ``centre`` and ``direction`` (None for the state-action agent), its ``key``, ``q``, ``n`` and
+            ``score``, the ``action`` (``"click"`` or ``"flag"``), whether the target was a ``mine``, the
+            flag ``removed`` (and clicked) because flags exceeded mines (or None), the game's ``status``
+            after the move, the ``view`` decided on, the ``runners_up`` and every ``candidates`` row (as
+            :meth:`candidates`), ``explored`` (an epsilon-greedy exploration), the agent's ``belief``
+            (Q + 1) / 2 and, with ``exact=True``, ``exact``, ``best``, ``best_move``, ``right`` and
+            ``regret``.
+
+        Raises
+        ------
+        ValueError
+            If the episode is over.
+        RuleError
+            If the agent's plug-in rule fails (:class:`~sweeper.agents.custom.RuleError`).
+        """
         if self.done:
             raise ValueError(f"the episode is over ({self.status})")
         b, c = self.board, self.cache
@@ -265,9 +365,15 @@ class Episode:
         return d
 
     def table(self) -> pd.DataFrame:
-        """The decisions made so far, one row each (numbered from 1): the target tile, the window's centre and
-        where the target sits in it, Q, N, the score the rule compared, the action, whether the target was a
-        mine, and the game's status after the move."""
+        """The decisions made so far, one row each (numbered from 1).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``decision``: the ``target`` tile, the ``window centre`` and where the target sits in
+            it (``target in window``), ``Q``, ``N``, the ``score`` the rule compared, the ``action``, whether
+            the target was a ``mine``, and the ``game``'s status after the move.
+        """
         rows = [{"target": d.tile, "window centre": d.centre, "target in window": d.direction, "Q": d.q, "N": d.n,
                  "score": d.score, "action": d.action, "mine": d.mine, "game": d.status} for d in self.history]
         return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="decision"),
@@ -275,7 +381,19 @@ class Episode:
                                      "mine", "game"])
 
     def play(self) -> "Episode":
-        """Play to the end of the game."""
+        """Play to the end of the game.
+
+        Returns
+        -------
+        Episode
+            This episode, finished (so that ``Episode(agent, board, seed=s).play().history`` reads every
+            decision).
+
+        Raises
+        ------
+        RuleError
+            If the agent's plug-in rule fails (:class:`~sweeper.agents.custom.RuleError`).
+        """
         while not self.done:
             self.step()
         return self

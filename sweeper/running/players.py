@@ -315,12 +315,44 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="f
 
 def play_solver(board, episodes: int, seed: int = 0, opening: str = "reference", first=None, *,
                 budget: int = NODE_BUDGET, guess: str = "fewest") -> dict:
-    """Play ``episodes`` games with the solver (the ceiling); ``guess`` is how it guesses: ``"fewest"``
-    (lowest probability, then fewest covered neighbours) or ``"pseq"`` (the published PSEQ rule).
+    """Play ``episodes`` games with the solver (the ceiling).
 
-    Returns per-game arrays ``won``, ``decisions`` (clicks after the opening), ``revealed``
-    (fraction of safe tiles), ``guesses`` (clicks on a tile of probability > 0)
-    and the totals ``fallbacks`` (groups over the budget) and ``seconds``."""
+    Parameters
+    ----------
+    board : str or Setting
+        One board setting: ``"8x8x10"`` (rows x cols x mines), a preset name or a
+        :class:`~sweeper.game.engine.Setting`.
+    episodes : int
+        Games, a non-negative integer.
+    seed : int, default 0
+        The seed, in ``[0, 2**64)``: boards come from its board stream, PSEQ's random picks from its agent
+        stream (the random player of the same seed plays the same boards).
+    opening : str, default "reference"
+        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"``.
+    first : tuple of int, optional
+        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings.
+    budget : int, default 1000000
+        The exact solver's budget, a positive integer: a group of tiles whose enumeration assigns more box
+        values than this is abandoned (its tiles get the unconstrained probability) and counted in
+        ``fallbacks`` (see :mod:`sweeper.game.probability`).
+    guess : str, default "fewest"
+        How it guesses: ``"fewest"`` (lowest probability, then fewest covered neighbours) or ``"pseq"``
+        (the published PSEQ rule).
+
+    Returns
+    -------
+    dict
+        Per-game arrays ``won`` (bool), ``decisions`` (clicks after the opening), ``revealed`` (fraction of
+        safe tiles), ``guesses`` (clicks on a tile of probability > 0) and the totals ``fallbacks`` (groups
+        over the budget, an int) and ``seconds`` (a float).
+
+    Raises
+    ------
+    ValueError
+        If ``guess`` is not ``"fewest"`` or ``"pseq"``; the board setting does not parse or cannot hold its
+        mines; ``episodes`` is not a non-negative integer; ``seed`` is not an integer in ``[0, 2**64)``;
+        ``budget`` is not a positive integer; or ``opening`` or ``first`` is invalid.
+    """
     return _run(False, board, episodes, seed, opening, first, budget, guess)
 
 

@@ -115,13 +115,56 @@ def regret(agent, board="8x8x10", episodes: int = 10_000, seed: int = 0, *, lear
            window="default") -> RegretRun:
     """Play ``episodes`` games of ``agent`` on ``board`` (training it, as :func:`sweeper.train` does with
     the same seed, unless ``learn=False``) and score every decision against the exact one-step oracle.
-    ``agent`` is trained in place, as by :func:`sweeper.train` (pass ``agent.copy()`` to keep it).
 
-    ``window``: the best window agent the regret is split against (:mod:`sweeper.agents.best_window`):
-    ``"default"``, the package's table for ``board`` (none for other boards: then the split is NaN); a
-    :class:`~sweeper.agents.best_window.BestWindow` of ``board``; or None, no split. The per-game table
-    has the regret (all, on sure decisions, on guesses, on flags), the representation ``gap`` and the
-    ``learning`` regret (each all, on sure decisions and on guesses; ``gap + learning == regret``)."""
+    Parameters
+    ----------
+    agent : Agent or str
+        The agent, trained in place as by :func:`sweeper.train` (pass ``agent.copy()`` to keep it), or a
+        spec such as ``"ucb:0.1"`` (see :func:`~sweeper.agents.kinds.make_agent`).
+    board : str or Setting, default "8x8x10"
+        One board setting: ``"8x8x10"`` (rows x cols x mines), a preset name or a
+        :class:`~sweeper.game.engine.Setting`.
+    episodes : int, default 10000
+        Games, a non-negative integer.
+    seed : int, default 0
+        The seed, in ``[0, 2**64)``: the games (and the agent left) are those of :func:`sweeper.train`
+        with this seed.
+    learn : bool, default True
+        False plays the games of ``evaluate(..., freeze=True)`` instead (the agent does not learn).
+    opening : str, default "reference"
+        The opening rule of the games: ``"reference"``, ``"safe"`` or ``"zero"``.
+    first : tuple of int, optional
+        Where the ``safe`` and ``zero`` openings click first, ``(row, col)``.
+    budget : int, default 1000000
+        The exact oracle's budget per group of tiles, a positive integer, as for
+        :func:`~sweeper.running.players.play_solver`; the groups abandoned are counted in ``fallbacks``.
+    progress : bool, default False
+        Show a progress bar.
+    window : str, BestWindow or None, default "default"
+        The best window agent the regret is split against (:mod:`sweeper.agents.best_window`):
+        ``"default"``, the package's table for ``board`` (none for other boards: then the split is NaN); a
+        :class:`~sweeper.agents.best_window.BestWindow` of ``board``; or None, no split.
+
+    Returns
+    -------
+    RegretRun
+        ``run``, the :class:`~sweeper.running.training.Run` of the games; ``games``, one row per game:
+        ``won``, ``decisions``, ``sure_decisions``, ``flags``, the regret (``regret``, ``regret_sure``,
+        ``regret_guess``, ``regret_flags``), the representation ``gap`` and the ``learning`` regret (each
+        also ``_sure`` and ``_guess``; ``gap + learning == regret``) and ``unknown_key_decisions``;
+        ``fallbacks``; ``window``, the table used (or None). ``total``, ``per_decision(column)`` and
+        ``blocks(size)`` sum them.
+
+    Raises
+    ------
+    ValueError
+        If ``window`` is a string other than ``"default"``, neither None nor a ``BestWindow``, or a
+        ``BestWindow`` of another board; or for any argument :func:`~sweeper.running.training.play`
+        refuses (``agent``, ``board``, ``episodes``, ``seed``, ``learn``, ``progress``, ``opening``,
+        ``first``), or a ``budget`` that is not a positive integer.
+    RuleError
+        If a plug-in rule fails (:class:`~sweeper.agents.custom.RuleError`).
+    """
     agent = make_agent(agent) if not isinstance(agent, Agent) else agent
     board = str(Setting.parse(board)) if not isinstance(board, Setting) else str(board)
     table = _window(window, board)

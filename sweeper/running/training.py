@@ -164,20 +164,71 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     """Play ``episodes`` games on each setting of ``boards`` (in order) with ``agent``.
 
     The one entry point behind :func:`train` and :func:`evaluate`. Boards come
-    from the seed's board stream (or from ``layouts``: a list of 2-D boolean
-    mine arrays, one per game, for a single setting); exploration draws come
-    from its agent stream. The result does not depend on ``chunk``, the games
-    per kernel call: by default (None) each call is sized by its work (games x
-    tiles) to take about :data:`CALL_SECONDS`, so the progress bar moves about
-    once a second on any board. Ctrl-C stops the run between two calls with
-    ``KeyboardInterrupt``; the agent keeps what it learned from the games played.
+    from the seed's board stream (or from ``layouts``); exploration draws come
+    from its agent stream. The result does not depend on ``chunk``. Ctrl-C stops
+    the run between two kernel calls with ``KeyboardInterrupt``; the agent keeps
+    what it learned from the games played.
 
-    With ``layouts`` the games are the layouts, one each: ``episodes`` may then be left out (None) or
-    given as 0 ("as many as there are layouts") or as the number of layouts; any other number is refused,
-    since it would have no effect.
+    Parameters
+    ----------
+    agent : Agent or str
+        The agent, played (and, with ``learn=True``, taught) in place, or a spec such as
+        ``"ucb:0.1"`` (see :func:`~sweeper.agents.kinds.make_agent`), built afresh.
+    boards : str, Setting or list
+        One board setting (``"8x8x10"`` as rows x cols x mines, a preset name such as ``"expert"``, a
+        :class:`~sweeper.game.engine.Setting` or a ``(rows, cols, mines)`` tuple) or a list of them, played in
+        order, ``episodes`` games each.
+    episodes : int or None
+        Games per setting, a non-negative integer. With ``layouts`` the games are the layouts, one each:
+        ``episodes`` may then be None or 0 ("as many as there are layouts") or the number of layouts; any
+        other number is refused, since it would have no effect.
+    seed : int, default 0
+        The run's seed, in ``[0, 2**64)``: the same seed gives the same boards, draws and records.
+    learn : bool, default True
+        Whether the agent learns from the games (False: its table is left as it is).
+    opening : str, default "reference"
+        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"`` (see the book page "The reference rules").
+    first : tuple of int, optional
+        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings (default ``(0, 0)``);
+        refused with the ``reference`` opening, which opens a tile of its own.
+    layouts : list of numpy.ndarray, optional
+        2-D boolean mine arrays (or 0/1), one per game, for a single setting; each must have the setting's
+        shape and mine count and agree with the opening rule.
+    progress : bool, default True
+        Show a progress bar (tqdm).
+    chunk : int, optional
+        Games per kernel call. By default (None) each call is sized by its work (games x tiles) to take
+        about :data:`CALL_SECONDS`, so the progress bar moves about once a second on any board.
+    recorder : Recorder, optional
+        A :class:`sweeper.running.belief.Recorder`, which measures every decision against the exact
+        probabilities (the audit, the regret runs) without changing a game.
 
-    ``recorder``: a :class:`sweeper.running.belief.Recorder`, which measures every decision against
-    the exact probabilities (the audit, the regret runs) without changing a game."""
+    Returns
+    -------
+    Run
+        The agent, the settings, the seed, the opening, whether it learned, the seconds taken and
+        ``records``, a DataFrame with one row per game, settings in order: ``setting``, ``won``,
+        ``decisions``, ``clicks``, ``flags`` (placements), ``wrong_flags``, ``removals`` (forced flag
+        removals), ``revealed`` (fraction of safe tiles revealed), ``actions_recorded`` and
+        ``perfect_actions`` (the table's counts after the game). ``win_rate``, ``blocks(size)`` and
+        ``summary()`` summarise it.
+
+    Raises
+    ------
+    ValueError
+        If ``agent`` is not an agent or a valid spec; a board setting does not parse or cannot hold its
+        mines, or ``boards`` is empty; ``episodes`` is None without ``layouts``, not a non-negative integer,
+        or not the number of layouts; ``seed`` is not an integer in ``[0, 2**64)``; ``learn`` or
+        ``progress`` is not a bool; ``chunk`` is not None or an integer >= 1; the state-action agent is
+        given a board of more than 16 tiles; ``layouts`` go with several settings or a layout does not fit
+        the setting or the opening; ``opening`` or ``first`` is invalid; or the per-game records would take
+        more than half of this machine's memory.
+    RuleError
+        If a plug-in rule fails (:class:`~sweeper.agents.custom.RuleError`): the finished games are in
+        ``error.run``.
+    KeyboardInterrupt
+        On Ctrl-C, once the kernel call in progress has returned.
+    """
     agent = make_agent(agent) if not isinstance(agent, Agent) else agent
     settings = _settings(boards)
     if episodes is None and layouts is None:
@@ -300,10 +351,39 @@ def _default_episodes(episodes, kw, default):
 
 
 def train(agent, boards="8x8x10", episodes: int | None = None, seed: int = 0, **kw) -> Run:
-    """Train ``agent`` (an :class:`Agent` or a spec such as ``"ucb:0.1"``) for
-    ``episodes`` games (default 10^6) on each setting of ``boards`` (a setting like ``"8x8x10"``
-    or a list, e.g. ``["8x8x10", "8x8x11", "8x8x12", "8x8x13"]`` with 250_000); with ``layouts``,
-    one game per layout (see :func:`play`)."""
+    """Train ``agent`` for ``episodes`` games on each setting of ``boards``.
+
+    With ``layouts`` (in ``kw``), one game per layout (see :func:`play`).
+
+    Parameters
+    ----------
+    agent : Agent or str
+        The agent, trained in place, or a spec such as ``"ucb:0.1"``
+        (see :func:`~sweeper.agents.kinds.make_agent`).
+    boards : str, Setting or list, default "8x8x10"
+        A setting like ``"8x8x10"`` or a list, e.g. ``["8x8x10", "8x8x11", "8x8x12", "8x8x13"]`` with
+        ``episodes=250_000``; played in order.
+    episodes : int, optional
+        Games per setting; default 10^6, or with ``layouts`` one game per layout.
+    seed : int, default 0
+        The run's seed (same seed, same games).
+    **kw
+        The keyword arguments of :func:`play` except ``learn``: ``opening``, ``first``, ``layouts``,
+        ``progress``, ``chunk``, ``recorder``.
+
+    Returns
+    -------
+    Run
+        The run, one record per game (see :func:`play`); ``run.agent`` is the trained agent.
+
+    Raises
+    ------
+    ValueError
+        If ``learn`` is given (train always learns: use ``evaluate(agent, ..., freeze=True)`` for games
+        without learning), or for any argument :func:`play` refuses.
+    RuleError
+        If a plug-in rule fails (the finished games are in ``error.run``).
+    """
     if "learn" in kw:
         raise ValueError("train always learns: use evaluate(agent, ..., freeze=True) for games without learning")
     return play(agent, boards, _default_episodes(episodes, kw, 1_000_000), seed, learn=True, **kw)
@@ -311,10 +391,39 @@ def train(agent, boards="8x8x10", episodes: int | None = None, seed: int = 0, **
 
 def evaluate(agent, boards="8x8x10", episodes: int | None = None, seed: int = 0, *, freeze: bool = False,
              **kw) -> Run:
-    """Test games of ``agent`` (an :class:`Agent` or a spec such as ``"ucb:0.1"``): ``episodes`` games
-    (default 10^4), or with ``layouts`` one game per layout (see :func:`play`).
-    ``freeze=False`` keeps learning (the paper's code does);
-    ``freeze=True`` plays a copy with learning off, leaving ``agent`` untouched."""
+    """Test games of ``agent``, still learning (the paper's code does) or frozen.
+
+    Parameters
+    ----------
+    agent : Agent or str
+        The agent or a spec such as ``"ucb:0.1"`` (see :func:`~sweeper.agents.kinds.make_agent`).
+    boards : str, Setting or list, default "8x8x10"
+        A board setting or a list of them, played in order.
+    episodes : int, optional
+        Games per setting; default 10^4, or with ``layouts`` one game per layout (see :func:`play`).
+    seed : int, default 0
+        The run's seed (same seed, same games).
+    freeze : bool, default False
+        False keeps learning (the paper's code does), in ``agent`` itself; True plays a copy with learning
+        off, leaving ``agent`` untouched.
+    **kw
+        The keyword arguments of :func:`play` except ``learn``: ``opening``, ``first``, ``layouts``,
+        ``progress``, ``chunk``, ``recorder``.
+
+    Returns
+    -------
+    Run
+        The run, one record per game (see :func:`play`); ``run.agent`` is ``agent`` (with ``freeze=True``
+        unchanged by the games).
+
+    Raises
+    ------
+    ValueError
+        If ``learn`` is given (evaluate takes ``freeze``), ``freeze`` is not a bool, or for any argument
+        :func:`play` refuses.
+    RuleError
+        If a plug-in rule fails (the finished games are in ``error.run``).
+    """
     episodes = _default_episodes(episodes, kw, 10_000)
     agent = make_agent(agent)
     if "learn" in kw:

@@ -1,0 +1,204 @@
+"""The public API reads like a library's: each item of the book's API page (``book/api.md``) has a numpydoc
+docstring whose sections are there (``Parameters``, ``Returns`` where a value is returned, ``Raises``), whose
+parameters are exactly the signature's, and whose ``Raises`` names every exception the code raises itself; the
+page documents each item once and is in the table of contents."""
+
+import ast
+import importlib
+import inspect
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+PAGE = REPO / "book" / "api.md"
+
+#: The page's items (module path, name) with the methods it documents (``:members:``).
+FUNCTIONS = ["sweeper.running.training.train", "sweeper.running.training.evaluate", "sweeper.running.training.play",
+             "sweeper.agents.kinds.make_agent", "sweeper.agents.kinds.load_agent", "sweeper.running.belief.audit",
+             "sweeper.running.regret.regret", "sweeper.running.players.play_solver"]
+CLASSES = {"sweeper.running.episode.Episode": ["step", "play", "candidates", "table", "window"],
+           "sweeper.agents.custom.Rule": ["with_params"],
+           "sweeper.running.env.MinesweeperEnv": ["reset", "step", "render", "action_masks"]}
+#: Methods that raise nothing (no ``Raises`` section expected).
+RAISE_NOTHING = {"sweeper.running.episode.Episode.table", "sweeper.running.env.MinesweeperEnv.render"}
+
+
+def _resolve(dotted: str):
+    module, _, name = dotted.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ImportError:  # a method: Class.method
+        return getattr(_resolve(module), name)
+
+
+def sections(doc: str) -> dict[str, list[str]]:
+    """A numpydoc docstring's sections: header (a line underlined with dashes) to its lines (dedented);
+    ``""`` holds the text before the first header."""
+    lines = inspect.cleandoc(doc).splitlines()
+    out, name, i = {"": []}, "", 0
+    while i < len(lines):
+        if i + 1 < len(lines) and lines[i].strip() and re.fullmatch(r"-{3,}", lines[i + 1].strip()) \
+                and len(lines[i + 1].strip()) == len(lines[i].strip()):
+            name = lines[i].strip()
+            assert name not in out, f"section {name} twice"
+            out[name] = []
+            i += 2
+            continue
+        out[name].append(lines[i])
+        i += 1
+    return out
+
+
+def entries(lines: list[str]) -> list[str]:
+    """The names a section lists: its unindented lines, up to `` : type`` (``a, b : int`` lists two)."""
+    names = []
+    for line in lines:
+        if line.strip() and not line[0].isspace():
+            names += [n.strip() for n in line.split(" : ")[0].split(",")]
+    return names
+
+
+def _signature_names(obj) -> tuple[set, set]:
+    """(the parameters that must be documented, every name a docstring may document: ``**kw`` spelled so)."""
+    params = inspect.signature(obj).parameters.values()
+    must = {p.name for p in params if p.kind is not p.VAR_KEYWORD and p.name != "self"}
+    may = must | {"**" + p.name for p in params if p.kind is p.VAR_KEYWORD} \
+        | {"*" + p.name for p in params if p.kind is p.VAR_POSITIONAL}
+    return must, may
+
+
+def _raised(fn) -> set[str]:
+    """The exception classes a function's own body raises (``raise X(...)``, ``raise module.X(...)``)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(exc, ast.Name):
+                names.add(exc.id)
+            elif isinstance(exc, ast.Attribute):
+                names.add(exc.attr)
+    return names
+
+
+def _napoleon_params(doc: str) -> set[str]:
+    """The parameter names Sphinx's napoleon (the book's renderer) reads from the docstring."""
+    from sphinx.ext.napoleon import Config
+    from sphinx.ext.napoleon.docstring import NumpyDocstring
+    text = str(NumpyDocstring(inspect.cleandoc(doc), Config(napoleon_use_param=True)))
+    return {n.replace("\\*", "*") for n in re.findall(r"^:param (\S+):", text, re.M)}
+
+
+DOCUMENTED = [(f, "function") for f in FUNCTIONS] + [(c, "class") for c in CLASSES] + \
+             [(f"{c}.{m}", "method") for c, ms in CLASSES.items() for m in ms]
+
+
+@pytest.mark.parametrize("dotted,what", DOCUMENTED, ids=[d for d, _ in DOCUMENTED])
+def test_each_item_has_the_numpydoc_sections_and_its_signatures_parameters(dotted, what):
+    obj = _resolve(dotted)
+    doc = obj.__doc__
+    assert doc and sections(doc)[""][0].strip(), f"{dotted}: no summary line"
+    found = sections(doc)
+    fn = obj.__init__ if what == "class" else obj
+    must, may = _signature_names(obj)
+    if must or len(may) > len(must):
+        assert "Parameters" in found, f"{dotted}: no Parameters section"
+        documented = entries(found["Parameters"])
+        assert len(documented) == len(set(documented)), f"{dotted}: a parameter documented twice"
+        assert must <= set(documented), f"{dotted}: undocumented parameters {sorted(must - set(documented))}"
+        assert set(documented) <= may, f"{dotted}: documents {sorted(set(documented) - may)}, not in its signature"
+        assert _napoleon_params(doc) == set(documented), f"{dotted}: napoleon reads other parameters"
+    if what != "class":
+        assert "Returns" in found and entries(found["Returns"]), f"{dotted}: no Returns section"
+    if dotted in RAISE_NOTHING:
+        assert not _raised(fn), f"{dotted} raises: document it"
+        return
+    assert "Raises" in found, f"{dotted}: no Raises section"
+    raises = entries(found["Raises"])
+    assert raises and all(re.fullmatch(r"[A-Za-z_][\w.]*", r) for r in raises), raises
+    listed = {r.rpartition(".")[2] for r in raises}
+    assert _raised(fn) <= listed, f"{dotted} raises {sorted(_raised(fn) - listed)} without saying so"
+    for line in found["Raises"]:
+        if line.strip() and line[0].isspace():
+            assert line.startswith("    "), f"{dotted}: Raises text must be indented under its exception"
+
+
+def test_the_section_reader_reads_a_numpydoc_docstring():
+    doc = """Summary.
+
+    Parameters
+    ----------
+    a, b : int
+        Two.
+    **kw
+        More.
+
+    Raises
+    ------
+    ValueError
+        If so.
+    """
+    found = sections(doc)
+    assert list(found) == ["", "Parameters", "Raises"]
+    assert entries(found["Parameters"]) == ["a", "b", "**kw"] and entries(found["Raises"]) == ["ValueError"]
+    assert _napoleon_params(doc) == {"a", "b", "**kw"}
+
+
+def _directives() -> list[tuple[str, str, list[str]]]:
+    """The page's autodoc directives: (directive, target, members)."""
+    found = []
+    for m in re.finditer(r"^\.\. (auto\w+):: (\S+)\n((?:   :\w[\w-]*:.*\n)*)", PAGE.read_text(), re.M):
+        members = re.search(r":members: (.*)", m.group(3))
+        found.append((m.group(1), m.group(2), [s.strip() for s in members.group(1).split(",")] if members else []))
+    return found
+
+
+def test_the_api_page_documents_each_item_once_with_its_methods():
+    directives = _directives()
+    targets = [t for _, t, _ in directives]
+    assert len(targets) == len(set(targets)), "an item is documented twice (Sphinx warns)"
+    assert sorted(targets) == sorted([*FUNCTIONS, *CLASSES])
+    for kind, target, members in directives:
+        assert kind == ("autoclass" if target in CLASSES else "autofunction"), target
+        assert members == CLASSES.get(target, []), target
+    text = PAGE.read_text()
+    assert ":noindex:" not in text and "intersphinx" not in text
+    for heading in ("Playing and training", "Agents and rules", "Measuring: audit, regret",
+                    "The game as an environment", "The solver"):
+        assert f"\n## {heading}\n" in text, heading
+
+
+def test_the_api_page_is_in_the_reference_part_and_rendered_by_autodoc_and_napoleon():
+    toc = yaml.safe_load((REPO / "_toc.yml").read_text())
+    reference = next(p for p in toc["parts"] if p["caption"] == "Reference")
+    assert [c["file"] for c in reference["chapters"]] == ["book/glossary", "book/api"]
+    sphinx = yaml.safe_load((REPO / "_config.yml").read_text())["sphinx"]
+    assert {"sphinx.ext.autodoc", "sphinx.ext.napoleon"} <= set(sphinx["extra_extensions"])
+    assert not any("intersphinx" in e for e in sphinx["extra_extensions"])  # nothing fetched
+    assert sphinx["config"]["napoleon_numpy_docstring"] is True
+    assert sphinx["config"]["napoleon_google_docstring"] is False
+    # every underlined section of the environment's docstring is napoleon's own or a declared custom one
+    from sphinx.ext.napoleon.docstring import NumpyDocstring
+    from sphinx.ext.napoleon import Config
+    own = set(NumpyDocstring("", Config())._sections)
+    custom = {s.lower() for s in sphinx["config"]["napoleon_custom_sections"]}
+    for dotted, _ in DOCUMENTED:
+        for name in sections(_resolve(dotted).__doc__):
+            assert not name or name.lower() in own | custom, f"{dotted}: section {name!r} is unknown to napoleon"
+
+
+@pytest.mark.parametrize("kw, message", [({"learn": "no"}, "learn must be True or False"),
+                                         ({"copy": 0}, "copy must be True or False"),
+                                         ({"exact": "yes"}, "exact must be True or False"),
+                                         ({"runners_up": -1}, "runners_up must be a non-negative integer"),
+                                         ({"runners_up": 2.5}, "runners_up must be a non-negative integer")])
+def test_episode_refuses_what_its_raises_section_names(kw, message):
+    """Episode's Raises section names these refusals: a string such as "no" would otherwise be taken as true, and
+    a negative runners_up would keep all but the last runners-up."""
+    from sweeper import Episode, make_agent
+    with pytest.raises(ValueError, match=message):
+        Episode(make_agent("greedy"), "8x8x10", seed=0, **kw)
