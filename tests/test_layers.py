@@ -106,3 +106,41 @@ def test_every_import_in_the_package_resolves():
                         except ImportError:
                             bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {name} has no {alias.name}")
     assert not bad, "\n".join(bad)
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def test_no_module_uses_another_modules_private_names():
+    """A name with a leading underscore belongs to its module: another module neither imports it
+    (``from .x import _y``, ``from sweeper.x import _y``) nor reads it as an attribute of an imported module
+    (``x._y``). A name used elsewhere is public API of its module and is named without the underscore."""
+    modules = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+               for p in PACKAGE.rglob("*.py")}
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        package = parts[:-1]
+        tree = ast.parse(path.read_text())
+        module_names = set()  # local names bound to a module of the package
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = (".".join(package[:len(package) - node.level + 1] + ([node.module] if node.module else []))
+                        if node.level else (node.module or ""))
+                if not base.startswith("sweeper"):
+                    continue
+                for alias in node.names:
+                    if _private(alias.name):
+                        bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: from {base} import {alias.name}")
+                    if f"{base}.{alias.name}" in modules:
+                        module_names.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("sweeper"):
+                        module_names.add(alias.asname or alias.name.split(".")[0])
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and _private(node.attr) and isinstance(node.value, ast.Name)
+                    and node.value.id in module_names):
+                bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value.id}.{node.attr}")
+    assert not bad, "\n".join(bad)

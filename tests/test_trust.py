@@ -690,7 +690,7 @@ def test_a_data_file_named_outside_the_run_folder_is_refused(tmp_path):
     (tmp_path / "secret.parquet").write_bytes(b"")
     meta = store.path(tasks()[0]) / "meta.json"
     data = json.loads(meta.read_text())
-    data["files"] = {"../../../secret.parquet": runner._sha(b"")}  # before: read and returned as a table
+    data["files"] = {"../../../secret.parquet": runner.sha256_hex(b"")}  # before: read and returned as a table
     data["checksum"] = runner.meta_checksum(data)
     meta.write_text(json.dumps(data))
     assert store.status(tasks()[0]) == ("corrupt: meta.json names '../../../secret.parquet', not a data file of "

@@ -8,7 +8,7 @@ import pytest
 
 from sweeper.cli import main
 from sweeper.experiments.reproduce import store_for
-from sweeper.experiments.runner import _sha, meta_checksum, run_tasks, verified_problem
+from sweeper.experiments.runner import sha256_hex, meta_checksum, run_tasks, verified_problem
 from sweeper.experiments.specs import paper_code, player
 from sweeper.experiments.verify import select, verify
 
@@ -31,7 +31,7 @@ def _forge(store, task, table):
     frame = pd.read_parquet(folder / table)
     frame.loc[0, "cum_wins"] += 1
     frame.to_parquet(folder / table, index=False)
-    meta["files"][table] = _sha((folder / table).read_bytes())
+    meta["files"][table] = sha256_hex((folder / table).read_bytes())
     meta["checksum"] = meta_checksum(meta)
     (folder / "meta.json").write_text(json.dumps(meta))
     assert store.status(task) == "ok"

@@ -203,16 +203,16 @@ def check_table(keys, q, n, path) -> None:
         raise ValueError(f"{path}: Q values are not means of +-1 rewards over N")
 
 
-class _RepeatedKey(Exception):
-    pass
+class RepeatedKey(Exception):
+    """Raised by :func:`no_repeated_keys` on a JSON object that repeats a key (its message is the key)."""
 
 
-def _no_repeated_keys(pairs):
+def no_repeated_keys(pairs):
     """A JSON object whose keys are distinct (JSON itself would keep the last of a repeated key, silently)."""
     out = {}
     for k, v in pairs:
         if k in out:
-            raise _RepeatedKey(repr(k))
+            raise RepeatedKey(repr(k))
         out[k] = v
     return out
 
@@ -249,10 +249,10 @@ def read_agent_file(path):
                     NotImplementedError) as exc:  # a flipped byte (zlib), an encrypted member (RuntimeError)
                 raise ValueError(f"{path}: array {i.filename[:-4]!r} is damaged or encrypted ({exc})") from None
     try:
-        meta = json.loads(str(arrays["metadata"]), object_pairs_hook=_no_repeated_keys)
+        meta = json.loads(str(arrays["metadata"]), object_pairs_hook=no_repeated_keys)
     except (json.JSONDecodeError, TypeError):
         raise ValueError(f"{path}: metadata is not valid JSON") from None
-    except _RepeatedKey as exc:
+    except RepeatedKey as exc:
         raise ValueError(f"{path}: metadata names {exc} twice") from None
     keys, q, n = arrays["keys"], arrays["q"], arrays["n"]
     check_metadata(meta, path, len(keys))

@@ -63,7 +63,7 @@ from ..checks import whole
 from ..game.engine import Setting
 from ..game.grid import COVERED, FLAG
 from ..rng import check_seed, neural_generator
-from .files import MAX_METADATA_CHARS, _no_repeated_keys, _RepeatedKey, check_target
+from .files import MAX_METADATA_CHARS, no_repeated_keys, RepeatedKey, check_target
 
 #: What the optional extra ``deep`` installs (``make deep``; pinned: torch 2.13.0 is the CPU build this machine
 #: class keeps on disk). The neural bandit needs torch; the deep-RL experiment all three.
@@ -329,10 +329,10 @@ def load_neural(path) -> NeuralAgent:
         try:
             with zf.open(infos["metadata.npy"]) as fh:
                 text = str(np.lib.format.read_array(fh, allow_pickle=False))
-            meta = json.loads(text, object_pairs_hook=_no_repeated_keys)
+            meta = json.loads(text, object_pairs_hook=no_repeated_keys)
         except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError) as exc:
             raise ValueError(f"{path}: metadata is not valid JSON ({exc})") from None
-        except _RepeatedKey as exc:
+        except RepeatedKey as exc:
             raise ValueError(f"{path}: metadata names {exc} twice") from None
         meta = _check_metadata(meta, path)
         agent = NeuralAgent(meta["channels"], meta["layers"], float(meta["epsilon"]), meta["init_seed"])

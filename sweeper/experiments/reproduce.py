@@ -39,7 +39,7 @@ import pandas as pd
 from ..experiments import specs as ex
 from .paper import PAPER_ALIAS, PAPER_BOLD, paper_results
 from ..version import BEHAVIOUR_VERSION
-from .runner import Store, _sha, meta_checksum, run_tasks
+from .runner import Store, sha256_hex, meta_checksum, run_tasks
 from .stats import best_of, wilson
 
 REPO = Path(__file__).resolve().parents[2]
@@ -132,7 +132,7 @@ def write_tables(tables: dict, results, scale: str, store: Store, tasks) -> None
     results.mkdir(parents=True, exist_ok=True)
     data = {name: frame.to_csv(index=False).encode() for name, frame in tables.items()}
     manifest = {"format": TABLES_FORMAT, "behaviour": BEHAVIOUR_VERSION, "scale": scale,
-                "tables": {table_path(n, results, scale).name: _sha(d) for n, d in data.items()},
+                "tables": {table_path(n, results, scale).name: sha256_hex(d) for n, d in data.items()},
                 "runs": {f"{t.kind}/{t.id}": store.meta(t)["checksum"] for t in dict.fromkeys(tasks)}}
     manifest["checksum"] = meta_checksum(manifest)
     for name, d in data.items():
@@ -164,7 +164,7 @@ def _table_problem(name: str, results: Path, scale: str, data: bytes) -> str | N
         return (f"{where.name} is not a manifest of tables: it needs 'tables' (file -> checksum) and 'runs' "
                 f"(kind/id -> checksum)")
     fname = table_path(name, results, scale).name
-    if tables.get(fname) != _sha(data):
+    if tables.get(fname) != sha256_hex(data):
         return f"it does not match its checksum in {where.name} (edited, or being rewritten)"
     runs = Path(store_for(results, scale).root)
     for run, checksum in run_sums.items():

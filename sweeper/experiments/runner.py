@@ -130,7 +130,8 @@ def execute(task: Task) -> tuple[Output, float]:
     return _timed(kind_function(task), task.params)
 
 
-def _sha(data: bytes) -> str:
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of ``data`` as 64 hex digits (the checksums of a run's files and of its manifest)."""
     return hashlib.sha256(data).hexdigest()
 
 
@@ -138,14 +139,14 @@ def meta_checksum(meta: dict) -> str:
     """SHA-256 of ``meta.json``'s content without its ``checksum`` and ``verified`` fields (canonical JSON):
     what the run's maker wrote. A later verification (``verified``, see :func:`verified_problem`) has its own."""
     body = {k: v for k, v in meta.items() if k not in ("checksum", "verified")}
-    return _sha(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+    return sha256_hex(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
 
 
 def verified_checksum(meta: dict) -> str:
     """SHA-256 of a ``verified`` record together with the run's own checksum: a record moved to another run, or
     edited, no longer matches."""
     body = {k: v for k, v in meta["verified"].items() if k != "checksum"}
-    return _sha(json.dumps({"run": meta["checksum"], "verified": body}, sort_keys=True,
+    return sha256_hex(json.dumps({"run": meta["checksum"], "verified": body}, sort_keys=True,
                            separators=(",", ":")).encode())
 
 
@@ -276,7 +277,7 @@ class Store:
             for fname, data in files.items():
                 (tmp / fname).write_bytes(data)
             meta = {"task": {"kind": task.kind, "params": task.params, "id": task.id}, "format": RESULT_FORMAT,
-                    "behaviour": BEHAVIOUR_VERSION, "files": {f: _sha(d) for f, d in files.items()},
+                    "behaviour": BEHAVIOUR_VERSION, "files": {f: sha256_hex(d) for f, d in files.items()},
                     "info": out.info, "seconds": seconds, "provenance": prov,
                     "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
             meta["checksum"] = meta_checksum(meta)
@@ -348,7 +349,7 @@ class Store:
                 f = d / fname
                 if not f.exists():
                     return f"corrupt: {fname} is missing"
-                if _sha(f.read_bytes()) != sha:
+                if sha256_hex(f.read_bytes()) != sha:
                     return f"corrupt: {fname} does not match its checksum"
             if self.exact_source and meta["provenance"].get("source") != source_fingerprint():
                 return "stale: made by other source code"

@@ -55,7 +55,8 @@ def best_of(samples: dict, alpha: float = 0.05) -> dict:
     return out
 
 
-def _check_interval(name, est, lo, hi):
+def check_interval(name, est, lo, hi):
+    """Raise ``ValueError`` naming ``name`` unless ``est``, ``lo``, ``hi`` are numbers and ``lo <= est <= hi`` (to 1e-9)."""
     vals = (est, lo, hi)
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in vals):
         raise ValueError(f"{name}: estimate and interval must be numbers, got {vals}")
@@ -66,8 +67,8 @@ def _check_interval(name, est, lo, hi):
 def order(a: tuple, b: tuple) -> int:
     """+1 if estimate ``a = (est, low, high)`` is above ``b`` with disjoint 95% intervals,
     -1 if below, 0 if the intervals overlap (the data cannot order them)."""
-    _check_interval("a", *a)
-    _check_interval("b", *b)
+    check_interval("a", *a)
+    check_interval("b", *b)
     if a[1] > b[2]:
         return 1
     if a[2] < b[1]:

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .runner import Store, Task, _sha, execute, meta_checksum, output_files, provenance, source_fingerprint, \
+from .runner import Store, Task, sha256_hex, execute, meta_checksum, output_files, provenance, source_fingerprint, \
     verified_checksum
 
 COMMAND = "python -m sweeper verify --record"
@@ -138,7 +138,7 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     problems = []
     if set(files) != set(stored):
         problems.append(f"files {sorted(stored)} stored, {sorted(files)} computed")
-    same_bytes = not problems and all(_sha(files[f]) == meta["files"][f] for f in files)
+    same_bytes = not problems and all(sha256_hex(files[f]) == meta["files"][f] for f in files)
     if not problems and not same_bytes:
         problems += [f for f in sorted(files) if not _values_equal(f, stored[f], files[f])]
     info = _info_differences(meta["info"], json.loads(json.dumps(out.info)))

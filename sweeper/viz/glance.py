@@ -19,7 +19,7 @@ import math
 
 import pandas as pd
 
-from ..experiments.stats import _check_interval, order  # noqa: F401  (one home for ordering two intervals)
+from ..experiments.stats import check_interval, order  # noqa: F401  (one home for ordering two intervals)
 
 #: Sections of the paper: LaTeX label -> (PDF number, title).
 PAPER_SECTIONS = {
@@ -80,7 +80,7 @@ def compare(name_a: str, a: tuple, name_b: str, b: tuple, digits: int = 4) -> st
 
 def gap_words(ours: tuple, published: float) -> str:
     """How a published value sits against our estimate ``(est, low, high)``, in words and points."""
-    _check_interval("ours", *ours)
+    check_interval("ours", *ours)
     if ours[1] <= published <= ours[2]:
         return f"inside our interval ({(ours[0] - published) * 100:+.1f} points)"
     side = "below" if ours[0] < published else "above"

@@ -8,11 +8,11 @@ import pandas as pd
 
 from ...experiments import specs as ex
 from ...game.engine import Setting
-from .paper import _fmt
-from .results import _ensure_tasks, _scale, band_seeds, scale, store
+from .paper import fmt
+from .results import ensure_tasks, current_scale, band_seeds, scale, store
 
 
-def _band(frame: pd.DataFrame, by: list, value: str) -> pd.DataFrame:
+def seed_band(frame: pd.DataFrame, by: list, value: str) -> pd.DataFrame:
     """Mean, lowest and highest of ``value`` over the seeds, per ``by`` (the band of a curve)."""
     g = frame.groupby(by, sort=False)[value]
     out = g.agg(mean="mean", low="min", high="max", sd="std", seeds="size").reset_index()
@@ -23,7 +23,7 @@ def seed_runs(spec_id: str) -> pd.DataFrame:
     """Every run of a spec over the band seeds: task, seed and the run's final facts (``info``)."""
     spec = {**ex.SPECS, **ex.EXTRA_SPECS}[spec_id]
     tasks = spec.tasks(scale(), band_seeds())
-    st = _ensure_tasks(tasks, spec_id)
+    st = ensure_tasks(tasks, spec_id)
     rows = []
     for t in tasks:
         p = t.params
@@ -40,13 +40,13 @@ def fig_exp_1_band() -> pd.DataFrame:
     st = store()
     frames = [st.load(t).tables["curve"].assign(agent=a, seed=s)[["agent", "seed", "episode", "cum_win_rate"]]
               for t, a, s in zip(runs["task"], runs["agent"], runs["seed"])]
-    return _band(pd.concat(frames, ignore_index=True), ["agent", "episode"], "cum_win_rate")
+    return seed_band(pd.concat(frames, ignore_index=True), ["agent", "episode"], "cum_win_rate")
 
 
 def fig_exp_2_band() -> pd.DataFrame:
     """fig:exp_2 over the band seeds: actions recorded and perfect actions (mean, low, high)."""
-    sc = _scale()
-    st = _ensure_tasks([ex.base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in band_seeds()], "fig:exp_2")
+    sc = current_scale()
+    st = ensure_tasks([ex.base_task(a, sc, s) for a in ("greedy", "ucb:0.1") for s in band_seeds()], "fig:exp_2")
     frames = []
     for a in ("greedy", "ucb:0.1"):
         for s in band_seeds():
@@ -54,7 +54,7 @@ def fig_exp_2_band() -> pd.DataFrame:
             for col, name in (("actions_recorded", "recorded"), ("perfect_actions", "perfect")):
                 frames.append(pd.DataFrame({"agent": a, "seed": s, "episode": c["episode"], "actions": name,
                                             "count": c[col]}))
-    return _band(pd.concat(frames, ignore_index=True), ["agent", "actions", "episode"], "count")
+    return seed_band(pd.concat(frames, ignore_index=True), ["agent", "actions", "episode"], "count")
 
 
 def final_by_seed(spec_id: str = "fig:exp_1") -> pd.DataFrame:
@@ -77,7 +77,7 @@ def seed_table(final: pd.DataFrame) -> pd.DataFrame:
     """:func:`final_by_seed` as the book shows it (narrow enough for the text column): per agent the mean over
     seeds with its 95% t interval, the standard deviation over seeds and the lowest and highest seed's value."""
     seeds = final[[c for c in final.columns if c.startswith("seed ")]]
-    return pd.DataFrame({"mean [95% t interval]": [_fmt(m, lo, hi) for m, lo, hi in
+    return pd.DataFrame({"mean [95% t interval]": [fmt(m, lo, hi) for m, lo, hi in
                                                    zip(final["mean"], final["t95_low"], final["t95_high"])],
                          "sd": final["sd"].map(lambda v: f"{v:.4f}"),
                          "lowest seed": seeds.min(axis=1).map(lambda v: f"{v:.4f}"),
@@ -85,13 +85,13 @@ def seed_table(final: pd.DataFrame) -> pd.DataFrame:
 
 
 def _heat_band(boards, spec_id: str) -> pd.DataFrame:
-    sc = _scale()
+    sc = current_scale()
     tasks = [(b, s, ex.bandit("greedy", b, sc.heat_train, s, block=sc.heat_block)) for b in boards
              for s in band_seeds()]
-    st = _ensure_tasks([t for *_, t in tasks], spec_id)
+    st = ensure_tasks([t for *_, t in tasks], spec_id)
     df = pd.DataFrame([{"train_setting": b, "seed": s, "win_rate": st.meta(t)["info"]["win_rate"]}
                        for b, s, t in tasks])
-    return _band(df, ["train_setting"], "win_rate")
+    return seed_band(df, ["train_setting"], "win_rate")
 
 
 def size_reversals(heat: pd.DataFrame) -> pd.DataFrame:
@@ -157,7 +157,7 @@ def thompson_band() -> tuple[pd.DataFrame, pd.DataFrame]:
         curves.append(out.tables["curve"].assign(agent=a, seed=s)[["agent", "seed", "episode", "cum_win_rate"]])
         for (board, mode), g in out.tables["tests"].groupby(["test", "mode"], sort=False):
             tests.append(dict(agent=a, seed=s, test=board, mode=mode, win_rate=float(g["won"].mean()), games=len(g)))
-    band = _band(pd.concat(curves, ignore_index=True), ["agent", "episode"], "cum_win_rate")
+    band = seed_band(pd.concat(curves, ignore_index=True), ["agent", "episode"], "cum_win_rate")
     speed = runs.groupby("agent", sort=False)["games_per_second"].mean().rename("training games/s")
     return band.merge(speed, left_on="agent", right_index=True), pd.DataFrame(tests)
 
@@ -170,7 +170,7 @@ def own_rule_band() -> tuple[pd.DataFrame, pd.DataFrame]:
     st = store()
     curves = [st.load(t).tables["curve"].assign(agent=a, seed=s)[["agent", "seed", "episode", "cum_win_rate"]]
               for t, a, s in zip(runs["task"], runs["agent"], runs["seed"])]
-    band = _band(pd.concat(curves, ignore_index=True), ["agent", "episode"], "cum_win_rate")
+    band = seed_band(pd.concat(curves, ignore_index=True), ["agent", "episode"], "cum_win_rate")
     summary = final_by_seed("ext:own_rule").join(
         runs.groupby("agent").agg(**{"actions recorded": ("actions_recorded", "mean"),
                                      "training games/s": ("games_per_second", "mean")}))

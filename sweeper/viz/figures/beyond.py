@@ -13,14 +13,14 @@ from ...experiments.paper import published_solver_rate
 from ...experiments.stats import order as interval_order
 from ...game.engine import OPENING_NAMES
 from .bands import final_by_seed, seed_runs
-from .paper import _fmt
-from .results import FIRST_CLICK, _ensure, _scale, comparison
+from .paper import fmt
+from .results import FIRST_CLICK, ensure_spec, current_scale, comparison
 
 
 def how_good() -> pd.DataFrame:
     """Win rate [95% CI] and games/s of the floor, the bandits and the ceiling, per level and opening."""
     from ...experiments.stats import wilson
-    st, tasks = _ensure("ext:how_good")
+    st, tasks = ensure_spec("ext:how_good")
     rows = []
     for t in tasks:
         out = st.load(t)
@@ -50,7 +50,7 @@ def belief() -> dict:
     bins against exact probabilities, chosen actions and all candidates, per level), ``losses``
     (lost games by cause, per agent and level), ``decisions`` (counts of guesses and of clicks
     on known mines) and ``facts`` (seconds, solver fallbacks)."""
-    st, tasks = _ensure("ext:belief")
+    st, tasks = ensure_spec("ext:belief")
     calib, losses, decisions, facts = [], [], [], []
     for t in tasks:
         out = st.load(t)
@@ -115,7 +115,7 @@ def opening_effect(d: pd.DataFrame, player: str = "greedy") -> tuple[pd.DataFram
         raise ValueError(f"no runs of {player!r} in the data")
     est = {(b, o): (w, lo, hi) for b, o, w, lo, hi in zip(x["board"], x["opening"], x["win_rate"], x["ci_low"],
                                                           x["ci_high"])}
-    table = pd.DataFrame({o: [_fmt(*est[(b, o)], digits=3) for b in LEVELS] for o in OPENINGS},
+    table = pd.DataFrame({o: [fmt(*est[(b, o)], digits=3) for b in LEVELS] for o in OPENINGS},
                          index=[ex.LEVEL[b] for b in LEVELS])
     lines = []
     for b in LEVELS:
@@ -141,7 +141,7 @@ def solver_table(d: pd.DataFrame) -> pd.DataFrame:
     published figure, ours minus the published in points, and our games/s."""
     s = d[(d["player"] == "solver") & d["published"].notna()]
     return pd.DataFrame({"board": s["board"], "opening": s["opening"],
-                         "ours [95% interval]": [_fmt(w, lo, hi) for w, lo, hi in
+                         "ours [95% interval]": [fmt(w, lo, hi) for w, lo, hi in
                                                  zip(s["win_rate"], s["ci_low"], s["ci_high"])],
                          "published": s["published"].map(lambda v: f"{v:.4f}"),
                          "gap, points": [f"{round((w - p) * 100, 2) + 0.0:+.2f}" for w, p in
@@ -195,8 +195,8 @@ def readings() -> tuple[pd.DataFrame, pd.DataFrame]:
     tenth of the training and at its end, with the flags shown in the state (tab:SAvsMAB's reading) and hidden,
     beside the paper's values (empty where the paper has none at this scale's lengths)."""
     from ...experiments.stats import wilson
-    sc = _scale()
-    st, _ = _ensure("ext:readings")
+    sc = current_scale()
+    st, _ = ensure_spec("ext:readings")
     rows = []
     for a, never in ex.NO_FLAG_READINGS.items():
         variants = (("flags (the paper's model)", ex.base_task(a, sc, 1)),
@@ -276,7 +276,7 @@ def pseq() -> pd.DataFrame:
     """The solver with each guessing rule of ``ext:pseq`` (seed 1): per level, opening and rule, wins, games,
     win rate [95% Wilson], games/s, and the published PSEQ figure under the same conditions."""
     from ...experiments.stats import wilson
-    st, tasks = _ensure("ext:pseq")
+    st, tasks = ensure_spec("ext:pseq")
     rows = []
     for t in tasks:
         out, p = st.load(t), t.params
@@ -353,7 +353,7 @@ def thompson_tests_table(tests: pd.DataFrame) -> pd.DataFrame:
 def thompson_table(final: pd.DataFrame) -> pd.DataFrame:
     """:func:`thompson_summary` as the book shows it: per agent the mean final training win rate over seeds
     with its 95% t interval, the standard deviation, the mean actions recorded and the training speed."""
-    return pd.DataFrame({"mean [95% t interval]": [_fmt(m, lo, hi) for m, lo, hi in
+    return pd.DataFrame({"mean [95% t interval]": [fmt(m, lo, hi) for m, lo, hi in
                                                    zip(final["mean"], final["t95_low"], final["t95_high"])],
                          "sd": final["sd"].map(lambda v: f"{v:.4f}"),
                          "actions recorded": final["actions recorded"].map(lambda v: f"{v:,.0f}"),

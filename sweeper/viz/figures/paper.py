@@ -14,14 +14,14 @@ from ...experiments.paper import PAPER_BOLD, paper_results
 from ...experiments.reproduce import train_label, transfer_best
 from ...experiments.stats import order as interval_order
 from ..glance import agent_name
-from .results import _curve, _scale, comparison, scale, store, trained_agent
+from .results import curve, current_scale, comparison, scale, store, trained_agent
 
 
 def fig_exp_1() -> pd.DataFrame:
     """Cumulative training win rate over episodes, every agent of fig:exp_1."""
     frames = []
     for a in ex.EXP1_AGENTS:
-        c = _curve(ex.base_task(a, _scale(), 1))
+        c = curve(ex.base_task(a, current_scale(), 1))
         frames.append(c.assign(agent=a)[["agent", "episode", "cum_win_rate", "block_win_rate"]])
     return pd.concat(frames, ignore_index=True)
 
@@ -30,7 +30,7 @@ def fig_exp_2() -> pd.DataFrame:
     """Actions recorded and perfect actions over episodes, greedy vs UCB(0.1)."""
     frames = []
     for a in ("greedy", "ucb:0.1"):
-        c = _curve(ex.base_task(a, _scale(), 1))
+        c = curve(ex.base_task(a, current_scale(), 1))
         for col, name in (("actions_recorded", "recorded"), ("perfect_actions", "perfect")):
             frames.append(pd.DataFrame({"agent": a, "episode": c["episode"], "actions": name, "count": c[col]}))
     return pd.concat(frames, ignore_index=True)
@@ -75,7 +75,7 @@ def tab_action_cnt() -> pd.DataFrame:
 
 def fig_exp_4() -> pd.DataFrame:
     """Training curves of greedy and UCB(0.1): paper model and the three ablations."""
-    sc = _scale()
+    sc = current_scale()
     frames = []
     variants = (("flags + symmetries", True, True), ("no flags", True, False), ("no symmetries", False, True),
                 ("neither", False, False))
@@ -83,7 +83,7 @@ def fig_exp_4() -> pd.DataFrame:
         for name, sym, fl in variants:
             t = ex.base_task(a, sc, 1) if sym and fl else ex.bandit(a, "8x8x10", sc.train, 1, block=sc.block,
                                                                     symmetric=sym, flags=fl)
-            c = _curve(t)
+            c = curve(t)
             frames.append(c.assign(agent=a, variant=name)[["agent", "variant", "episode", "cum_win_rate",
                                                            "actions_recorded"]])
     return pd.concat(frames, ignore_index=True)
@@ -112,7 +112,9 @@ def fig_exp_7() -> pd.DataFrame:
     return grid.join(cells.drop(columns=["rows"]), on="train_setting")
 
 
-def _fmt(v, lo=None, hi=None, digits=4):
+def fmt(v, lo=None, hi=None, digits=4):
+    """``v`` for a table cell: empty if missing, an integer with thousands separators, else ``digits``
+    decimals; with ``lo`` and ``hi``, followed by its interval ``[lo, hi]``."""
     if pd.isna(v):
         return ""
     if lo is None or pd.isna(lo):
@@ -133,9 +135,9 @@ def tab_sa_vs_mab(c: pd.DataFrame | None = None) -> pd.DataFrame:
             w = g[(g["agent"] == agent) & (g["metric"] == "win_rate")].iloc[0]
             k = g[(g["agent"] == agent) & (g["metric"] != "win_rate")].iloc[0]
             rows.append({"board": setting, "games": f"{int(episodes):,}", "agent": name,
-                         ("win rate", "ours [95% interval]"): _fmt(w["ours"], w["ci_low"], w["ci_high"]),
-                         ("win rate", "paper"): _fmt(w["paper"]), ("recorded", "ours"): _fmt(k["ours"]),
-                         ("recorded", "paper"): _fmt(k["paper"])})
+                         ("win rate", "ours [95% interval]"): fmt(w["ours"], w["ci_low"], w["ci_high"]),
+                         ("win rate", "paper"): fmt(w["paper"]), ("recorded", "ours"): fmt(k["ours"]),
+                         ("recorded", "paper"): fmt(k["paper"])})
     t = pd.DataFrame(rows).set_index(["board", "games", "agent"])
     t.columns = pd.MultiIndex.from_tuples(t.columns)
     return t
@@ -169,11 +171,11 @@ def tab_transfer(agent: str = "greedy", mode: str = "learning") -> pd.DataFrame:
             star = "*" if bool(b["best"].iloc[0]) else ""
             pr = paper[(paper["agent"] == name) & (paper["train_setting"] == label)
                        & (paper["eval_setting"] == scenario) & (paper["metric"] == "win_rate")]
-            pv = pr["value"].iloc[0] if len(pr) and _scale().train == pr["train_episodes"].iloc[0] else float("nan")
+            pv = pr["value"].iloc[0] if len(pr) and current_scale().train == pr["train_episodes"].iloc[0] else float("nan")
             bold = (name, label, scenario) in PAPER_BOLD
             rows.append({"tested on": "(training)" if scenario == "training" else ex.LEVEL[scenario],
-                         "trained on": label, "ours [95% interval]": _fmt(r["ours"], r["ci_low"], r["ci_high"]) + star,
-                         "paper": _fmt(pv) + ("*" if bold and pd.notna(pv) else "")})
+                         "trained on": label, "ours [95% interval]": fmt(r["ours"], r["ci_low"], r["ci_high"]) + star,
+                         "paper": fmt(pv) + ("*" if bold and pd.notna(pv) else "")})
     return pd.DataFrame(rows).set_index(["tested on", "trained on"])
 
 
@@ -260,9 +262,9 @@ def final_win_rates(c: pd.DataFrame) -> pd.DataFrame:
     Wilson interval, beside the paper's value where it gives one."""
     f = c[(c["experiment"] == "initial") & (c["metric"] == "win_rate")]
     return pd.DataFrame({"agent": f["agent"].map(agent_name),
-                         "win rate [95% interval]": [_fmt(v, lo, hi) for v, lo, hi in
+                         "win rate [95% interval]": [fmt(v, lo, hi) for v, lo, hi in
                                                      zip(f["ours"], f["ci_low"], f["ci_high"])],
-                         "paper": [_fmt(v) for v in f["paper"]]}).set_index("agent")
+                         "paper": [fmt(v) for v in f["paper"]]}).set_index("agent")
 
 
 def tinkering_effects(by_height: float, by_density: float, rel_height: float, rel_density: float) -> str:
@@ -325,9 +327,9 @@ def table2_bandit_readings() -> pd.DataFrame:
     played identically: same win, decisions and actions recorded)."""
     from ...experiments.paper import TABLE2_PAPER_CODE
     from ...experiments.stats import wilson
-    from .results import _ensure
-    sc = _scale()
-    st, _ = _ensure("ext:paper_code")
+    from .results import ensure_spec
+    sc = current_scale()
+    st, _ = ensure_spec("ext:paper_code")
     paper = comparison()
     paper = paper[(paper["experiment"] == "sa_vs_mab") & (paper["agent"] == "mab-greedy")]
     rows = []
@@ -364,9 +366,9 @@ def table2_bandit_readings() -> pd.DataFrame:
 def table2_bandit_table(t: pd.DataFrame) -> pd.DataFrame:
     """:func:`table2_bandit_readings` as the page shows it: one row per board, games and reading."""
     show = pd.DataFrame({"board": t["board"], "games": [f"{g:,}" for g in t["games"]], "reading": t["reading"],
-                         "win rate [95% interval]": [_fmt(w, lo, hi) for w, lo, hi in
+                         "win rate [95% interval]": [fmt(w, lo, hi) for w, lo, hi in
                                                      zip(t["win_rate"], t["ci_low"], t["ci_high"])],
-                         "actions recorded": [_fmt(a) for a in t["actions"]]})
+                         "actions recorded": [fmt(a) for a in t["actions"]]})
     return show.set_index(["board", "games", "reading"])
 
 

@@ -72,11 +72,13 @@ def scale_note() -> str:
             f"games per level, seed 1), {where}; rerun with `python -m sweeper reproduce --scale {sc.name}`.")
 
 
-def _scale():
+def current_scale():
+    """The :class:`~sweeper.experiments.specs.Scale` of the scale the pages show (:func:`scale`)."""
     return ex.SCALES[scale()]
 
 
-def _curve(task) -> pd.DataFrame:
+def curve(task) -> pd.DataFrame:
+    """The stored learning curve (table ``curve``) of ``task``'s run."""
     return store().load(task).tables["curve"]
 
 
@@ -84,7 +86,7 @@ def trained_agent(agent: str = "greedy"):
     """The agent trained for fig:exp_1 (greedy or ucb:0.1 on 8x8x10), as saved with its run."""
     if agent not in ex.TRANSFER_TRAINING:
         raise ValueError(f"only {sorted(ex.TRANSFER_TRAINING)} are saved with their runs")
-    path = store().path(ex.base_task(agent, _scale(), 1)) / "agent.npz"
+    path = store().path(ex.base_task(agent, current_scale(), 1)) / "agent.npz"
     return load_agent(path)
 
 
@@ -92,17 +94,17 @@ def trained_agent(agent: str = "greedy"):
 FIRST_CLICK = (0, 0)
 
 
-def _ensure(spec_id: str):
+def ensure_spec(spec_id: str):
     """Make sure an extra spec's runs (seed 1) exist at the current scale; returns (store, tasks)."""
     tasks = ex.all_tasks([spec_id], scale())
-    return _ensure_tasks(tasks, spec_id, seeds=None), tasks
+    return ensure_tasks(tasks, spec_id, seeds=None), tasks
 
 
 def band_seeds() -> tuple:
     return BAND_SEEDS[scale()]
 
 
-def _ensure_tasks(tasks, what: str, seeds="band"):
+def ensure_tasks(tasks, what: str, seeds="band"):
     """The store, after making sure ``tasks`` are done (quick scale: computed on demand;
     paper scale: an error naming the command that computes them)."""
     st = store()
