@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from .agents.kinds import make_agent
-from .rng import beta, make_state
+from .rng import STREAM_BENCH, beta, make_state
 from .running.training import evaluate, train
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "slow_reference.py"
@@ -108,7 +108,7 @@ def thompson_draws(agent, board="8x8x10", games: int = 40, seed: int = 11, playi
             pairs += [thompson_posterior(float(q), float(n), agent.a0, agent.b0) for q, n in zip(c["q"], c["n"])]
             decisions += 1
     a, b = (np.array(v, dtype=np.float64) for v in zip(*pairs))
-    state = make_state(seed, 99)
+    state = make_state(seed, STREAM_BENCH)
     _draw_all(state, a[:10], b[:10], 1)  # compile
     rounds, seconds = 1, 0.0
     while seconds < 0.5:

@@ -25,6 +25,14 @@ STREAM_BOARDS = 1
 STREAM_AGENT = 2
 STREAM_RULE = 3
 STREAM_NEURAL = 4
+#: The benchmark's stream (``python -m sweeper bench``, the Thompson draws it times): apart from every run's streams.
+STREAM_BENCH = 99
+
+#: Seeds derived from a run's seed (any values would do that keep them apart from the run's own seed): the games on
+#: the run's i-th test board use seed ``seed * TEST_SEED_STRIDE + 1 + i`` (:func:`held_out_seed`).
+TEST_SEED_STRIDE = 1000
+#: The frozen games after a long regret run use seed ``seed + FROZEN_SEED`` (the regret experiment's task kind).
+FROZEN_SEED = 100
 
 #: The random streams of one seed, as :func:`streams` makes them.
 Streams = namedtuple("Streams", ["boards", "agent", "rule"])
@@ -74,6 +82,12 @@ def neural_generator(seed: int) -> np.random.Generator:
     """The NumPy generator of the neural bandit's network in a run with ``seed`` (its own stream): the seed of its
     initial weights, the replay buffer's minibatches."""
     return _generator(seed, STREAM_NEURAL)
+
+
+def held_out_seed(seed: int, i: int) -> int:
+    """The seed of the games a run with ``seed`` plays on its ``i``-th test board (``i`` from 0):
+    ``seed * TEST_SEED_STRIDE + 1 + i``, the same in every experiment that tests a trained agent."""
+    return seed * TEST_SEED_STRIDE + 1 + i
 
 
 def streams(seed: int) -> Streams:

@@ -144,3 +144,45 @@ def test_no_module_uses_another_modules_private_names():
                     and node.value.id in module_names):
                 bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value.id}.{node.attr}")
     assert not bad, "\n".join(bad)
+
+
+#: The calls that seed a random generator: their stream numbers are named in ``sweeper/rng.py``.
+SEEDING_CALLS = {"make_state", "SeedSequence", "default_rng", "PCG64", "Generator", "RandomState", "_generator",
+                 "manual_seed", "seed"}
+
+
+def _literal_numbers(node) -> list:
+    """The number literals of an argument, outside the calls nested in it (``integers(2 ** 63)`` draws a seed)."""
+    if isinstance(node, ast.Call):
+        return []
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, (int, float)) and not isinstance(node.value, bool) else []
+    return [v for child in ast.iter_child_nodes(node) for v in _literal_numbers(child)]
+
+
+def _is_seed(node) -> bool:
+    return isinstance(node, ast.Name) and (node.id == "seed" or node.id.endswith("_seed"))
+
+
+def test_every_random_stream_and_seed_offset_is_named_in_rng():
+    """Outside ``sweeper/rng.py`` no generator is seeded with a literal number (``make_state(seed, 99)``,
+    ``default_rng(7)``, ``SeedSequence([seed, 3])``) and no seed is derived from one (``seed * 1000 + 1``,
+    ``seed + 100``): the streams and offsets are constants of :mod:`sweeper.rng`, where they are listed."""
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "rng.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                fn = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                args = list(node.args) + [k.value for k in node.keywords]
+                if fn == "make_state":  # make_state(seed, stream): a run's default seed may be a literal
+                    args = args[1:2] + [k.value for k in node.keywords if k.arg == "stream"]
+                if fn in SEEDING_CALLS and any(_literal_numbers(a) for a in args):
+                    bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {ast.unparse(node)}")
+            elif isinstance(node, ast.BinOp):
+                sides = (node.left, node.right)
+                if any(_is_seed(s) for s in sides) and \
+                        any(isinstance(s, ast.Constant) and isinstance(s.value, int) for s in sides):
+                    bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {ast.unparse(node)}")
+    assert not bad, "\n".join(bad)

@@ -30,6 +30,7 @@ import pandas as pd
 from ..agents.neural import REQUIREMENTS, import_extra  # noqa: F401  (REQUIREMENTS: what `make deep` installs)
 from ..game.engine import Setting
 from ..game.probability import mine_probabilities
+from ..rng import held_out_seed
 from ..running.env import MinesweeperEnv, action_mask
 from .runner import Output, task_kind
 
@@ -167,7 +168,7 @@ def deep_ppo_task(board: str, steps: int, seed: int, kernel: int = 3, block: int
     rows = []
     for i, test in enumerate(tests):
         t0 = time.process_time()
-        games, audit = test_games(model, test, test_episodes, seed * 1000 + 1 + i, audit_games)
+        games, audit = test_games(model, test, test_episodes, held_out_seed(seed, i), audit_games)
         rows.append(games.assign(test=test))
         out.info[f"test_cpu_seconds_{test}"] = time.process_time() - t0
         out.info.update({f"audit_{k}_{test}": v for k, v in audit.items()})

@@ -24,6 +24,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..agents.neural import NeuralAgent, require_torch
+from ..rng import held_out_seed
 from ..running.neural_play import calibration, calibration_table, evaluate_neural, learning_curve, train_neural
 from .runner import Output, task_kind
 from .stats import wilson
@@ -47,7 +48,7 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
     out.info.update(agent=agent.name, parameters=agent.parameters, torch=torch.__version__)
     rows, cals = [], []
     for i, test in enumerate(tests):
-        t = evaluate_neural(agent, test, test_games, seed * 1000 + 1 + i)
+        t = evaluate_neural(agent, test, test_games, held_out_seed(seed, i))
         lo, hi = wilson(t.wins, t.games)
         s = t.summary()
         rows.append({"board": str(t.setting), "games": t.games, "wins": t.wins, "win_rate": t.win_rate, "lo": lo,
@@ -56,7 +57,7 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
                      "games_per_cpu_second": s["games_per_cpu_second"],
                      "decisions_per_cpu_second": s["decisions_per_cpu_second"]})
         if calibration_games:
-            cal = calibration(agent, test, min(calibration_games, test_games), seed * 1000 + 1 + i)
+            cal = calibration(agent, test, min(calibration_games, test_games), held_out_seed(seed, i))
             cals.append(calibration_table(cal).reset_index(names="bin").assign(board=str(t.setting)))
     out.tables["tests"] = pd.DataFrame(rows)
     if cals:

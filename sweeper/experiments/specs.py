@@ -24,6 +24,7 @@ import pandas as pd
 
 from ..agents.kinds import make_agent
 from ..game.engine import OPENING_NAMES, Setting
+from ..rng import FROZEN_SEED, held_out_seed
 from .runner import Output, Task, task_kind
 from ..running.training import evaluate, play
 
@@ -116,14 +117,14 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
     for i, board in enumerate(tests):
         if test_openings:
             for rule in test_openings:
-                t = evaluate(ag, board, test_episodes, seed * 1000 + 1 + i, freeze=True, opening=rule,
+                t = evaluate(ag, board, test_episodes, held_out_seed(seed, i), freeze=True, opening=rule,
                              progress=False)
                 rows.append(pd.DataFrame({"test": board, "mode": "frozen", "opening": rule,
                                           "won": t.records["won"].to_numpy()}))
                 out.info[f"test_seconds_{board}_{rule}"] = t.seconds
             continue
         for mode in ("learning", "frozen"):
-            t = evaluate(ag.copy(), board, test_episodes, seed * 1000 + 1 + i, freeze=(mode == "frozen"),
+            t = evaluate(ag.copy(), board, test_episodes, held_out_seed(seed, i), freeze=(mode == "frozen"),
                          opening=opening, progress=False)
             rows.append(pd.DataFrame({"test": board, "mode": mode, "won": t.records["won"].to_numpy()}))
             out.info[f"test_seconds_{board}_{mode}"] = t.seconds
@@ -189,7 +190,7 @@ def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list,
     out.info.update(win_rate=run.win_rate, games=len(run.records), train_seconds=run.seconds)
     games, calib, dec = [], [], []
     for i, board in enumerate(audits):
-        a = audit(ag, board, audit_episodes, seed * 1000 + 1 + i, opening=opening)
+        a = audit(ag, board, audit_episodes, held_out_seed(seed, i), opening=opening)
         games.append(a.games.drop(columns="game").assign(board=board))
         for which in ("chosen", "all"):
             calib.append(a.calibration(which).assign(board=board, which=which))
@@ -230,10 +231,6 @@ def regret_task(agent: str, board: str, episodes: int, seed: int, block: int, wi
                    window=table if table is not None else None)
         out.tables["frozen"] = f.blocks(frozen)
     return out
-
-
-#: The frozen test games after a long regret run are played on seed ``seed + FROZEN_SEED``.
-FROZEN_SEED = 100
 
 
 def _best_window(board: str, checksum: str | None):
