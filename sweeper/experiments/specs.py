@@ -116,12 +116,12 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
     rows = []
     for i, board in enumerate(tests):
         if test_openings:
-            for rule in test_openings:
-                t = evaluate(ag, board, test_episodes, held_out_seed(seed, i), freeze=True, opening=rule,
+            for test_opening in test_openings:
+                t = evaluate(ag, board, test_episodes, held_out_seed(seed, i), freeze=True, opening=test_opening,
                              progress=False)
-                rows.append(pd.DataFrame({"test": board, "mode": "frozen", "opening": rule,
+                rows.append(pd.DataFrame({"test": board, "mode": "frozen", "opening": test_opening,
                                           "won": t.records["won"].to_numpy()}))
-                out.info[f"test_seconds_{board}_{rule}"] = t.seconds
+                out.info[f"test_seconds_{board}_{test_opening}"] = t.seconds
             continue
         for mode in ("learning", "frozen"):
             t = evaluate(ag.copy(), board, test_episodes, held_out_seed(seed, i), freeze=(mode == "frozen"),
@@ -422,7 +422,8 @@ SPECS = {s.id: s for s in [
 ]}
 
 
-OPENING_RULES = OPENING_NAMES
+#: The openings (the engine's ``OPENING_NAMES``) under which ext:how_good plays every level.
+OPENINGS = OPENING_NAMES
 HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1", "thompson")
 THOMPSON_AGENTS = ("thompson", "thompson:0.1,1")
 BELIEF_AGENTS = ("greedy", "ucb:0.1", "thompson")
@@ -497,16 +498,16 @@ def deep_rl_tasks(sc, seeds):
 
 def pseq_tasks(sc, seeds):
     """The solver with each guessing rule, a tenth of a training run's games per setting."""
-    return [player("solver", b, sc.train // 10, s, rule, guess) for guess in ("fewest", "pseq")
-            for b in STANDARD_TESTS for rule in PSEQ_OPENINGS for s in seeds]
+    return [player("solver", b, sc.train // 10, s, opening, guess) for guess in ("fewest", "pseq")
+            for b in STANDARD_TESTS for opening in PSEQ_OPENINGS for s in seeds]
 
 
 def how_good_tasks(sc, seeds):
     """Floor (random), bandits trained on 8x8x10 and frozen, ceiling (solver): 3 levels x 3 openings."""
-    tasks = [player(p, b, sc.test, s, rule) for p in ("random", "solver") for b in STANDARD_TESTS
-             for rule in OPENING_RULES for s in seeds]
+    tasks = [player(p, b, sc.test, s, opening) for p in ("random", "solver") for b in STANDARD_TESTS
+             for opening in OPENINGS for s in seeds]
     tasks += [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test,
-                     test_openings=OPENING_RULES) for a in HOW_GOOD_BANDITS for s in seeds]
+                     test_openings=OPENINGS) for a in HOW_GOOD_BANDITS for s in seeds]
     return tasks
 
 
