@@ -56,7 +56,8 @@ def best_of(samples: dict, alpha: float = 0.05) -> dict:
 
 
 def check_interval(name, est, lo, hi):
-    """Raise ``ValueError`` naming ``name`` unless ``est``, ``lo``, ``hi`` are numbers and ``lo <= est <= hi`` (to 1e-9)."""
+    """Raise ``ValueError`` naming ``name`` unless ``est``, ``lo``, ``hi`` are numbers and
+    ``lo <= est <= hi`` (to 1e-9)."""
     vals = (est, lo, hi)
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in vals):
         raise ValueError(f"{name}: estimate and interval must be numbers, got {vals}")

@@ -171,7 +171,8 @@ def tab_transfer(agent: str = "greedy", mode: str = "learning") -> pd.DataFrame:
             star = "*" if bool(b["best"].iloc[0]) else ""
             pr = paper[(paper["agent"] == name) & (paper["train_setting"] == label)
                        & (paper["eval_setting"] == scenario) & (paper["metric"] == "win_rate")]
-            pv = pr["value"].iloc[0] if len(pr) and current_scale().train == pr["train_episodes"].iloc[0] else float("nan")
+            same_length = len(pr) and current_scale().train == pr["train_episodes"].iloc[0]
+            pv = pr["value"].iloc[0] if same_length else float("nan")
             bold = (name, label, scenario) in PAPER_BOLD
             rows.append({"tested on": "(training)" if scenario == "training" else ex.LEVEL[scenario],
                          "trained on": label, "ours [95% interval]": fmt(r["ours"], r["ci_low"], r["ci_high"]) + star,
