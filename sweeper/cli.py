@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .game.engine import OPENING_NAMES
+from .game import engine
 
 
 def _parse_first(text, opening="safe"):
@@ -96,9 +96,10 @@ def _add_common(p):
                         "several separated by commas are played in turn")
     p.add_argument("--episodes", type=int, default=10_000, help="games per board setting")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--opening", default="reference", choices=list(OPENING_NAMES))
-    p.add_argument("--first", default=None, help="first click ROW,COL for the safe/zero openings (default 0,0; "
-                                                  "an error with the reference opening)")
+    p.add_argument("--opening", default="reference", choices=[o.name for o in engine.OPENING_TABLE],
+                   help="how a game starts: " + "; ".join(f"{o.name}: {o.help}" for o in engine.OPENING_TABLE))
+    p.add_argument("--first", default=None, help="first click ROW,COL for the openings " + ", ".join(
+        o.name for o in engine.OPENING_TABLE if o.takes_first) + " (default 0,0; an error with the others)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON line at the end")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 

@@ -7,9 +7,14 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sweeper import RuleAgent, make_agent, train
+from sweeper import Game, RuleAgent, make_agent, train
 from sweeper.agents import rule_library
 from sweeper.agents.custom import Rule
+from sweeper.cli import build_parser
+from sweeper.running.env import MinesweeperEnv
+from sweeper.experiments import specs as ex
+from sweeper.game import engine
+from sweeper.game.grid import COVERED
 
 GUIDE = Path(__file__).resolve().parents[1] / "CONTRIBUTING.md"
 
@@ -55,3 +60,54 @@ def test_a_rule_added_as_the_guide_says_plays_from_its_spec_and_refuses_a_bad_pa
     assert plain.records.equals(run.records)
     with pytest.raises(ValueError, match="rule optimistic: c must be a number > 0"):
         make_agent("rule:optimistic:-1")
+
+
+def wide_opening():
+    """The opening recipe's example row, exactly as the guide writes it."""
+    text = GUIDE.read_text()
+    row = re.search(r'`(Opening\("wide", 2, "[^"]*"\))`', text)
+    assert row, "the opening recipe's example row is missing"
+    return eval(row.group(1), {"Opening": engine.Opening})  # the guide's own line
+
+
+def test_an_opening_added_as_the_guide_says_is_dealt_checked_and_offered(monkeypatch, capsys):
+    row = wide_opening()
+    monkeypatch.setattr(engine, "OPENING_TABLE", engine.OPENING_TABLE + (row,))
+    # the dealer keeps the 5x5 square around the first click free of mines, on many seeds
+    for seed in range(40):
+        g = Game("9x9x40", seed=seed, opening="wide", first=(4, 4))
+        assert not g.mines[2:7, 2:7].any() and g.status != "lost"
+        corner = Game("9x9x40", seed=seed, opening="wide")
+        assert not corner.mines[:3, :3].any()
+    # a layout that breaks the promise is refused; one that keeps it plays
+    bad = np.zeros((9, 9), bool)
+    bad.flat[:9] = True
+    bad[6, 6] = True  # two tiles from (4, 4): inside the square
+    bad.flat[8] = False
+    with pytest.raises(ValueError, match="wide opening needs no mine within 2 tiles of"):
+        Game("9x9x9", mines=bad, opening="wide", first=(4, 4))
+    good = bad.copy()
+    good[6, 6], good[8, 8] = False, True
+    assert Game("9x9x9", mines=good, opening="wide", first=(4, 4)).status == "ongoing"
+    # bad input: too many mines for the guarded square, a first click off the board
+    with pytest.raises(ValueError, match="cannot fit 60 mines"):
+        Game("9x9x60", seed=0, opening="wide", first=(4, 4))
+    with pytest.raises(ValueError, match="off the"):
+        Game("9x9x10", seed=0, opening="wide", first=(9, 0))
+    # the command line and the env offer it
+    assert "wide: the first click" in " ".join(_train_help().split())
+    env = MinesweeperEnv("9x9x10", opening="wide", first=(4, 4))
+    obs, info = env.reset(seed=3)
+    assert (obs[2:7, 2:7] != COVERED).all()
+
+
+def _train_help():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return sub.choices["train"].format_help()
+
+
+def test_experiments_name_their_openings_so_a_new_one_joins_none(monkeypatch):
+    before = [t.id for t in ex.all_tasks(scale="quick")]
+    monkeypatch.setattr(engine, "OPENING_TABLE", engine.OPENING_TABLE + (wide_opening(),))
+    assert [t.id for t in ex.all_tasks(scale="quick")] == before

@@ -108,7 +108,7 @@ def published_solver() -> pd.DataFrame:
 
 
 def published_solver_rate(board: str, opening: str, first=(0, 0), strategy: str = "PSEQ"):
-    """The published win rate under exactly our conditions (board, opening rule, first-click tile), or None."""
+    """The published win rate under exactly our conditions (board, opening, first-click tile), or None."""
     d = _solver()
     hit = d[(d["board"] == board) & (d["opening"] == opening) & (d["strategy"] == strategy)
             & d["first"].map(lambda f: f == tuple(first))]

@@ -1,4 +1,4 @@
-"""The game: boards and opening rules, the engine's kernels, exact mine probabilities.
+"""The game: boards and openings, the engine's kernels, exact mine probabilities.
 
 * :mod:`~sweeper.game.grid` -- the padded flat board every kernel works on, and the view's cell codes;
 * :mod:`~sweeper.game.engine` -- settings, dealing, reveal with flood fill, flags, :class:`Game`;

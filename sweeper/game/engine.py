@@ -8,7 +8,7 @@ reveals its number (mines among its 8 neighbours); a revealed 0 also reveals
 its covered, unflagged neighbours, recursively (flood fill; flags are never
 opened by it). The game is won when every safe tile is revealed. A flag marks a
 covered tile; it can be removed again. The opening move is made by the game,
-by one of three *opening rules*:
+by one of the *openings* of :data:`OPENING_TABLE` (each one row of data):
 
 ``reference`` (default; what the paper's published code does; the book page
 "The reference rules", ``book/reference_rules.md``, states this rule set in full)
@@ -47,10 +47,36 @@ from ..checks import whole
 from ..rng import STREAM_BOARDS, below, make_state
 from .grid import COVERED, EXPLODED, FLAG, OUT, padded_index, padded_offsets, padded_tiles, unpad
 
-#: The opening rules, by name; a rule's position is the code the kernels read (``REFERENCE``, ``SAFE``, ``ZERO``).
-OPENING_NAMES = ("reference", "safe", "zero")
-REFERENCE, SAFE, ZERO = range(3)
-OPENINGS = {name: code for code, name in enumerate(OPENING_NAMES)}
+
+
+@dataclass(frozen=True)
+class Opening:
+    """One opening, as data (a row of :data:`OPENING_TABLE`; the kernels read ``guard`` from the setting array).
+
+    ``name`` what the user types; ``guard`` the tiles kept free of mines around the first click, as a radius: -1
+    none (the board is dealt uniformly and the game finds its own first tile to open: the reference opening), 0
+    the first tile only, 1 its 3x3 square, r the (2r+1)x(2r+1) square (clipped at the edges); ``help`` one line
+    for the command line and the docs."""
+
+    name: str
+    guard: int
+    help: str
+
+    @property
+    def takes_first(self) -> bool:
+        """Whether the opening clicks a tile the user may choose (``first``); the reference opening finds its own."""
+        return self.guard >= 0
+
+
+#: Every opening the engine knows (the kernels read an opening's ``guard`` from the setting array). Adding a row adds an
+#: opening to ``new_game``, ``check_opening``, ``check_layout``, the command line and the env, and to no experiment
+#: (each names the openings it ran, :mod:`sweeper.experiments.specs`).
+OPENING_TABLE = (
+    Opening("reference", -1, "the paper's code: mines uniform; the game opens the first safe tile with no mine "
+                             "around it, column by column"),
+    Opening("safe", 0, "the first click (--first, default 0,0) is never a mine"),
+    Opening("zero", 1, "the first click (--first, default 0,0) is a 0: no mine in its 3x3 square"),
+)
 PRESETS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
 
 # game status
@@ -61,7 +87,7 @@ STATUS = ("ongoing", "won", "lost")
 ST, REV, NFL, ND = range(4)
 GS_SIZE = 4
 # indices of the setting array ``geo``
-G_R, G_C, G_K, G_W, G_P, G_OPEN, G_FIRST = range(7)
+G_R, G_C, G_K, G_W, G_P, G_GUARD, G_FIRST = range(7)
 
 
 @dataclass(frozen=True)
@@ -113,25 +139,37 @@ class Setting:
         return f"{self.rows}x{self.cols}x{self.mines}"
 
 
-def check_opening(opening: str, setting: Setting, first=None) -> tuple[int, tuple[int, int]]:
-    """Validate an opening rule; returns its code and the first-click tile."""
-    if not isinstance(opening, str) or opening not in OPENINGS:
-        raise ValueError(f"opening must be one of {sorted(OPENINGS)}, got {opening!r}")
-    if first is not None and opening == "reference":
-        raise ValueError("first is for the safe and zero openings; the reference opening opens a tile of its own "
-                         "(the first safe tile with no mine around it, column by column)")
+def check_opening(opening: str, setting: Setting, first=None) -> tuple[Opening, tuple[int, int]]:
+    """Validate an opening (a name of :data:`OPENING_TABLE`) and its first click; returns the opening's row and
+    the first-click tile."""
+    known = {o.name: o for o in OPENING_TABLE}
+    if not isinstance(opening, str) or opening not in known:
+        raise ValueError(f"opening must be one of {sorted(known)}, got {opening!r}")
+    o = known[opening]
+    if first is not None and not o.takes_first:
+        raise ValueError(f"first is for the openings {[n.name for n in OPENING_TABLE if n.takes_first]}; the "
+                         f"{opening} opening opens a tile of its own (the first safe tile with no mine around it, "
+                         "column by column)")
     if first is not None and not (isinstance(first, (tuple, list)) and len(first) == 2 and all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in first)):
         raise ValueError(f"first must be a (row, col) pair of integers, got {first!r}")
     r, c = (0, 0) if first is None else (int(first[0]), int(first[1]))
     if not (0 <= r < setting.rows and 0 <= c < setting.cols):
         raise ValueError(f"first click {(r, c)} is off the {setting.rows}x{setting.cols} board")
-    if opening == "zero":
-        free = (min(r + 1, setting.rows - 1) - max(r - 1, 0) + 1) * (min(c + 1, setting.cols - 1) - max(c - 1, 0) + 1)
-        if setting.mines > setting.tiles - free:
-            raise ValueError(f"a zero opening at {(r, c)} cannot fit {setting.mines} mines on a "
-                             f"{setting.rows}x{setting.cols} board (at most {setting.tiles - free})")
-    return OPENINGS[opening], (r, c)
+    free = _guarded(setting, o, (r, c)).sum()
+    if setting.mines > setting.tiles - free:
+        raise ValueError(f"a {opening} opening at {(r, c)} cannot fit {setting.mines} mines on a "
+                         f"{setting.rows}x{setting.cols} board (at most {setting.tiles - free})")
+    return o, (r, c)
+
+
+def _guarded(setting: Setting, opening: Opening, first) -> np.ndarray:
+    """The tiles ``opening`` keeps free of mines around ``first`` (a bool array of the board's shape)."""
+    out = np.zeros((setting.rows, setting.cols), dtype=bool)
+    if opening.guard >= 0:
+        g, (r, c) = opening.guard, first
+        out[max(r - g, 0):r + g + 1, max(c - g, 0):c + g + 1] = True
+    return out
 
 
 #: The arrays of one game in progress, as one bundle for the kernels.
@@ -145,12 +183,12 @@ Board = namedtuple("Board", ["geo", "tiles", "off8", "off9", "mine", "cnt", "sho
 
 
 def new_board(setting: Setting, opening: str = "reference", first=None) -> Board:
-    """Allocate the arrays of one game of ``setting`` under an opening rule (validated)."""
-    code, (fr, fc) = check_opening(opening, setting, first)
+    """Allocate the arrays of one game of ``setting`` under an opening (validated)."""
+    o, (fr, fc) = check_opening(opening, setting, first)
     R, C, K = setting.rows, setting.cols, setting.mines
     P = (R + 2) * (C + 2)
     off8, off9 = padded_offsets(C)
-    return Board(geo=np.array([R, C, K, C + 2, P, code, padded_index(fr, fc, C)], dtype=np.int64),
+    return Board(geo=np.array([R, C, K, C + 2, P, o.guard, padded_index(fr, fc, C)], dtype=np.int64),
                  tiles=padded_tiles(R, C), off8=off8, off9=off9,
                  mine=np.zeros(P, dtype=np.uint8), cnt=np.zeros(P, dtype=np.int8),
                  shown=np.full(P, OUT, dtype=np.int8), flg=np.zeros(P, dtype=np.uint8),
@@ -243,8 +281,10 @@ def new_game(b, rng, layout):
     C = geo[G_C]
     K = geo[G_K]
     W = geo[G_W]
-    opening = geo[G_OPEN]
+    guard = geo[G_GUARD]
     first = geo[G_FIRST]
+    fr = first // W
+    fc = first % W
     n = R * C
     for i in range(gs.shape[0]):
         gs[i] = 0
@@ -264,13 +304,8 @@ def new_game(b, rng, layout):
         m = 0
         for j in range(n):
             p = tiles[j]
-            if opening == SAFE and p == first:
+            if guard >= 0 and abs(p // W - fr) <= guard and abs(p % W - fc) <= guard:
                 continue
-            if opening == ZERO:
-                d = p - first
-                if d == 0 or d == -W - 1 or d == -W or d == -W + 1 or d == -1 or d == 1 \
-                        or d == W - 1 or d == W or d == W + 1:
-                    continue
             pool[m] = p
             m += 1
         for i in range(K):
@@ -285,7 +320,7 @@ def new_game(b, rng, layout):
         for k in range(8):
             c += mine[p + off8[k]]
         cnt[p] = c
-    if opening == REFERENCE:
+    if guard < 0:
         done = False
         for c in range(C):
             for r in range(R):
@@ -412,7 +447,7 @@ class Game:
 
 
 def check_layout(mines, setting: Setting, opening: str, first) -> np.ndarray:
-    """Validate a given mine layout (2-D bool array) against the setting and opening rule."""
+    """Validate a given mine layout (2-D bool array) against the setting and opening."""
     arr = np.asarray(mines)
     if arr.shape != (setting.rows, setting.cols):
         raise ValueError(f"mine layout must have shape {(setting.rows, setting.cols)}, got {arr.shape}")
@@ -421,9 +456,8 @@ def check_layout(mines, setting: Setting, opening: str, first) -> np.ndarray:
     arr = arr.astype(bool)
     if int(arr.sum()) != setting.mines:
         raise ValueError(f"mine layout has {int(arr.sum())} mines, the setting says {setting.mines}")
-    r, c = (0, 0) if first is None else first
-    if opening == "safe" and arr[r, c]:
-        raise ValueError(f"a safe opening needs no mine at {(r, c)}")
-    if opening == "zero" and arr[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2].any():
-        raise ValueError(f"a zero opening needs no mine around {(r, c)}")
+    o, first = check_opening(opening, setting, first)
+    if (arr & _guarded(setting, o, first)).any():
+        where = "at" if o.guard == 0 else f"within {o.guard} tile{'s' if o.guard > 1 else ''} of"
+        raise ValueError(f"a {opening} opening needs no mine {where} {first}")
     return arr.ravel().astype(np.uint8)

@@ -201,7 +201,7 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     seed : int, default 0
         The seed, in ``[0, 2**64)``: the games are those of :func:`sweeper.evaluate` with this seed.
     opening : str, default "reference"
-        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
     first : tuple of int, optional
         ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings.
     learn : bool, default False

@@ -397,7 +397,7 @@ class MinesweeperEnv(gymnasium.Env):
         ValueError
             If ``options`` has a key other than ``board_seed`` and ``mines``, or both; ``board_seed`` is not
             an integer in ``[0, 2**64)``; or the layout does not have the setting's shape and mine count or
-            does not agree with the opening rule.
+            does not agree with the opening.
         gymnasium.error.Error
             If Gymnasium refuses ``seed`` (not a non-negative integer).
         """

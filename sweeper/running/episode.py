@@ -104,7 +104,7 @@ class Episode:
     seed : int, default 0
         The seed of the board (unless ``mines`` is given) and of the agent's draws, in ``[0, 2**64)``.
     opening : str, default "reference"
-        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
     first : tuple of int, optional
         ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings (default ``(0, 0)``).
     mines : numpy.ndarray, optional
@@ -129,7 +129,7 @@ class Episode:
         cannot hold its mines; the state-action agent is given a board of more than 16 tiles; ``seed`` is
         not an integer in ``[0, 2**64)``; ``learn``, ``copy`` or ``exact`` is not ``True`` or ``False``;
         ``runners_up`` is not a non-negative integer; ``opening`` or ``first`` is invalid; or ``mines`` does
-        not have the setting's shape and mine count or does not agree with the opening rule.
+        not have the setting's shape and mine count or does not agree with the opening.
     """
 
     def __init__(self, agent: Agent, board="8x8x10", seed: int = 0, *, opening: str = "reference", first=None,

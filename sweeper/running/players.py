@@ -328,7 +328,7 @@ def play_solver(board, episodes: int, seed: int = 0, opening: str = "reference",
         The seed, in ``[0, 2**64)``: boards come from its board stream, PSEQ's random picks from its agent
         stream (the random player of the same seed plays the same boards).
     opening : str, default "reference"
-        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
     first : tuple of int, optional
         ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings.
     budget : int, default 1000000

@@ -132,7 +132,7 @@ def regret(agent, board="8x8x10", episodes: int = 10_000, seed: int = 0, *, lear
     learn : bool, default True
         False plays the games of ``evaluate(..., freeze=True)`` instead (the agent does not learn).
     opening : str, default "reference"
-        The opening rule of the games: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening of the games: ``"reference"``, ``"safe"`` or ``"zero"``.
     first : tuple of int, optional
         Where the ``safe`` and ``zero`` openings click first, ``(row, col)``.
     budget : int, default 1000000

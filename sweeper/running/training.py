@@ -187,13 +187,13 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     learn : bool, default True
         Whether the agent learns from the games (False: its table is left as it is).
     opening : str, default "reference"
-        The opening rule: ``"reference"``, ``"safe"`` or ``"zero"`` (see the book page "The reference rules").
+        The opening: ``"reference"``, ``"safe"`` or ``"zero"`` (see the book page "The reference rules").
     first : tuple of int, optional
         ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings (default ``(0, 0)``);
         refused with the ``reference`` opening, which opens a tile of its own.
     layouts : list of numpy.ndarray, optional
         2-D boolean mine arrays (or 0/1), one per game, for a single setting; each must have the setting's
-        shape and mine count and agree with the opening rule.
+        shape and mine count and agree with the opening.
     progress : bool, default True
         Show a progress bar (tqdm).
     chunk : int, optional

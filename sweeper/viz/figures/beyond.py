@@ -11,7 +11,6 @@ import pandas as pd
 from ...experiments import specs as ex
 from ...experiments.paper import published_solver_rate
 from ...experiments.stats import order as interval_order
-from ...game.engine import OPENING_NAMES
 from .bands import final_by_seed, seed_runs
 from .paper import fmt
 from .results import FIRST_CLICK, ensure_spec, current_scale, comparison
@@ -71,11 +70,11 @@ def belief() -> dict:
             "decisions": pd.concat(decisions, ignore_index=True), "facts": pd.DataFrame(facts)}
 
 
-#: The three levels in reading order, the opening rules, and the players from floor to ceiling.
+#: The three levels in reading order, the openings, and the players from floor to ceiling.
 LEVELS = ("8x8x10", "16x16x40", "16x30x99")
 
-
-OPENINGS = OPENING_NAMES
+#: The openings ext:how_good ran (its own list).
+OPENINGS = ex.OPENINGS
 
 
 PLAYERS = ("random", "ucb:0.1", "egreedy:0.01", "thompson", "greedy", "solver")
@@ -107,7 +106,7 @@ def how_good_interval(d: pd.DataFrame) -> str:
 
 
 def opening_effect(d: pd.DataFrame, player: str = "greedy") -> tuple[pd.DataFrame, str]:
-    """One player's frozen test win rates per level (rows) and opening rule (columns) from :func:`how_good`,
+    """One player's frozen test win rates per level (rows) and opening (columns) from :func:`how_good`,
     as "rate [95% interval]", and a sentence per level naming the highest rule and the rules its interval
     separates it from (a rule is *better* only where the intervals are disjoint)."""
     x = d[d["player"] == player]
