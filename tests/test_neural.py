@@ -263,14 +263,26 @@ def test_the_stored_experiment_adds_up():
     from sweeper.experiments.neural import neural_task
     from sweeper.experiments.specs import EXTRA_SPECS
     from sweeper.experiments.stats import wilson
-    out = neural_task("6x6x5", seed=2, games=60, channels=8, layers=2, minibatch=16, block=20,
-                      tests=("6x6x5", "8x8x10"), test_games=30, calibration_games=2)
-    curve, tests = out.tables["curve"], out.tables["tests"]
+    out = neural_task("6x6x5", seed=2, games=60, channels=8, layers=2, minibatch=16, block=20, checkpoints=[30],
+                      tests=("6x6x5", "8x8x10"), test_games=30, calibration_games=4, mistakes=2)
+    curve, tests, points = out.tables["curve"], out.tables["tests"], out.tables["checkpoints"]
     assert curve["games"].tolist() == [20, 40, 60] and curve["block_wins"].sum() == out.info["train_wins"]
     assert curve["cpu_seconds"].is_monotonic_increasing and out.info["train_games"] == 60
-    assert tests["board"].tolist() == ["6x6x5", "8x8x10"] and tests["games"].eq(30).all()
-    for _, row in tests.iterrows():
-        assert (row["lo"], row["hi"]) == wilson(row["wins"], row["games"])
+    assert tests["board"].tolist() == ["6x6x5", "8x8x10"] and tests["test_games"].eq(30).all()
+    # the checkpoints: one at 30 games (or just after: a step of the batch), and the end; the end is the test
+    assert len(points) == 2 and 30 <= points["games"][0] < 60 and points["games"][1] == 60
+    assert points["cpu_seconds"].is_monotonic_increasing and points["updates"].is_monotonic_increasing
+    assert points["wins"].iloc[-1] == tests["wins"][0]
+    for _, row in pd.concat([tests, points]).iterrows():
+        assert (row["lo"], row["hi"]) == wilson(row["wins"], row["test_games"])
+    assert tests["quality_decisions"].gt(0).all() and tests["quality_sure_share"].between(0, 1).all()
+    # the mistakes: proven-safe tile on offer, a tile clicked that was not; their boards are stored
+    wrong = out.tables["mistakes"]
+    assert (wrong["exact"] > 0).all() and len(wrong) <= 4
+    for name in wrong["name"]:
+        view, mines = out.arrays["mistakes"][f"{name}_view"], out.arrays["mistakes"][f"{name}_mines"]
+        row = wrong[wrong["name"] == name].iloc[0]
+        assert view.shape == mines.shape and view.ravel()[row["tile"]] == 9
     assert set(out.tables["calibration"]["board"]) <= {"6x6x5", "8x8x10"}
     assert set(out.arrays["agent"]) >= {"metadata", "head.weight"}
     tasks = EXTRA_SPECS["ext:neural"].tasks("quick", (1,))
@@ -287,3 +299,18 @@ def test_snapshots_keep_the_network_as_it_was():
     assert not np.array_equal(_state(run.snapshots[0]["agent"])["head.weight"], _state(agent)["head.weight"])
     with pytest.raises(ValueError, match="increase"):
         train_neural(agent, "6x6x5", 5, seed=1, snapshots=[3, 2])
+
+
+def test_decisions_sum_the_calibration_rows_by_hand():
+    from sweeper.running.neural_play import decision_quality, decisions
+    cal = pd.DataFrame({"game": [0, 0, 0, 0, 0], "decision": [0, 0, 0, 1, 1], "tile": [3, 4, 5, 3, 5],
+                        "net": [0.1, 0.05, 0.3, 0.2, 0.4], "exact": [0.0, 0.5, 0.5, 0.2, 0.3],
+                        "chosen": [False, True, False, True, False], "mine": [False, True, False, False, True]})
+    dec = decisions(cal)
+    assert dec["covered"].tolist() == [3, 2] and dec["tile"].tolist() == [4, 3]
+    assert dec["sure"].tolist() == [True, False] and dec["missed"].tolist() == [True, False]
+    assert dec["regret"].tolist() == pytest.approx([0.5, 0.0])
+    q = decision_quality(dec)
+    assert q == pytest.approx({"decisions": 2, "sure_share": 0.5, "missed_per_sure": 1.0,
+                               "regret_per_decision": 0.25, "regret_per_guess": 0.0})
+    assert decisions(cal.iloc[:0]).empty and decision_quality(decisions(cal.iloc[:0]))["decisions"] == 0

@@ -7,13 +7,25 @@ task stores the games it played, which replay it exactly as a games budget), the
 ``curve``
     the learning curve: per block of training games, the block's win rate, and the decisions, gradient steps
     and process CPU seconds so far (:func:`~sweeper.running.neural_play.learning_curve`);
+``checkpoints``
+    the network frozen at each of ``checkpoints`` (games of training, and the end of training), tested greedily
+    on ``test_games`` games of its own board (seed ``held_out_seed(seed, 0)``: the same boards at every
+    checkpoint), with the 95% Wilson interval, the games, decisions, gradient steps and CPU seconds of training
+    so far: the win rate against games and against CPU time;
 ``tests``
     greedy test games of the trained network on each test board, unchanged (it is fully convolutional: a network
-    trained on one board plays every other), ``test_games`` each on the boards of seed ``seed * 1000 + 1 + i``
-    (the bandit tasks' test seeds), with their 95% Wilson interval and speed;
+    trained on one board plays every other), ``test_games`` each on the boards of ``held_out_seed(seed, i)``
+    (the bandit tasks' test seeds), with their 95% Wilson interval and speed, and the quality of its decisions
+    on the first ``calibration_games`` of them against the exact probabilities
+    (:func:`~sweeper.running.neural_play.decision_quality`: the share of decisions with a proven-safe tile on
+    offer, the share of those where it clicked another tile, its regret per decision against the best click);
 ``calibration``
     the network's P(mine) against the exact probabilities, binned, on every covered tile of every decision of the
     first ``calibration_games`` test games of each test board;
+``mistakes`` (table and arrays)
+    on each test board, the ``mistakes`` decisions of those games where a tile was proven safe and the network
+    clicked the tile most likely to be a mine (largest exact P(mine)): the game, decision, tile, the network's
+    and the exact P(mine), and in the arrays the view before the click and the game's mines, to draw them;
 ``agent`` (arrays)
     the trained network's file arrays (:meth:`~sweeper.agents.neural.NeuralAgent.file_arrays`: plain float32
     arrays and JSON, never a pickle).
@@ -25,7 +37,8 @@ import pandas as pd
 
 from ..agents.neural import NeuralAgent, require_torch
 from ..rng import held_out_seed
-from ..running.neural_play import calibration, calibration_table, evaluate_neural, learning_curve, train_neural
+from ..running.neural_play import (calibration, calibration_table, decision_quality, decisions, evaluate_neural,
+                                   learning_curve, replay_views, train_neural)
 from .runner import Output, task_kind
 from .stats import wilson
 
@@ -36,31 +49,68 @@ LEVELS = ("8x8x10", "16x16x40", "16x30x99")
 @task_kind("neural_bandit")
 def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: float | None = None,
                 channels: int = 32, layers: int = 5, epsilon: float = 0.0, minibatch: int = 16, replay: float = 1.0,
-                lr: float = 1e-3, block: int = 1_000, tests=LEVELS, test_games: int = 1_000,
-                calibration_games: int = 20, label: str | None = None, cost: float = 1.0) -> Output:
+                lr: float = 1e-3, block: int = 1_000, checkpoints=(), tests=LEVELS, test_games: int = 1_000,
+                calibration_games: int = 20, mistakes: int = 4, label: str | None = None, cost: float = 1.0
+                ) -> Output:
     """Train a neural bandit on ``board`` (seed ``seed``) for ``games`` games or ``cpu_seconds`` CPU seconds, then
     test it greedily on each of ``tests`` (see the module docstring)."""
     torch = require_torch()
     agent = NeuralAgent(channels, layers, epsilon, seed)
-    run = train_neural(agent, board, games, seed, cpu_seconds=cpu_seconds, minibatch=minibatch, replay=replay, lr=lr)
+    run = train_neural(agent, board, games, seed, cpu_seconds=cpu_seconds, minibatch=minibatch, replay=replay, lr=lr,
+                       snapshots=list(checkpoints))
     out = Output(tables={"curve": learning_curve(run.records, block)})
     out.info.update({f"train_{k}": v for k, v in run.summary().items() if k not in ("agent", "board", "learning")})
     out.info.update(agent=agent.name, parameters=agent.parameters, torch=torch.__version__)
-    rows, cals = [], []
+    points = [{k: v for k, v in snap.items() if k != "at"} for snap in run.snapshots]
+    points.append({"games": run.games, "decisions": run.decisions, "updates": run.updates,
+                   "cpu_seconds": run.cpu_seconds, "agent": agent})
+    rows = []
+    for point in points:
+        t = evaluate_neural(point.pop("agent"), board, test_games, held_out_seed(seed, 0))
+        rows.append({**point, **_tested(t)})
+    out.tables["checkpoints"] = pd.DataFrame(rows)
+    rows, cals, wrong, views = [], [], [], {}
     for i, test in enumerate(tests):
         t = evaluate_neural(agent, test, test_games, held_out_seed(seed, i))
-        lo, hi = wilson(t.wins, t.games)
-        s = t.summary()
-        rows.append({"board": str(t.setting), "games": t.games, "wins": t.wins, "win_rate": t.win_rate, "lo": lo,
-                     "hi": hi, "revealed": float(t.records["revealed"].mean()) if t.games else float("nan"),
-                     "decisions": t.decisions, "cpu_seconds": t.cpu_seconds,
-                     "games_per_cpu_second": s["games_per_cpu_second"],
-                     "decisions_per_cpu_second": s["decisions_per_cpu_second"]})
+        row = {"board": str(t.setting), **_tested(t)}
         if calibration_games:
-            cal = calibration(agent, test, min(calibration_games, test_games), held_out_seed(seed, i))
+            n = min(calibration_games, test_games)
+            cal = calibration(agent, test, n, held_out_seed(seed, i))
             cals.append(calibration_table(cal).reset_index(names="bin").assign(board=str(t.setting)))
+            dec = decisions(cal)
+            row.update({"quality_games": n, **{f"quality_{k}": v for k, v in decision_quality(dec).items()}})
+            worst = dec[dec["missed"]].sort_values(["exact", "game", "decision"], ascending=[False, True, True])
+            worst = worst.head(mistakes)
+            if len(worst):
+                played = evaluate_neural(agent, test, n, held_out_seed(seed, i), record=True)
+                order = {int(g): j for j, g in enumerate(played.records["game"])}
+                for k, w in enumerate(worst.itertuples()):
+                    j = order[int(w.game)]
+                    seen, _ = replay_views(t.setting, played.layouts[j], played.moves[j])
+                    name = f"{t.setting}_{k}"
+                    views[f"{name}_view"] = seen[int(w.decision)]
+                    views[f"{name}_mines"] = played.layouts[j]
+                    wrong.append({"board": str(t.setting), "name": name, "game": int(w.game),
+                                  "decision": int(w.decision), "tile": int(w.tile), "net": float(w.net),
+                                  "exact": float(w.exact), "covered": int(w.covered)})
+        rows.append(row)
     out.tables["tests"] = pd.DataFrame(rows)
     if cals:
         out.tables["calibration"] = pd.concat(cals, ignore_index=True)
+    out.tables["mistakes"] = pd.DataFrame(wrong, columns=["board", "name", "game", "decision", "tile", "net", "exact",
+                                                          "covered"])
+    if views:
+        out.arrays["mistakes"] = views
     out.arrays["agent"] = agent.file_arrays()
     return out
+
+
+def _tested(t) -> dict:
+    """The row of one batch of greedy test games: games, wins, win rate, its 95% Wilson interval, the share of
+    safe tiles revealed, decisions and the speed."""
+    lo, hi = wilson(t.wins, t.games)
+    s = t.summary()
+    return {"test_games": t.games, "wins": t.wins, "win_rate": t.win_rate, "lo": lo, "hi": hi,
+            "revealed": float(t.records["revealed"].mean()) if t.games else float("nan"),
+            "test_decisions": t.decisions, "test_cpu_seconds": t.cpu_seconds,
+            "games_per_cpu_second": s["games_per_cpu_second"], "decisions_per_cpu_second": s["decisions_per_cpu_second"]}

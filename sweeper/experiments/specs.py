@@ -584,17 +584,20 @@ def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
 
 
 # --------------------------------------------------- the neural bandit (issue 38) --
-#: Training games of ext:neural per board (a games budget: deterministic). At paper scale about 30 CPU minutes on one
-#: thread of the 2-core machine class, estimated from beginner's measured 948 decisions per CPU second while
-#: learning (54 games/s), the cost of a decision growing with the tiles (4x on intermediate, 7.5x on expert) and
-#: about 100 (intermediate) and 150 (expert) decisions per game; the task stores the CPU seconds it took.
-NEURAL_GAMES = {"paper": {"8x8x10": 90_000, "16x16x40": 4_000, "16x30x99": 1_200}, "quick": {"8x8x10": 300}}
+#: Training games of ext:neural per board (a games budget: deterministic), each about 30 CPU minutes on one thread
+#: of the 2-core machine class (the issue's budget), from speeds measured while learning (process CPU time, 32
+#: channels, 5 layers): 866 decisions per CPU second on beginner at about 19 decisions a game, 337 on intermediate
+#: at about 70, 170 to 200 on expert at 25 to 40 as it learns. Each run stores the CPU seconds it took, per block.
+NEURAL_GAMES = {"paper": {"8x8x10": 75_000, "16x16x40": 7_500, "16x30x99": 6_000}, "quick": {"8x8x10": 300}}
+#: Where in its training each network is also frozen and tested on its own board: fractions of its games.
+NEURAL_CHECKPOINTS = (1 / 30, 1 / 10, 1 / 3, 2 / 3)
 
 
 def neural_tasks(sc, seeds):
     from .neural import neural_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
     test = sc.test // 10 if sc.name == "paper" else 50
     return [Task.make("neural_bandit", board=b, seed=s, games=g, test_games=test,
+                      checkpoints=[round(g * f) for f in NEURAL_CHECKPOINTS],
                       calibration_games=20 if sc.name == "paper" else 3, block=max(g // 50, 1),
                       cost=1.5e7 if sc.name == "paper" else 1e4,  # ~30 CPU min each: twice ext:deep_rl's longest
                       label=f"neural bandit (32 ch, 5 layers) on {b}, {g:,} games, seed {s}")

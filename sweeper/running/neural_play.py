@@ -42,6 +42,7 @@ import pandas as pd
 from numba import njit
 
 from ..agents.neural import NeuralAgent, as_neural, lowest, require_torch
+from ..agents.oracle import EPS
 from ..checks import boolean, whole
 from ..game.engine import ONGOING, REV, ST, WON, Board, Game, Setting, click, new_board, new_game
 from ..game.grid import COVERED
@@ -391,5 +392,38 @@ def calibration_table(cal: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
     return out
 
 
+def decisions(cal: pd.DataFrame) -> pd.DataFrame:
+    """:func:`calibration`'s rows summed per decision: ``game``, ``decision``, ``covered`` (tiles on offer),
+    ``tile`` (the one clicked), ``net`` and ``exact`` (its predicted and exact P(mine)), ``best`` (the lowest exact
+    P(mine) on offer: the exact oracle's click), ``sure`` (a tile proven safe was on offer: ``best`` is 0),
+    ``regret`` (``exact - best``: how much likelier the click was to hit a mine than the oracle's) and ``missed``
+    (a proven-safe tile was on offer and the click was not proven safe). The network only clicks, so the oracle
+    here is the best click."""
+    cols = ["game", "decision", "covered", "tile", "net", "exact", "best", "sure", "regret", "missed"]
+    if cal.empty:
+        return pd.DataFrame(columns=cols)
+    g = cal.groupby(["game", "decision"], sort=True)
+    out = g.agg(covered=("tile", "size"), best=("exact", "min"))
+    chosen = cal[cal["chosen"]].set_index(["game", "decision"])[["tile", "net", "exact"]]
+    out = out.join(chosen, how="left").reset_index()
+    out["sure"] = out["best"] <= EPS
+    out["regret"] = out["exact"] - out["best"]
+    out["missed"] = out["sure"] & (out["exact"] > EPS)
+    return out[cols]
+
+
+def decision_quality(dec: pd.DataFrame) -> dict:
+    """Rates over :func:`decisions`' rows: ``decisions``, ``sure_share`` (decisions with a proven-safe tile on
+    offer), ``missed_per_sure`` (of those, the share where another tile was clicked), ``regret_per_decision``
+    (mean of ``regret``) and ``regret_per_guess`` (its mean where nothing was proven safe)."""
+    n = len(dec)
+    sure = dec["sure"].to_numpy(bool) if n else np.zeros(0, bool)
+    nan = float("nan")
+    return {"decisions": n, "sure_share": float(sure.mean()) if n else nan,
+            "missed_per_sure": float(dec["missed"].to_numpy(bool)[sure].mean()) if sure.any() else nan,
+            "regret_per_decision": float(dec["regret"].mean()) if n else nan,
+            "regret_per_guess": float(dec["regret"].to_numpy()[~sure].mean()) if (~sure).any() else nan}
+
+
 __all__ = ["NeuralRun", "train_neural", "evaluate_neural", "learning_curve", "calibration", "calibration_table",
-           "replay_views", "stacked_boards"]
+           "replay_views", "stacked_boards", "decisions", "decision_quality"]
