@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from numba import njit
 
@@ -111,3 +112,36 @@ def test_experiments_name_their_openings_so_a_new_one_joins_none(monkeypatch):
     before = [t.id for t in ex.all_tasks(scale="quick")]
     monkeypatch.setattr(engine, "OPENING_TABLE", engine.OPENING_TABLE + (wide_opening(),))
     assert [t.id for t in ex.all_tasks(scale="quick")] == before
+
+
+def test_a_chapter_reads_its_own_experiment_without_the_rest_of_the_reproduction(monkeypatch, tmp_path):
+    """The chapter recipe, steps 1 and 2: a spec with its own task kind, run at quick scale alone into an empty
+    results folder, is read by a figure function through ensure_spec; a missing run names its command."""
+    from sweeper.experiments import runner
+    from sweeper.experiments.reproduce import reproduce
+    from sweeper.viz.figures import results
+
+    def guide_demo(board: str, seed: int, games: int) -> runner.Output:
+        run = train("greedy", board, games, seed=seed, progress=False)
+        return runner.Output(tables={"wins": pd.DataFrame({"won": run.records["won"].astype(int)})})
+
+    monkeypatch.setitem(runner.TASKS, "guide_demo", guide_demo)
+    spec = ex.Spec("ext:guide_demo", "A chapter of the guide", "greedy's wins on beginner",
+                   lambda sc, seeds: [runner.Task.make("guide_demo", board="8x8x10", seed=s, games=30)
+                                      for s in seeds])
+    monkeypatch.setitem(ex.EXTRA_SPECS, "ext:guide_demo", spec)
+    monkeypatch.setenv(results.SCALE_ENV, "quick")
+    monkeypatch.setattr(results, "results_dir", lambda: tmp_path)
+
+    def wins() -> int:  # the figure function of step 2
+        store, tasks = results.ensure_spec("ext:guide_demo")
+        return int(sum(store.load(t).tables["wins"]["won"].sum() for t in tasks))
+
+    with pytest.raises(ValueError, match="runs of ext:guide_demo are missing: run `python -m sweeper reproduce "
+                                         "ext:guide_demo --scale quick"):
+        wins()
+    counts = reproduce(["ext:guide_demo"], scale="quick", results=tmp_path, progress=False, log=lambda *a: None)
+    assert counts["summary"] is None and counts["missing"] > 0  # the rest of the reproduction is not there
+    assert 0 <= wins() <= 30
+    with pytest.raises(ValueError, match="no quick-scale results"):
+        results.comparison()  # only the summary tables need the whole reproduction

@@ -1,10 +1,11 @@
-"""The regret chapter's tables and sentences (sweeper/viz/regret_figures.py) on hand-made runs."""
+"""The regret chapter's tables and sentences (sweeper/viz/figures/regret.py) on hand-made runs."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from sweeper.viz import regret_figures as rf
+from sweeper.viz import regret_charts as rc
+from sweeper.viz.figures import regret as rf
 
 
 def _run(agent, board, seed, episodes, per_decision, decisions_per_game, sure_share=0.9, flags_share=0.2,
@@ -103,10 +104,10 @@ def test_growth_gives_decisions_per_game_and_parts_chart_takes_games(runs):
     assert np.allclose(g["decisions per game"], 20.0)
     gap, learning = rf.bands(r=runs, agents=("greedy",), column="gap"), rf.bands(r=runs, agents=("greedy",),
                                                                                     column="learning")
-    spec = rf.parts_chart(gap, learning, x="games").to_dict()
+    spec = rc.parts_chart(gap, learning, x="games").to_dict()
     assert spec["hconcat"][0]["layer"][0]["encoding"]["x"]["field"] == "games"
     with pytest.raises(ValueError, match="x must be"):
-        rf.parts_chart(gap, learning, x="tiles")
+        rc.parts_chart(gap, learning, x="tiles")
 
 
 def test_bands_thin_to_log_spaced_points_and_name_their_seeds(runs):

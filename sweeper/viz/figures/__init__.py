@@ -7,8 +7,9 @@ the book, and this package gathers them under one name (``figures.fig_exp_1()``)
 * :mod:`~sweeper.viz.figures.results` -- where the results live and how a page reads them;
 * :mod:`~sweeper.viz.figures.paper` -- the paper's own figures and tables;
 * :mod:`~sweeper.viz.figures.bands` -- seed bands of the paper's experiments;
-* :mod:`~sweeper.viz.figures.beyond` -- the chapters beyond the paper (the regret chapter has its own
-  module, :mod:`sweeper.viz.regret_figures`);
+* :mod:`~sweeper.viz.figures.beyond` -- the chapters beyond the paper;
+* :mod:`~sweeper.viz.figures.regret` -- the regret chapter (``figures.regret.findings()``; its charts are
+  :mod:`sweeper.viz.regret_charts`);
 * :mod:`~sweeper.viz.figures.deep` -- the deep-RL chapter (always the committed paper-scale runs);
 * :mod:`~sweeper.viz.figures.speed` -- the speed chapter's timing of the whole reproduction and its bench
   (always the committed files).
@@ -116,6 +117,7 @@ from .deep import (  # noqa: F401
     published_learned_agents,
     published_sources,
 )
+from . import regret  # noqa: F401  (the regret chapter: figures.regret.NAME)
 from .speed import (  # noqa: F401
     reproduction_timing,
     timing_parts,

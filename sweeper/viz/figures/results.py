@@ -36,7 +36,9 @@ def results_dir() -> Path:
 def reproduce_command(ids=(), seeds=None) -> str:
     """The command that computes the given experiments (all of the paper's by default) at the current scale."""
     sc = scale()
-    where = "" if sc == "paper" else f" --scale {sc} --results {results_dir().relative_to(REPO)}"
+    root = results_dir()
+    shown = root.relative_to(REPO) if root.is_relative_to(REPO) else root
+    where = "" if sc == "paper" else f" --scale {sc} --results {shown}"
     extra = f" --seeds {','.join(map(str, seeds))}" if seeds else ""
     return f"python -m sweeper reproduce {' '.join(ids)}{' ' if ids else ''}{where.strip()}{extra}".replace("  ", " ")
 
@@ -60,7 +62,9 @@ def comparison() -> pd.DataFrame:
 
 
 def store():
-    _ready(scale())
+    """The stored runs of the scale the pages show. A page reads its own experiment through it without the rest
+    of the reproduction (:func:`ensure_spec` / :func:`ensure_tasks` name the command computing a missing run);
+    only the summary tables (:func:`comparison`) need every spec of the scale."""
     return store_for(results_dir(), scale(), exact_source=scale() != "paper")
 
 
