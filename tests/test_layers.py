@@ -1,6 +1,7 @@
 """The folders are layers: a module imports only from its own layer or the ones below it."""
 
 import ast
+import re
 from pathlib import Path
 
 import sweeper
@@ -186,3 +187,17 @@ def test_every_random_stream_and_seed_offset_is_named_in_rng():
                         any(isinstance(s, ast.Constant) and isinstance(s.value, int) for s in sides):
                     bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {ast.unparse(node)}")
     assert not bad, "\n".join(bad)
+
+
+def test_one_gymnasium_loop():
+    """Only ``running.policies.run_episodes`` steps the Gymnasium env in a loop (the deep-RL test games and every
+    policy go through it); the env's own module defines the step."""
+    loops = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel in ("running/env.py", "running/policies.py"):
+            continue
+        text = path.read_text()
+        if re.search(r"\benv\.step\(|\.reset\(seed=", text):
+            loops.append(rel)
+    assert not loops, f"a second Gymnasium loop in {loops}: use running.policies.run_episodes"

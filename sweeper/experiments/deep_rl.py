@@ -32,6 +32,7 @@ from ..game.engine import Setting
 from ..game.probability import mine_probabilities
 from ..rng import held_out_seed
 from ..running.env import MinesweeperEnv, action_mask
+from ..running.policies import run_episodes
 from .runner import Output, task_kind
 
 #: Cell codes of the observation (0-8 numbers, covered, flagged, exploded, and one spare).
@@ -119,38 +120,47 @@ def curve_table(rows, block: int) -> pd.DataFrame:
     return t
 
 
+class FrozenPolicy:
+    """``model``'s most probable valid click, as a policy of :func:`~sweeper.running.policies.run_episodes` (the
+    one Gymnasium loop); the clicks of the first ``audit_games`` games are scored against the exact mine
+    probabilities into ``audit`` (see :func:`test_games`)."""
+
+    def __init__(self, model, mines: int, audit_games: int = 0):
+        self.model, self.mines, self.audit_games, self.game = model, mines, audit_games, -1
+        self.audit = dict(decisions=0, safe_known=0, clicked_safe_known=0, clicked_known_mine=0, guesses=0,
+                          guesses_with_safe_known=0)
+
+    def reset(self):
+        self.game += 1
+
+    def __call__(self, obs) -> int:
+        action, _ = self.model.predict(obs, action_masks=action_mask(obs).astype(bool), deterministic=True)
+        action = int(action)
+        if self.game < self.audit_games:
+            a = self.audit
+            p = mine_probabilities(obs, self.mines).ravel()
+            covered = ~np.isnan(p)
+            known = covered & (p <= 1e-12)
+            a["decisions"] += 1
+            a["safe_known"] += bool(known.any())
+            a["clicked_safe_known"] += bool(known[action])
+            a["clicked_known_mine"] += bool(p[action] >= 1 - 1e-12)
+            guess = 1e-12 < p[action] < 1 - 1e-12
+            a["guesses"] += bool(guess)
+            a["guesses_with_safe_known"] += bool(guess and known.any())
+        return action
+
+
 def test_games(model, board: str, games: int, seed: int, audit_games: int = 0) -> tuple[pd.DataFrame, dict]:
-    """Frozen test games of ``model`` (its most probable valid click): per game ``won``, ``steps``; and, over the
-    first ``audit_games`` games, every click scored against the exact mine probabilities (``decisions``,
-    ``safe_known``: a tile known to be safe was on offer, ``clicked_safe_known``, ``clicked_known_mine``,
-    ``guesses``: clicks on a tile neither known safe nor known mine)."""
-    env = MinesweeperEnv(board)
-    mines = Setting.parse(board).mines
-    won, steps = [], []
-    audit = dict(decisions=0, safe_known=0, clicked_safe_known=0, clicked_known_mine=0, guesses=0,
-                 guesses_with_safe_known=0)
-    for g in range(games):
-        obs, info = env.reset(seed=seed if g == 0 else None)
-        n = 0
-        while info["status"] == "ongoing":
-            action, _ = model.predict(obs, action_masks=action_mask(obs).astype(bool), deterministic=True)
-            action = int(action)
-            if g < audit_games:
-                p = mine_probabilities(obs, mines).ravel()
-                covered = ~np.isnan(p)
-                known = covered & (p <= 1e-12)
-                audit["decisions"] += 1
-                audit["safe_known"] += bool(known.any())
-                audit["clicked_safe_known"] += bool(known[action])
-                audit["clicked_known_mine"] += bool(p[action] >= 1 - 1e-12)
-                guess = 1e-12 < p[action] < 1 - 1e-12
-                audit["guesses"] += bool(guess)
-                audit["guesses_with_safe_known"] += bool(guess and known.any())
-            obs, _, terminated, truncated, info = env.step(action)
-            n += 1
-        won.append(info["status"] == "won")
-        steps.append(n)
-    return pd.DataFrame({"won": won, "steps": steps}), audit
+    """Frozen test games of ``model`` (its most probable valid click), played by
+    :func:`~sweeper.running.policies.run_episodes`: per game ``won``, ``steps``; and, over the first
+    ``audit_games`` games, every click scored against the exact mine probabilities (``decisions``, ``safe_known``:
+    a tile known to be safe was on offer, ``clicked_safe_known``, ``clicked_known_mine``, ``guesses``: clicks on a
+    tile neither known safe nor known mine)."""
+    policy = FrozenPolicy(model, Setting.parse(board).mines, audit_games)
+    played = run_episodes(MinesweeperEnv(board), policy, games, seed)
+    table = pd.DataFrame({"won": [bool(e["won"]) for e in played], "steps": [int(e["steps"]) for e in played]})
+    return table, policy.audit
 
 
 @task_kind("deep_ppo")
