@@ -662,17 +662,19 @@ class Rule:
             self._kernel_fns = (ch, poll, gu)
         return self._kernel_fns
 
-    def bundle(self, rng: np.random.Generator, capacity: int) -> tuple:
-        """The tuple the kernels take (:func:`sweeper.agents.kernels.choose_by_rule`): functions, parameters,
-        random stream, work buffers for ``capacity`` candidates, the status array and the interrupt poll."""
+    def kernel_args(self, rng: np.random.Generator, capacity: int) -> kernels.RuleArgs:
+        """What the kernels take (:class:`sweeper.agents.kernels.RuleArgs`): the functions, parameters, random
+        stream, work buffers for ``capacity`` candidates, the status array and the interrupt poll."""
         ch, poll, gu = self.kernel_functions()
         self._state.rng = rng
         self._state.error = None
         self._state.stop = False
         self._state.polled, self._state.every = None, 1
-        return ((ch,), (gu,), np.array(list(self.params.values()), dtype=np.float64), rng, np.empty(capacity),
-                np.empty(capacity, dtype=np.int64), np.empty(2 * capacity, dtype=np.int64),
-                np.zeros(E_SIZE, dtype=np.int64), (poll,))
+        return kernels.RuleArgs(choose=(ch,), give_up=(gu,),
+                                params=np.array(list(self.params.values()), dtype=np.float64), rng=rng,
+                                values=np.empty(capacity), counts=np.empty(capacity, dtype=np.int64),
+                                indices=np.empty(2 * capacity, dtype=np.int64),
+                                status=np.zeros(E_SIZE, dtype=np.int64), poll=(poll,))
 
     def interrupt(self) -> None:
         """Stop a run of this rule at its next decision (Ctrl-C; a compiled rule stops between kernel calls)."""
@@ -683,14 +685,14 @@ class Rule:
         return bool(self._state.stop)
 
     def use_rng(self, rng) -> None:
-        """Make ``rng`` the stream a Python rule sees (the kernels take theirs from the bundle)."""
+        """Make ``rng`` the stream a Python rule sees (the kernels take theirs from :meth:`kernel_args`)."""
         self._state.rng = rng
 
     # -- failures ----------------------------------------------------------------
-    def failure(self, bundle, games_before: int = 0) -> str | None:
-        """None if the bundle's status is clean, else the message of what went wrong (and
+    def failure(self, args, games_before: int = 0) -> str | None:
+        """None if the status of ``args`` (:meth:`kernel_args`) is clean, else the message of what went wrong (and
         ``self.cause``: the exception to chain, if any)."""
-        st = bundle[7]
+        st = args.status
         code = int(st[E_CODE])
         py_error = self._state.error
         self.cause = py_error
@@ -704,7 +706,7 @@ class Rule:
             return failed + f"{type(py_error).__name__}: {py_error}"
         # a compiled rule's bad answer: the error its Python source gives on the same inputs, as the Python path
         # would report it (raised, or an answer the Python path refuses), when it gives one
-        self.cause = self._replay(fn, bundle, m, int(st[E_DECISION]))
+        self.cause = self._replay(fn, args, m, int(st[E_DECISION]))
         if self.cause is not None:
             return failed + f"{type(self.cause).__name__}: {self.cause}"
         if code == RULE_BAD_FLAG:
@@ -718,7 +720,7 @@ class Rule:
                     f"source does not raise on the same inputs; run the rule without njit to debug)")
         return f"rule {self.name!r}: status code {code} {where}"
 
-    def _replay(self, fn_name, bundle, m, t):
+    def _replay(self, fn_name, args, m, t):
         """Run the Python source of a compiled function on the inputs of its failed decision: the exception it
         raises there, or the one the Python path's checks raise on its answer (``_as_index``, ``_as_flag``), or
         None. (The rule's random stream is the one after the compiled call.)"""
@@ -726,15 +728,15 @@ class Rule:
         py = getattr(fn, "py_func", None)
         if py is None:
             return None
-        q, n = bundle[4][:m].copy(), bundle[5][:m].copy()
+        q, n = args.values[:m].copy(), args.counts[:m].copy()
         try:
             if fn_name == "choose":
-                answer = py(q, n, t, bundle[2].copy(), copy.deepcopy(bundle[3]))
+                answer = py(q, n, t, args.params.copy(), copy.deepcopy(args.rng))
                 if not isinstance(answer, tuple) or len(answer) != 2:
                     raise TypeError(f"choose must return a pair (index, flag), got {answer!r}")
                 _as_index(answer[0]), _as_flag(answer[1])
             else:
-                _as_index(py(q, n, t, bundle[2].copy()))
+                _as_index(py(q, n, t, args.params.copy()))
         except Exception as exc:  # noqa: BLE001
             return exc
         return None
@@ -748,11 +750,11 @@ choose = kernels.choose
 apply = kernels.apply
 
 
-def raise_failure(rule: "Rule", bundle, where: str) -> None:
+def raise_failure(rule: "Rule", args, where: str) -> None:
     """After a kernel call that played one game step by step (an Episode, the env's policy): raise the rule's
     failure, if any, as a :class:`RuleError` naming ``where`` ("in this episode"); Ctrl-C inside the rule
     stays a ``KeyboardInterrupt``."""
-    message = rule.failure(bundle)
+    message = rule.failure(args)
     if message is None:
         return
     if isinstance(rule.cause, KeyboardInterrupt):

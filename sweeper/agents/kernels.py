@@ -107,11 +107,18 @@ AC_SIZE = 8
 # per-game record columns
 R_WON, R_DEC, R_CLK, R_FLP, R_WRONG, R_REV, R_REM, R_RECORDED, R_PERFECT = range(9)
 REC_SIZE = 9
-# a plug-in rule's status array ``rule[7]`` (see :mod:`sweeper.agents.custom`): error code, the game and
+# a plug-in rule's status array ``rule.status`` (see :mod:`sweeper.agents.custom`): error code, the game and
 # decision where it happened, the index (or flag) the rule returned, the number of candidates, and the decisions
 # left before the rule's ``poll`` is asked whether the run was interrupted (Ctrl-C)
 E_CODE, E_GAME, E_DECISION, E_INDEX, E_COUNT, E_TICK = range(6)
 E_SIZE = 6
+
+#: What the kernels take for a plug-in rule (made by :meth:`sweeper.agents.custom.Rule.kernel_args`), by name:
+#: ``choose`` and ``give_up`` (each a 1-tuple of the compiled function), ``params`` (float64), ``rng`` (the rule's
+#: stream), the work buffers ``values``, ``counts`` and ``indices`` for the candidates on offer, ``status`` (the
+#: ``E_*`` fields: what went wrong, where) and ``poll`` (a 1-tuple of the interrupt check).
+RuleArgs = namedtuple("RuleArgs", ["choose", "give_up", "params", "rng", "values", "counts", "indices", "status",
+                                   "poll"])
 RULE_OK, RULE_BAD_INDEX, RULE_RAISED, RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED, RULE_BAD_FLAG = 0, 1, 2, 3, 4, 5
 
 #: What the agent keeps about the current game, as one bundle for the kernels.
@@ -519,7 +526,7 @@ def gather(lives, full, cq, cn, qbuf, nbuf, ibuf):
 
 @njit(cache=True, inline="always")
 def _rule_failed(rule, code, gen, index, m):
-    st = rule[7]
+    st = rule.status
     st[E_CODE] = code
     st[E_DECISION] = gen
     st[E_INDEX] = index
@@ -535,12 +542,12 @@ def choose_by_rule(lives, full, cslot, cq, cn, gen, rule):
     second of them), or -1 when the run was interrupted (Ctrl-C). The answer is checked as the Python path
     checks it: an index in range, a flag 0 or 1. On a bad answer, an exception or an interrupt the status records
     it and the tile returned is -1 (the callers stop the run)."""
-    choose_fn, params, gen_rng, qbuf, nbuf, ibuf = rule[0][0], rule[2], rule[3], rule[4], rule[5], rule[6]
+    choose_fn, params, gen_rng, qbuf, nbuf, ibuf = rule.choose[0], rule.params, rule.rng, rule.values, rule.counts, rule.indices
     m = gather(lives, full, cq, cn, qbuf, nbuf, ibuf)
-    st = rule[7]
+    st = rule.status
     st[E_TICK] -= 1
     if st[E_TICK] <= 0:
-        st[E_TICK] = rule[8][0]()
+        st[E_TICK] = rule.poll[0]()
         if st[E_TICK] < 0:  # interrupted: the poll has noted it for the caller
             _rule_failed(rule, RULE_RAISED, gen, -1, m)
             return chosen(cslot, cq, cn, -1, 0.0, False)
@@ -667,8 +674,8 @@ def flag_windows(b, sym, kbuf, tbuf):
 @njit(cache=True, inline="always")
 def give_up_by_rule(b, t, pol, rule):
     """A plug-in rule's choice of the flag to give up: every pair of :func:`flag_windows`, with Q and N
-    (unseen: -1, 0), goes to ``rule[1]``; returns (tile, key), or (-1, -1) on a failure."""
-    give_up_fn, params, qbuf, nbuf, ibuf = rule[1][0], rule[2], rule[4], rule[5], rule[6]
+    (unseen: -1, 0), goes to ``rule.give_up``; returns (tile, key), or (-1, -1) on a failure."""
+    give_up_fn, params, qbuf, nbuf, ibuf = rule.give_up[0], rule.params, rule.values, rule.counts, rule.indices
     keys, q, n = t.keys, t.q, t.n
     gen = max(t.meta[DECISIONS], 1)
     cap = qbuf.shape[0]
@@ -860,12 +867,12 @@ def _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, 
             x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent, rule)
             if x < 0:
                 if rule is not None:
-                    rule[7][E_GAME] = g
+                    rule.status[E_GAME] = g
                 return g
             removed = apply(b, c, t, pol, x, key, slot, fl, rule)
             if rule is not None:
-                if rule[7][E_CODE] != RULE_OK:
-                    rule[7][E_GAME] = g
+                if rule.status[E_CODE] != RULE_OK:
+                    rule.status[E_GAME] = g
                     return g
             if probe is not None:
                 oracle.after_move(b, probe, g, x, fl, qv, nv, removed)
@@ -905,7 +912,7 @@ def check_rule(pol, rule) -> None:
     agent never falls back on another kind's choice."""
     is_rule = int(pol[P_KIND]) == RULE
     if is_rule and rule is None:
-        raise ValueError("a plug-in rule's agent needs its rule's tuple (sweeper.agents.custom.Rule.bundle)")
+        raise ValueError("a plug-in rule's agent needs its rule's RuleArgs (sweeper.agents.custom.Rule.kernel_args)")
     if rule is not None and not is_rule:
         raise ValueError("a rule's tuple goes with a plug-in rule's agent only")
 
@@ -939,7 +946,7 @@ def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start,
         else:
             start = _play_games_probed(b, c, table.bundle, pol, rng_boards, rng_agent, layouts, records, start,
                                        end - start, resume, rule, probe)
-        if start >= end or (rule is not None and rule[7][E_CODE] != RULE_OK):
+        if start >= end or (rule is not None and rule.status[E_CODE] != RULE_OK):
             return probe
         grown = False
         if needs_room(table.bundle.keys, table.bundle.meta, room):

@@ -147,9 +147,10 @@ def check_opening(opening: str, setting: Setting, first=None) -> tuple[Opening, 
         raise ValueError(f"opening must be one of {sorted(known)}, got {opening!r}")
     o = known[opening]
     if first is not None and not o.takes_first:
-        raise ValueError(f"first is for the openings {[n.name for n in OPENING_TABLE if n.takes_first]}; the "
-                         f"{opening} opening opens a tile of its own (the first safe tile with no mine around it, "
-                         "column by column)")
+        takes = [n.name for n in OPENING_TABLE if n.takes_first]
+        names = " and ".join([", ".join(takes[:-1]), takes[-1]] if len(takes) > 1 else takes)
+        raise ValueError(f"first is for the {names} openings; the {opening} opening opens a tile of its own (the "
+                         "first safe tile with no mine around it, column by column)")
     if first is not None and not (isinstance(first, (tuple, list)) and len(first) == 2 and all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in first)):
         raise ValueError(f"first must be a (row, col) pair of integers, got {first!r}")

@@ -150,7 +150,7 @@ class Episode:
         rng_boards, self.rng_agent, rule_stream = streams(self.seed)
         self.rule = None  # a plug-in rule's tuple for the kernels (sweeper.agents.custom)
         if isinstance(self.agent, RuleAgent):
-            self.rule = self.agent.rule.bundle(rule_stream, 8 * b.shown.shape[0])
+            self.rule = self.agent.rule.kernel_args(rule_stream, 8 * b.shown.shape[0])
         layout = np.zeros(0, np.uint8) if mines is None else check_layout(mines, self.setting, opening, first)
         new_game(b, rng_boards, layout)
         begin_game(self.cache)
@@ -263,12 +263,12 @@ class Episode:
             choice = choose(self.board, cache, table, self.pol, self.rng_agent.copy())
         else:
             r = self.rule
-            rule = r[:3] + (deepcopy(r[3]),) + r[4:7] + (r[7].copy(),) + r[8:]
-            self.agent.rule.use_rng(rule[3])
+            rule = r._replace(rng=deepcopy(r.rng), status=r.status.copy())
+            self.agent.rule.use_rng(rule.rng)
             try:
                 choice = custom.quiet(choose, self.board, cache, table, self.pol, self.rng_agent.copy(), rule)
             finally:
-                self.agent.rule.use_rng(r[3])
+                self.agent.rule.use_rng(r.rng)
             self._check_rule(rule)
         return self._scored(cache, table, choice[0] if choice[7] < 0 else choice[7])
 

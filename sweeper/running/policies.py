@@ -143,7 +143,7 @@ class BanditPolicy:
         self.cache = new_cache(self.board)
         self.rule = None
         if isinstance(self.agent, RuleAgent):
-            self.rule = self.agent.rule.bundle(rule_stream, 8 * self.board.shown.shape[0])
+            self.rule = self.agent.rule.kernel_args(rule_stream, 8 * self.board.shown.shape[0])
         check_rule(self.pol, self.rule)
         self.reset()
 

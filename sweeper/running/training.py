@@ -275,7 +275,7 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         for s in settings:
             board = new_board(s, opening, first)
             cache = new_cache(board)
-            rule = None if rule_stream is None else agent.rule.bundle(rule_stream, 8 * board.shown.shape[0])
+            rule = None if rule_stream is None else agent.rule.kernel_args(rule_stream, 8 * board.shown.shape[0])
             lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
             if recorder is not None:
                 recorder.begin_setting(board, s, episodes)
@@ -296,11 +296,11 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
                     message = agent.rule.failure(rule, done)
                     if message is not None and agent.rule.interrupted and (
                             interrupt.hit or isinstance(agent.rule.cause, KeyboardInterrupt)):
-                        finished = done + int(rule[7][custom.E_GAME])
+                        finished = done + int(rule.status[custom.E_GAME])
                         raise KeyboardInterrupt(f"stopped after {finished:,} of {total:,} games (the game in "
                                                 f"progress was abandoned)")
                     if message is not None:
-                        finished = done + int(rule[7][custom.E_GAME])
+                        finished = done + int(rule.status[custom.E_GAME])
                         run = _run(agent, settings, episodes, finished, records, seed, opening, learn,
                                    time.perf_counter() - t0)
                         raise custom.RuleError(message + f"; the {finished:,} finished games are in error.run",
