@@ -104,7 +104,7 @@ def test_sa_verdict_names_the_nearer_reading_and_where_the_paper_s_pairs_lie():
 
 
 def _pseq_rows():
-    """Two settings, both guessing rules; PSEQ apart from (above) lowest P on the first only."""
+    """Two settings, both guessing strategies; PSEQ apart from (above) lowest P on the first only."""
     rows = []
     settings = [("8x8x10", "zero", 0.8828, (0.8779, 0.8759, 0.8799), (0.8833, 0.8813, 0.8853)),
                 ("16x30x99", "safe", 0.3961, (0.3879, 0.3849, 0.3909), (0.3880, 0.3850, 0.3910))]

@@ -1,4 +1,4 @@
-"""The agents' rules: the paper's action model, the value table, the choice and learning kernels.
+"""The agents: the paper's action model, the value table, the choice and learning kernels.
 
 * :mod:`~sweeper.agents.windows` -- an action is a 3x3 window plus a target; keys and symmetries;
 * :mod:`~sweeper.agents.values` -- Q(a) and N(a) of every action met (a growable hash table);

@@ -1,6 +1,6 @@
 """The bandit agents' play and learning, as numba kernels (paper Sections IV-A and IV-B).
 
-These kernels are the one implementation of the agents' rules; training,
+These kernels are the one implementation of how the agents choose and learn; training,
 evaluation, the step-through API, the audit, the Gymnasium policy and the
 widgets all call them. The rules are those of the ``reference`` rule set,
 stated in full in the book page "The reference rules"

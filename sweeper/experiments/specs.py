@@ -498,7 +498,7 @@ def deep_rl_tasks(sc, seeds):
 
 
 def pseq_tasks(sc, seeds):
-    """The solver with each guessing rule, a tenth of a training run's games per setting."""
+    """The solver with each guessing strategy, a tenth of a training run's games per setting."""
     return [player("solver", b, sc.train // 10, s, opening, guess) for guess in ("fewest", "pseq")
             for b in STANDARD_TESTS for opening in PSEQ_OPENINGS for s in seeds]
 

@@ -5,16 +5,16 @@ The players
 *Solver* (the ceiling): at each turn it computes the probabilities, then clicks
 every covered tile of probability 0 in row-major order (skipping those a
 previous click of the same turn already revealed). If there is none it clicks
-the covered tile of lowest probability, which is a *guess*. Tie rule: tiles
+the covered tile of lowest probability, which is a *guess*. Ties: tiles
 within :data:`TIE` of the lowest probability are equal; among them the one
 with the fewest covered neighbours wins (on an open board a corner before an
 edge before the interior: a 0 and its flood fill are likelier there), then the
 first in row-major order. It never places flags. (Measured on 2,000 paired
-games per setting, this tie rule won 0.2-2.3 points more than row-major order
+games per setting, this tie-break won 0.2-2.3 points more than row-major order
 alone.)
 
 *Solver with PSEQ* (``guess="pseq"``): the same, except for how it guesses. It
-follows the guessing rule Tu et al. published with their solver (named PSEQ, for its
+follows the guessing strategy Tu et al. published with their solver (named PSEQ, for its
 four criteria P, S, E, Q), as their code computes it, applied in turn to the covered
 tiles listed column by column:
 
@@ -66,11 +66,11 @@ from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, analyse_count
 from ..rng import below, check_seed, streams
 from .training import check_episodes
 
-#: Probabilities closer than this count as equal for the tie rule.
+#: Probabilities closer than this count as equal for the tie-break.
 TIE = 1e-12
 #: PSEQ's relative tolerance: values within this share of the best count as equal.
 PSEQ_TOL = 1e-8
-#: The guessing rules of :func:`play_solver`.
+#: The guessing strategies of :func:`play_solver`.
 GUESSES = ("fewest", "pseq")
 
 
@@ -85,7 +85,7 @@ def _covered_neighbours(view, t, off8):
 
 @njit(cache=True)
 def lowest_tile(view, tiles, prob, off8):
-    """The covered tile the tie rule picks among the lowest probabilities."""
+    """The covered tile the tie-break picks among the lowest probabilities."""
     best = np.inf
     for j in range(tiles.shape[0]):
         p = tiles[j]
@@ -337,7 +337,7 @@ def play_solver(board, episodes: int, seed: int = 0, opening: str = "reference",
         ``fallbacks`` (see :mod:`sweeper.game.probability`).
     guess : str, default "fewest"
         How it guesses: ``"fewest"`` (lowest probability, then fewest covered neighbours) or ``"pseq"``
-        (the published PSEQ rule).
+        (the published PSEQ strategy).
 
     Returns
     -------

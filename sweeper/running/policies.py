@@ -1,7 +1,7 @@
 """Players of :class:`~sweeper.running.env.MinesweeperEnv`: policies ``obs -> action`` and the episode loop.
 
 * :func:`solver_action` / :func:`solver_policy`: the exact-probability solver's
-  choice (lowest mine probability, :mod:`sweeper.running.players`'s tie rule);
+  choice (lowest mine probability, :mod:`sweeper.running.players`'s tie-break);
 * :class:`BanditPolicy` / :func:`bandit_policy`: a trained bandit agent of any
   kind (greedy, epsilon-greedy, UCB, Thompson, state-action, a plug-in rule)
   deciding through the agents' own kernels, never learning;
@@ -25,7 +25,7 @@ from ..game.probability import mine_probabilities
 from ..game.grid import COVERED, EXPLODED, FLAG, pad_view, padded_offsets, tile_of
 from ..rng import streams
 from .env import MinesweeperEnv
-from .players import lowest_tile, random_tile  # the solver's own tie rule; the floor's draw
+from .players import lowest_tile, random_tile  # the solver's own tie-break; the floor's draw
 
 __all__ = ["BanditPolicy", "bandit_policy", "NeuralPolicy", "neural_policy", "random_policy", "run_episodes",
            "solver_action", "solver_policy"]
@@ -49,12 +49,12 @@ def solver_action(obs, mines: int) -> int:
 
     The covered, unflagged tile of lowest exact mine probability
     (:func:`sweeper.game.probability.mine_probabilities`; flags are read as covered tiles),
-    ties broken by the solver's own rule (fewest covered neighbours, then
+    ties broken by the solver's own tie-break (fewest covered neighbours, then
     row-major). Returns the action ``r*cols + c`` (a click in both action layouts).
 
     Playing this in a loop is the solver of :func:`sweeper.running.players.play_solver`
     move by move (that one clicks all the zero-probability tiles of a turn in
-    row-major order before recomputing; the guesses follow the same rule)."""
+    row-major order before recomputing; the guesses follow the same tie-break)."""
     view = _as_view(obs)
     rows, cols = view.shape
     prob = mine_probabilities(view, mines)
@@ -98,7 +98,7 @@ class BanditPolicy:
 
     Each decision runs the agents' own kernels of :mod:`sweeper.agents.kernels` on the
     observation: ``refresh`` (window keys, Q and N from the agent's table),
-    ``choose`` (the agent's own rule, whatever its kind: greedy, epsilon-greedy, UCB,
+    ``choose`` (the agent's own choice, whatever its kind: greedy, epsilon-greedy, UCB,
     Thompson, state-action, or a plug-in rule with its own random stream) and
     ``give_up_choice`` (the flag given up when flags exceed mines). The agent
     never learns here: the policy plays a private copy of it (``learn=False``), so
@@ -110,7 +110,7 @@ class BanditPolicy:
 
     * an agent with visible flags (``flags=True``, the paper's) needs an environment
       with flag actions (``MinesweeperEnv(..., flags=True)``): its flags are placed
-      on the board; when flags exceed mines, the kernels' rule removes one flag and
+      on the board; when flags exceed mines, the kernels remove one flag and
       clicks that tile: two env steps. In an environment without flag actions it
       could not play as trained, so it is refused (``ValueError``).
     * an agent with private marks (``flags=False``) plays in either environment:

@@ -272,7 +272,7 @@ GUESS_NAMES = {"fewest": "lowest P, then fewest covered neighbours", "pseq": "PS
 
 
 def pseq() -> pd.DataFrame:
-    """The solver with each guessing rule of ``ext:pseq`` (seed 1): per level, opening and rule, wins, games,
+    """The solver with each guessing strategy of ``ext:pseq`` (seed 1): per level, opening and strategy, wins, games,
     win rate [95% Wilson], games/s, and the published PSEQ figure under the same conditions."""
     from ...experiments.stats import wilson
     st, tasks = ensure_spec("ext:pseq")
@@ -290,7 +290,7 @@ def pseq() -> pd.DataFrame:
 
 
 def pseq_table(d: pd.DataFrame) -> pd.DataFrame:
-    """:func:`pseq` as one row per level, opening and guessing rule (long, so that it fits a page): our win rate
+    """:func:`pseq` as one row per level, opening and guessing strategy (long, so that it fits a page): our win rate
     [95% interval], the published PSEQ figure and ours minus the published, in points (no "-0.00")."""
     rows = []
     for (board, opening), g in d.groupby(["board", "opening"], sort=False):
@@ -303,7 +303,7 @@ def pseq_table(d: pd.DataFrame) -> pd.DataFrame:
 
 
 def pseq_verdict(d: pd.DataFrame) -> str:
-    """What :func:`pseq` shows, in sentences generated from it: per guessing rule the range of the gaps to the
+    """What :func:`pseq` shows, in sentences generated from it: per guessing strategy the range of the gaps to the
     published figures and in how many settings the published value lies inside our interval; then the settings
     where the two rules differ beyond their intervals."""
     parts = []
