@@ -9,6 +9,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..experiments.specs import OPENINGS
+
 
 AGENT_ORDER = ["greedy", "egreedy:0.01", "egreedy:0.05", "egreedy:0.1", "ucb:0.01", "ucb:0.1", "ucb:0.5", "ucb:1",
                "thompson", "thompson:0.1,1"]
@@ -305,7 +307,7 @@ def loss_causes(df: pd.DataFrame) -> alt.Chart:
 
 
 def how_good(d: pd.DataFrame, players=("random", "ucb:0.1", "egreedy:0.01", "thompson", "greedy", "solver"),
-             levels=("8x8x10", "16x16x40", "16x30x99"), openings=("reference", "safe", "zero")) -> alt.FacetChart:
+             levels=("8x8x10", "16x16x40", "16x30x99"), openings=OPENINGS) -> alt.FacetChart:
     """Win rate with its 95% interval of every player, one panel per level (rows) and opening (columns),
     from :func:`sweeper.viz.figures.how_good`."""
     base = alt.Chart(d).encode(
