@@ -201,3 +201,21 @@ def test_one_gymnasium_loop():
         if re.search(r"\benv\.step\(|\.reset\(seed=", text):
             loops.append(rel)
     assert not loops, f"a second Gymnasium loop in {loops}: use running.policies.run_episodes"
+
+
+def test_no_module_over_700_lines_and_no_kernel_over_12_arguments():
+    """Issue 40: a module a reader can hold in mind (the game loop has its own, sweeper/agents/loop.py; a rule's
+    compilation too, sweeper/agents/rule_compiler.py), and no compiled kernel with more than 12 arguments (the loop
+    takes its two random streams as one pair)."""
+    long, wide = [], []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text()
+        if text.count("\n") > 700:
+            long.append(f"{path.relative_to(PACKAGE)}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef) and any("njit" in ast.unparse(d) for d in node.decorator_list):
+                n = len(node.args.posonlyargs) + len(node.args.args) + len(node.args.kwonlyargs)
+                if n > 12:
+                    wide.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}: {n} arguments")
+    assert not long, long
+    assert not wide, wide

@@ -1,6 +1,7 @@
-"""The bandit agents' play and learning, as numba kernels (paper Sections IV-A and IV-B).
+"""The bandit agents' view of a board and their choice rules, as numba kernels (paper Sections IV-A and IV-B).
 
-These kernels are the one implementation of how the agents choose and learn; training,
+These kernels and the loop that plays them (:mod:`sweeper.agents.loop`) are the one implementation of how the
+agents choose and learn; training,
 evaluation, the step-through API, the audit, the Gymnasium policy and the
 widgets all call them. The rules are those of the ``reference`` rule set,
 stated in full in the book page "The reference rules"
@@ -40,13 +41,13 @@ Kernels take three bundles: the game's :class:`~sweeper.game.engine.Board`,
 the agent's :class:`Cache` (what it remembers of the current game) and its
 value :class:`~sweeper.agents.values.Table`, plus the policy array ``pol`` (the
 agent's kind and parameters, ``P_*`` indices). A decision is three steps,
-:func:`refresh`, :func:`choose` and :func:`apply`. There is one game loop,
-:func:`_games`, run by :func:`play_games` for training, evaluation, the audit
+:func:`refresh`, :func:`choose` (here) and :func:`~sweeper.agents.loop.apply`. There is one game loop,
+:func:`sweeper.agents.loop._games`, run by :func:`~sweeper.agents.loop.play_games` for training, evaluation, the audit
 and the regret runs (the last two hand it a probe of :mod:`sweeper.agents.oracle`,
 which measures each decision against the exact probabilities and changes
 nothing). The step-through (:class:`~sweeper.running.episode.Episode`) and the
 Gymnasium policy call the same three steps one decision at a time. A plug-in
-rule's agent is never played without its rule: :func:`check_rule` refuses it,
+rule's agent is never played without its rule: :func:`~sweeper.agents.loop.check_rule` refuses it,
 and :func:`choose` makes no choice for it.
 
 Speed (measured with perf on 10^5 and 2x10^5 beginner games; figures in the
@@ -59,15 +60,15 @@ notes of issue 11):
 * No reference counts on the hot path. Numba counts a reference, atomically,
   for every array a function receives, and the counts it cannot prove useless
   stay: with bundles, about 110 increments and 110 decrements per decision. The
-  per-decision steps and :func:`_play_games` are compiled with ``_nrt=False``:
+  per-decision steps and the loop (``loop._play_games``) are compiled with ``_nrt=False``:
   they allocate nothing and keep no array, so they need no counts, and a bundle
   costs nothing to hand on. (Numba compiles the functions such a kernel calls
   under the same flag, so none of them may allocate: the table grows in
-  :func:`play_games`, between kernel calls, and :func:`flag_to_remove` uses the
+  :func:`~sweeper.agents.loop.play_games`, between kernel calls, and ``loop.flag_to_remove`` uses the
   cache's scratch space.)
 * No argument copying. Numba passes an array as seven machine words, so a call
   with three bundles would copy about 200 words; the steps are inlined
-  (``inline="always"``) into :func:`_play_games`.
+  (``inline="always"``) into the loop.
 * Lookups overlap their cache misses. At 10^5 games the table holds about
   280,000 keys in 25 MB, so most lookups miss the cache. :func:`refresh_keys`
   first computes the keys of all windows that changed and asks the CPU to fetch
@@ -86,12 +87,11 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..game.engine import G_C, G_K, G_R, LOST, ND, NFL, ONGOING, REV, ST, click, new_game, set_flag
-from ..game.grid import COVERED, OUT
+from ..game.engine import G_C, G_R, ND
+from ..game.grid import COVERED
 from ..rng import below, beta, uniform
-from .values import (DECISIONS, EMPTY, PERFECT, RECORDED, Table, ensure_room, find, find_or_insert, insert, needs_room,
+from .values import (DECISIONS, EMPTY, Table, ensure_room, find, insert, needs_room,
                      prefetch, probe, update)
-from . import oracle
 from .windows import window_code, window_key
 
 # agent kinds and the layout of the policy array ``pol``
@@ -525,7 +525,7 @@ def gather(lives, full, cq, cn, qbuf, nbuf, ibuf):
 
 
 @njit(cache=True, inline="always")
-def _rule_failed(rule, code, gen, index, m):
+def rule_failed(rule, code, gen, index, m):
     st = rule.status
     st[E_CODE] = code
     st[E_DECISION] = gen
@@ -549,18 +549,18 @@ def choose_by_rule(lives, full, cslot, cq, cn, gen, rule):
     if st[E_TICK] <= 0:
         st[E_TICK] = rule.poll[0]()
         if st[E_TICK] < 0:  # interrupted: the poll has noted it for the caller
-            _rule_failed(rule, RULE_RAISED, gen, -1, m)
+            rule_failed(rule, RULE_RAISED, gen, -1, m)
             return chosen(cslot, cq, cn, -1, 0.0, False)
     try:
         i, fl = choose_fn(qbuf[:m], nbuf[:m], gen, params, gen_rng)
     except Exception:  # noqa: BLE001 - reported by the caller, with the rule's traceback when it can be had
-        _rule_failed(rule, RULE_RAISED, gen, -1, m)
+        rule_failed(rule, RULE_RAISED, gen, -1, m)
         return chosen(cslot, cq, cn, -1, 0.0, False)
     if not (i >= 0 and i < m) or i != np.int64(i):
-        _rule_failed(rule, RULE_BAD_INDEX, gen, np.int64(i), m)  # the adapters give an int64 index
+        rule_failed(rule, RULE_BAD_INDEX, gen, np.int64(i), m)  # the adapters give an int64 index
         return chosen(cslot, cq, cn, -1, 0.0, False)
     if fl != 0 and fl != 1:  # the adapters give the flag as returned (a bool as 0 or 1)
-        _rule_failed(rule, RULE_BAD_FLAG, gen, np.int64(fl), m)
+        rule_failed(rule, RULE_BAD_FLAG, gen, np.int64(fl), m)
         return chosen(cslot, cq, cn, -1, 0.0, False)
     k = ibuf[np.int64(i)]
     return chosen(cslot, cq, cn, k, cq[k], fl != 0)
@@ -647,315 +647,3 @@ def candidate_scores(b, c, t, pol):
             idx[m], key[m], qs[m], ns[m], score[m], strength[m], second[m] = i, keys[cslot[i]], qv, nv, sc, st, nd
             m += 1
     return idx[:m], key[:m], qs[:m], ns[:m], score[:m], strength[:m], second[:m], kind == UCB
-
-
-# ----------------------------------------------------- flags and learning --
-
-@njit(cache=True, inline="always")
-def flag_windows(b, sym, kbuf, tbuf):
-    """The actions that flagged the tiles now flagged: every (flagged tile, window around it) pair in scan
-    order, its key into ``kbuf`` and its tile into ``tbuf``. Returns how many (at most 8 per flag)."""
-    tiles, view, flg, off8, off9 = b.tiles, b.shown, b.flg, b.off8, b.off9
-    m = 0
-    for j in range(tiles.shape[0]):
-        f = tiles[j]
-        if flg[f] == 0:
-            continue
-        for k in range(8):
-            ctr = f + off8[k]
-            if view[ctr] == OUT:
-                continue
-            kbuf[m] = window_key(view, ctr, off9, 7 - k, sym)
-            tbuf[m] = f
-            m += 1
-    return m
-
-
-@njit(cache=True, inline="always")
-def give_up_by_rule(b, t, pol, rule):
-    """A plug-in rule's choice of the flag to give up: every pair of :func:`flag_windows`, with Q and N
-    (unseen: -1, 0), goes to ``rule.give_up``; returns (tile, key), or (-1, -1) on a failure."""
-    give_up_fn, params, qbuf, nbuf, ibuf = rule.give_up[0], rule.params, rule.values, rule.counts, rule.indices
-    keys, q, n = t.keys, t.q, t.n
-    gen = max(t.meta[DECISIONS], 1)
-    cap = qbuf.shape[0]
-    m = flag_windows(b, pol[P_SYM] != 0, ibuf[:cap], ibuf[cap:])
-    for i in range(m):
-        s = find(keys, ibuf[i])
-        qbuf[i] = -1.0 if s < 0 else q[s]
-        nbuf[i] = 0 if s < 0 else n[s]
-    try:
-        i = give_up_fn(qbuf[:m], nbuf[:m], gen, params)
-    except Exception:  # noqa: BLE001
-        _rule_failed(rule, RULE_GIVE_UP_RAISED, gen, -1, m)
-        return -1, -1
-    if not (i >= 0 and i < m) or i != np.int64(i):
-        _rule_failed(rule, RULE_BAD_GIVE_UP, gen, np.int64(i) if i == i and abs(i) < 1e18 else -1, m)
-        return -1, -1
-    return ibuf[cap + np.int64(i)], ibuf[np.int64(i)]
-
-
-@njit(cache=True)
-def flag_to_remove(b, c, t, pol):
-    """The flag the agent gives up when flags exceed mines: (tile, key). The lowest value wins, the
-    last in scan order on ties; an action never seen counts as -1 (the state-action agent scores the
-    flagged tile itself, the others each pair of :func:`flag_windows`, UCB by its score)."""
-    kind = np.int64(pol[P_KIND])
-    tiles, view, flg = b.tiles, b.shown, b.flg
-    keys, q, n = t.keys, t.q, t.n
-    nt = tiles.shape[0]
-    best = np.inf
-    best_t = -1
-    best_key = -1
-    if kind == SA:
-        for j in range(nt):
-            f = tiles[j]
-            if flg[f] == 0:
-                continue
-            key = sa_code(tiles, view, f) * nt + j
-            s = find(keys, key)
-            v = -1.0 if s < 0 else q[s]
-            if v <= best:
-                best, best_t, best_key = v, f, key
-        return best_t, best_key
-    logt = math.log(max(t.meta[DECISIONS], 1))
-    half = c.pend.shape[0] // 2  # the cache's scratch space: 8 keys and tiles per flag at most
-    kbuf = c.pend[:half]
-    tbuf = c.pend[half:]
-    for i in range(flag_windows(b, pol[P_SYM] != 0, kbuf, tbuf)):
-        s = find(keys, kbuf[i])
-        if kind == UCB:
-            v = -1.0 if s < 0 else ucb_score(q[s], n[s], pol[P_C], logt, -1.0)
-        else:
-            v = -1.0 if s < 0 else q[s]
-        if v <= best:
-            best, best_t, best_key = v, tbuf[i], kbuf[i]
-    return best_t, best_key
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def move(b, c, t, pol, tile, key, slot, do_flag):
-    """:func:`apply` up to the flag limit: click (learned at once) or flag (remembered). Returns whether
-    flags now exceed mines (then :func:`give_up_flag` must follow)."""
-    ac = c.ac
-    ac[DEC] += 1
-    if not do_flag:
-        ac[CLK] += 1
-        if pol[P_LEARN] != 0:
-            if slot < 0:
-                slot = find_or_insert(t.keys, t.q, t.n, t.meta, key)
-            learn_slot(b, c, t, slot, 1.0 if b.mine[tile] != 0 else -1.0)
-        click(b, tile)
-        return False
-    if key < 0:
-        key = t.keys[slot]
-    set_flag(b, tile, True, pol[P_VISIBLE] != 0)
-    ac[FLP] += 1
-    frec = c.frec
-    frec[2 * ac[NREC]] = key
-    frec[2 * ac[NREC] + 1] = tile
-    ac[NREC] += 1
-    return b.gs[NFL] > b.geo[G_K]
-
-
-@njit(cache=True)
-def give_up_choice(b, c, t, pol, rule=None):
-    """The flag the agent gives up when flags exceed mines, (tile, key): :func:`flag_to_remove`, or a
-    plug-in rule's ``give_up`` (:func:`give_up_by_rule`; (-1, -1) when it failed, or when a plug-in rule's
-    agent comes without its rule)."""
-    if rule is not None:
-        return give_up_by_rule(b, t, pol, rule)
-    if np.int64(pol[P_KIND]) == RULE:
-        return np.int64(-1), np.int64(-1)
-    return flag_to_remove(b, c, t, pol)
-
-
-@njit(cache=True)
-def give_up_flag(b, c, t, pol, rule=None):
-    """Flags exceed mines: remove the flag the agent gives up (:func:`give_up_choice`), click its tile
-    and learn it at once. Returns the tile, or -1 when the rule failed (the flag stays and the caller
-    stops)."""
-    f, fkey = give_up_choice(b, c, t, pol, rule)
-    if f < 0:
-        return -1
-    set_flag(b, f, False, pol[P_VISIBLE] != 0)
-    c.ac[REM] += 1
-    c.ac[CLK] += 1
-    if pol[P_LEARN] != 0:
-        slot = find_or_insert(t.keys, t.q, t.n, t.meta, fkey)
-        learn_slot(b, c, t, slot, 1.0 if b.mine[f] != 0 else -1.0)
-    click(b, f)
-    return f
-
-
-@njit(cache=True, inline="always")
-def apply(b, c, t, pol, tile, key, slot, do_flag, rule=None):
-    """Carry out a decision: click (learned at once) or flag (remembered; may
-    force the removal of a flag and a click). Returns the removed flag's tile or -1
-    (``rule``: a plug-in rule's tuple, whose ``give_up`` picks the flag; on its failure
-    the flag stays and the caller stops)."""
-    if move(b, c, t, pol, tile, key, slot, do_flag):
-        return give_up_flag(b, c, t, pol, rule)
-    return -1
-
-
-@njit(cache=True, inline="always")
-def end_game(b, c, t, pol):
-    """Delayed learning: flags by the truth of their tiles, then every candidate of
-    the last decision's board by the truth of its target. Counts wrong flags."""
-    learn = pol[P_LEARN] != 0
-    kind = np.int64(pol[P_KIND])
-    tiles, mine = b.tiles, b.mine
-    ac, frec, cslot, last_live = c.ac, c.frec, c.cslot, c.last_live
-    keys, q, n, meta = t.keys, t.q, t.n, t.meta
-    wrong = 0
-    for r in range(ac[NREC]):
-        x = frec[2 * r + 1]
-        if mine[x] == 0:
-            wrong += 1
-        if learn:
-            update(q, n, meta, find_or_insert(keys, q, n, meta, frec[2 * r]), 1.0 if mine[x] != 0 else -1.0)
-    ac[WRONG] = wrong
-    if not learn:
-        return
-    nt = tiles.shape[0]
-    for j in range(nt):
-        x = tiles[j]
-        if last_live[x] == 0:
-            continue
-        reward = 1.0 if mine[x] != 0 else -1.0
-        if kind == SA:
-            update(q, n, meta, find_or_insert(keys, q, n, meta, ac[LAST] * nt + j), reward)
-            continue
-        base = first_candidate(x)  # not ``b``: that is the board
-        for k in range(U8):
-            if cslot[base + k] >= 0:
-                update(q, n, meta, cslot[base + k], reward)
-
-
-@njit(cache=True, inline="always")
-def _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule, probe):
-    """The one game loop: plays games ``start .. start+count-1`` until the value table needs room before a
-    decision. Returns the index of the game it stopped in (``start + count`` when all are played, or the
-    game where no choice could be made: a plug-in rule failed, and its status says so, or a rule agent
-    came without its rule). ``resume``: the game ``start`` is under way (stopped for room: its table, or the
-    probe's, has just grown; every cached slot is looked up again). ``probe``: None, or an :data:`~sweeper.agents.oracle.Probe`
-    that measures every decision against the exact probabilities without changing it."""
-    gs, ac, meta = b.gs, c.ac, t.meta
-    room = 8 * b.geo[G_R] * b.geo[G_C] + 16
-    no_layout = layouts.reshape(layouts.size)[:0]
-    window_agent = np.int64(pol[P_KIND]) != SA
-    for g in range(start, start + count):
-        moved = resume and g == start
-        if not moved:
-            new_game(b, rng_boards, layouts[g] if layouts.shape[0] > 0 else no_layout)
-            begin_game(c)
-            if probe is not None:
-                oracle.begin_game(probe)
-        while True:
-            if needs_room(t.keys, meta, room):
-                return g
-            if probe is not None:
-                if oracle.needs_room(probe, room):  # its best-window table grows between calls too
-                    return g
-            refresh_keys(b, c, t, pol, moved)
-            moved = False
-            if gs[ST] != ONGOING:
-                break
-            if probe is not None:
-                oracle.before_choice(b, c, window_agent, probe)
-            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent, rule)
-            if x < 0:
-                if rule is not None:
-                    rule.status[E_GAME] = g
-                return g
-            removed = apply(b, c, t, pol, x, key, slot, fl, rule)
-            if rule is not None:
-                if rule.status[E_CODE] != RULE_OK:
-                    rule.status[E_GAME] = g
-                    return g
-            if probe is not None:
-                oracle.after_move(b, probe, g, x, fl, qv, nv, removed)
-            if gs[ST] != ONGOING:
-                break
-        end_game(b, c, t, pol)
-        if probe is not None:
-            oracle.end_of_game(b, probe, g)
-        records[g, R_WON] = 1 if gs[ST] != LOST else 0
-        records[g, R_DEC] = ac[DEC]
-        records[g, R_CLK] = ac[CLK]
-        records[g, R_FLP] = ac[FLP]
-        records[g, R_WRONG] = ac[WRONG]
-        records[g, R_REV] = gs[REV]
-        records[g, R_REM] = ac[REM]
-        records[g, R_RECORDED] = meta[RECORDED]
-        records[g, R_PERFECT] = meta[PERFECT]
-    return start + count
-
-
-@njit(cache=True, _nrt=False)
-def _play_games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule=None):
-    """The loop :func:`_games` without a probe, compiled without reference counting (``_nrt=False``): it
-    allocates nothing and keeps no array, and the atomic reference counts numba would put around every
-    array handed to a step were an eighth of the run time (see "Speed" above)."""
-    return _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule, None)
-
-
-@njit(cache=True)
-def _play_games_probed(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule, probe):
-    """The loop :func:`_games` with a probe (its solver allocates, so this one keeps reference counting)."""
-    return _games(b, c, t, pol, rng_boards, rng_agent, layouts, records, start, count, resume, rule, probe)
-
-
-def check_rule(pol, rule) -> None:
-    """A plug-in rule's tuple goes with a rule agent's policy, and only there (else ``ValueError``): a rule
-    agent never falls back on another kind's choice."""
-    is_rule = int(pol[P_KIND]) == RULE
-    if is_rule and rule is None:
-        raise ValueError("a plug-in rule's agent needs its rule's RuleArgs (sweeper.agents.custom.Rule.kernel_args)")
-    if rule is not None and not is_rule:
-        raise ValueError("a rule's tuple goes with a plug-in rule's agent only")
-
-
-def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start, count, rule=None,
-               probe=None):
-    """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``: the one game loop,
-    behind training, evaluation, the audit and the regret runs.
-
-    ``b``, ``c``: the board and cache bundles; ``table``: the agent's
-    :class:`~sweeper.agents.values.ValueTable`, grown here whenever it needs room before a
-    decision (then the game in progress goes on, every window key recomputed). ``layouts`` is
-    either empty (boards drawn from ``rng_boards``) or holds one mine layout per game. ``rule``: a
-    plug-in rule's tuple (:mod:`sweeper.agents.custom`); when it fails, the game in progress is
-    abandoned, its index is recorded in the rule's status and the call returns. ``probe``: an
-    :data:`~sweeper.agents.oracle.Probe` to measure every decision against the exact probabilities; returns it
-    (a new bundle when its best-window table grew: :func:`sweeper.agents.oracle.grow`), or None without one.
-
-    The kernel :func:`_games` runs the steps :func:`refresh_keys`, :func:`choose` and
-    :func:`apply`; the table grows here, between its calls, because the kernel allocates nothing
-    (see "Speed" above)."""
-    check_rule(pol, rule)
-    room = 8 * int(b.geo[G_R]) * int(b.geo[G_C]) + 16
-    end = start + count
-    resume = False
-    while start < end:
-        if probe is None:
-            extra = () if rule is None else (rule,)
-            start = _play_games(b, c, table.bundle, pol, rng_boards, rng_agent, layouts, records, start,
-                                end - start, resume, *extra)
-        else:
-            start = _play_games_probed(b, c, table.bundle, pol, rng_boards, rng_agent, layouts, records, start,
-                                       end - start, resume, rule, probe)
-        if start >= end or (rule is not None and rule.status[E_CODE] != RULE_OK):
-            return probe
-        grown = False
-        if needs_room(table.bundle.keys, table.bundle.meta, room):
-            table.make_room(room)
-            grown = True
-        if probe is not None and oracle.needs_room(probe, room):
-            probe = oracle.grow(probe, room)
-            grown = True
-        if not grown:
-            raise RuntimeError(f"no choice could be made in game {start} (the agent had no candidate)")
-        resume = True
-    return probe

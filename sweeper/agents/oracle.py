@@ -14,7 +14,7 @@ probability that the move the agent made is right. Summed over the decisions of
 training, it is the cumulative regret of bandit theory, measured against an
 oracle that knows the exact probabilities but nothing of the future.
 
-The oracle is a *probe* of the one game loop (:func:`sweeper.agents.kernels.play_games`):
+The oracle is a *probe* of the one game loop (:func:`sweeper.agents.loop.play_games`):
 given a :data:`Probe` bundle, the loop calls :func:`before_choice` before each
 decision and :func:`after_move` after it, and :func:`end_of_game` at each game's
 end. The probe never changes what the agent does; the games are those of
@@ -146,11 +146,13 @@ def grow(probe: Probe, room: int) -> Probe:
 
 
 @njit(cache=True)
-def window_slot(keys, wq, wn, wmeta, wcode, wslot, wacc, wcnt, estimate, symmetric, view, off9, centre, code, bp, i):
-    """Look up the best-window table's slot of the candidate with cache index ``i`` (window around ``centre``,
+def window_slot(probe, estimate, symmetric, view, off9, centre, code, bp, i):
+    """Look up, in the probe's best-window table, the slot of the candidate with cache index ``i`` (window around ``centre``,
     whose cells have the code ``code``, target direction ``bp``) and remember it with the code (estimating: the
     key is added when absent, and the sums the candidate gathered for its previous key are added to that key's
     slot; scoring: -1 when absent). The caller looks up only windows that changed."""
+    keys, wq, wn, wmeta, wcode, wslot, wacc, wcnt = probe.wkeys, probe.wq, probe.wn, probe.wmeta, probe.wcode, \
+        probe.wslot, probe.wacc, probe.wcnt
     if estimate and wcnt[i] > 0:  # the sums gathered for the window's previous key go to its slot
         wq[wslot[i]] += wacc[i]
         wn[wslot[i]] += wcnt[i]
@@ -204,8 +206,7 @@ def before_choice(b, c, window_agent, probe):
     mode = probe.wmode[0]
     estimate = mode == WINDOW_ESTIMATE
     symmetric = probe.wmode[1] != 0
-    wkeys, wq, wn, wmeta, wcode, wslot, codes = probe.wkeys, probe.wq, probe.wn, probe.wmeta, probe.wcode, \
-        probe.wslot, probe.codes
+    wq, wcode, wslot, codes = probe.wq, probe.wcode, probe.wslot, probe.codes
     wacc, wcnt = probe.wacc, probe.wcnt
     if mode != WINDOW_NONE:  # every window's code, once per decision (a window is the centre of 8 candidates)
         for j in range(tiles.shape[0]):
@@ -231,8 +232,7 @@ def before_choice(b, c, window_agent, probe):
                 i = p * 8 + k
                 s = wslot[i]
                 if codes[ctr] != wcode[i]:  # the window changed since its slot was looked up
-                    s = window_slot(wkeys, wq, wn, wmeta, wcode, wslot, wacc, wcnt, estimate, symmetric, view,
-                                    off9, ctr, codes[ctr], 7 - k, i)
+                    s = window_slot(probe, estimate, symmetric, view, off9, ctr, codes[ctr], 7 - k, i)
                 if estimate:  # gathered per candidate while its window stays the same (no memory traffic)
                     wacc[i] += pp
                     wcnt[i] += 1

@@ -185,7 +185,7 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     The games are those of :func:`sweeper.evaluate` with the same seed: with
     ``learn=False`` (default) those of ``evaluate(agent, board, episodes, seed, freeze=True)``, with
     ``learn=True`` those of ``train(agent.copy(), board, episodes, seed)`` (the same loop plays them,
-    :func:`sweeper.agents.kernels.play_games`, with a probe that only watches). ``agent`` itself never
+    :func:`sweeper.agents.loop.play_games`, with a probe that only watches). ``agent`` itself never
     changes. Every agent kind is audited, a plug-in rule included; the state-action agent's decisions and
     games are recorded, but it has no window values for the candidates' calibration table.
 

@@ -26,8 +26,8 @@ import pandas as pd
 
 from ..agents import custom
 from ..agents.kinds import Agent, RuleAgent, StateAction
-from ..agents.kernels import (DEC, EXPLORED, P_KIND, SA, apply, begin_game, candidate_scores, choose, end_game,
-                            new_cache, refresh)
+from ..agents.kernels import DEC, EXPLORED, P_KIND, SA, begin_game, candidate_scores, choose, new_cache, refresh
+from ..agents.loop import apply, end_game
 from ..agents.values import Table
 from ..agents.windows import DIRECTIONS, decode_key
 from ..game.engine import ONGOING, ST, STATUS, Setting, check_layout, mines_of, new_board, new_game, view_of

@@ -17,7 +17,8 @@ import numpy as np
 
 from ..agents import custom
 from ..agents.kinds import Agent, RuleAgent, StateAction
-from ..agents.kernels import check_rule, choose, give_up_choice, new_cache, refresh
+from ..agents.kernels import choose, new_cache, refresh
+from ..agents.loop import check_rule, give_up_choice
 from ..agents.neural import as_neural
 from ..checks import whole
 from ..game.engine import ND, NFL, Setting, new_board, set_flag

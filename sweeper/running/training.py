@@ -26,7 +26,8 @@ from ..agents import custom
 from ..agents.kinds import Agent, RuleAgent, StateAction, make_agent
 from ..checks import boolean, whole
 from ..agents.kernels import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
-                            new_cache, play_games)
+                            new_cache)
+from ..agents.loop import play_games
 from ..game.engine import Setting, check_layout, new_board
 from ..rng import check_seed, streams
 
