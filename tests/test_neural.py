@@ -314,3 +314,21 @@ def test_decisions_sum_the_calibration_rows_by_hand():
     assert q == pytest.approx({"decisions": 2, "sure_share": 0.5, "missed_per_sure": 1.0,
                                "regret_per_decision": 0.25, "regret_per_guess": 0.0})
     assert decisions(cal.iloc[:0]).empty and decision_quality(decisions(cal.iloc[:0]))["decisions"] == 0
+
+
+def test_the_receptive_field_experiment_varies_only_the_layers():
+    """ext:neural_field: networks of 1 to 3 layers, each with the same games, boards and test as the others; its
+    quick task trains a 1-layer network (receptive field 3x3) and tests it on beginner only."""
+    _extra()
+    from sweeper.experiments.runner import execute
+    from sweeper.experiments.specs import EXTRA_SPECS
+    paper = EXTRA_SPECS["ext:neural_field"].tasks("paper", (1, 2, 3))
+    assert sorted({t.params["layers"] for t in paper}) == [1, 2, 3] and len(paper) == 9
+    for t in paper:
+        rest = {k: v for k, v in t.params.items() if k not in ("layers", "seed", "label")}
+        assert rest == {k: v for k, v in paper[0].params.items() if k not in ("layers", "seed", "label")}
+        assert f"sees {2 * t.params['layers'] + 1}x" in t.label and t.params["tests"] == ["8x8x10"]
+    quick = EXTRA_SPECS["ext:neural_field"].tasks("quick", (1,))
+    out, _ = execute(quick[0])
+    assert out.tables["tests"]["board"].tolist() == ["8x8x10"] and out.info["train_games"] == 100
+    assert out.info["parameters"] < 5_000  # one 3x3 convolution of 10 codes to 32 channels and the 1x1 head

@@ -609,3 +609,27 @@ EXTRA_SPECS["ext:neural"] = Spec(
     "A fully convolutional network's P(mine | view), trained online from the end-of-game labels on each level "
     "under the paper's opening, tested greedy on all three levels (transfer) and calibrated against the exact "
     "probabilities (needs `make deep`).", neural_tasks)
+
+#: The receptive-field experiment of the chapter's exercise: networks of 1, 2 and 3 layers (a receptive field 3, 5
+#: and 7 tiles wide; the chapter's networks have 5 layers, 11 tiles) trained on beginner boards for the games the
+#: 5-layer networks had played at their second checkpoint (7,500), tested on 1,000 beginner games.
+NEURAL_FIELD = {"paper": {"layers": (1, 2, 3), "games": 7_500}, "quick": {"layers": (1,), "games": 100}}
+
+
+def neural_field_tasks(sc, seeds):
+    from .neural import neural_task  # noqa: F401  (registers the task kind)
+    f = NEURAL_FIELD[sc.name]
+    test = sc.test // 10 if sc.name == "paper" else 50
+    return [Task.make("neural_bandit", board="8x8x10", seed=s, games=f["games"], layers=n, test_games=test,
+                      tests=["8x8x10"], calibration_games=20 if sc.name == "paper" else 3,
+                      block=max(f["games"] // 50, 1), cost=1e6 if sc.name == "paper" else 1e3,
+                      label=f"neural bandit (32 ch, {n} layer{'s' if n > 1 else ''}: sees {2 * n + 1}x{2 * n + 1}) "
+                            f"on 8x8x10, {f['games']:,} games, seed {s}")
+            for n in f["layers"] for s in seeds]
+
+
+EXTRA_SPECS["ext:neural_field"] = Spec(
+    "ext:neural_field", "How far must a network see? Networks of 1 to 3 layers on beginner",
+    "The neural bandit with a receptive field 3, 5 and 7 tiles wide, trained on 8x8x10 for 7,500 games and tested "
+    "on 1,000 (needs `make deep`); the chapter's exercise sets them beside the 5-layer networks and the paper's "
+    "table.", neural_field_tasks)
