@@ -13,7 +13,7 @@ from ...experiments.paper import published_solver_rate
 from ...experiments.stats import order as interval_order
 from .bands import final_by_seed, seed_runs
 from .paper import fmt
-from .results import FIRST_CLICK, ensure_spec, current_scale, comparison
+from .results import FIRST_CLICK, ensure_spec, current_scale, comparison, paper_spec
 
 
 def how_good() -> pd.DataFrame:
@@ -44,12 +44,13 @@ def how_good() -> pd.DataFrame:
     return df
 
 
-def belief() -> dict:
+def belief(paper: bool = False) -> dict:
     """The ext:belief audits (agents trained on 8x8x10, frozen, seed 1): ``calibration`` (belief
     bins against exact probabilities, chosen actions and all candidates, per level), ``losses``
     (lost games by cause, per agent and level), ``decisions`` (counts of guesses and of clicks
-    on known mines) and ``facts`` (seconds, solver fallbacks)."""
-    st, tasks = ensure_spec("ext:belief")
+    on known mines) and ``facts`` (seconds, solver fallbacks). At the scale the pages show, or with
+    ``paper=True`` the committed paper-scale runs (for a chapter that compares with paper-scale runs)."""
+    st, tasks = paper_spec("ext:belief") if paper else ensure_spec("ext:belief")
     calib, losses, decisions, facts = [], [], [], []
     for t in tasks:
         out = st.load(t)

@@ -14,8 +14,10 @@ import numpy as np
 import pandas as pd
 
 from ...experiments import specs as ex
-from ...experiments.reproduce import store_for
 from ...experiments.stats import wilson
+from . import regret as rf
+from .beyond import belief, calibration_error
+from .results import paper_spec
 
 #: The three levels, in reading order.
 LEVELS = ("8x8x10", "16x16x40", "16x30x99")
@@ -30,15 +32,10 @@ PLAYERS = {"random": "random clicks", "greedy": "greedy bandit (table, trained o
            "solver": "exact solver"}
 
 
-def stored_outputs() -> list:
-    """``(task, output)`` of every stored run of ``ext:neural`` (paper scale, :data:`SEEDS`), or one clear error
-    naming the command that trains the missing ones."""
-    st = store_for(None, "paper")
-    tasks = ex.all_tasks(["ext:neural"], "paper", SEEDS)
-    missing = [t for t in tasks if st.status(t) != "ok"]
-    if missing:
-        raise ValueError(f"{len(missing)} runs of ext:neural are missing: `make deep` installs the optional extra "
-                         f"'deep', then `python -m sweeper reproduce ext:neural --seeds 1,2,3` trains them")
+def stored_outputs(spec: str = "ext:neural") -> list:
+    """``(task, output)`` of every stored run of ``spec`` (``ext:neural`` or ``ext:neural_field``; paper scale,
+    :data:`SEEDS`), or one clear error naming the command that trains the missing ones."""
+    st, tasks = paper_spec(spec, SEEDS, needs="`make deep` installs the optional extra 'deep', then ")
     return [(t, st.load(t)) for t in tasks]
 
 
@@ -47,9 +44,11 @@ def neural_runs(outputs=None) -> dict:
     CPU seconds of training, parameters), ``checkpoints`` (board, seed, games and CPU seconds of training so far,
     frozen test win rate on its own board [95% Wilson]), ``tests`` (train board, seed, test board, win rate [95%
     Wilson], revealed share, the quality of its decisions) and ``mistakes`` (train board, seed, and the worst
-    decisions' rows with their views and mines as arrays in the column ``arrays``)."""
+    decisions' rows with their views and mines as arrays in the columns ``view`` and ``mines``), and
+    ``calibration`` (train board, seed, test board and the bins of the network's P(mine) against the exact
+    probabilities)."""
     outputs = stored_outputs() if outputs is None else outputs
-    facts, points, tests, wrong = [], [], [], []
+    facts, points, tests, wrong, cal = [], [], [], [], []
     for t, out in outputs:
         board, seed = t.params["board"], t.params["seed"]
         i = out.info
@@ -58,6 +57,8 @@ def neural_runs(outputs=None) -> dict:
                       "parameters": i["parameters"], "agent": i["agent"]})
         points.append(out.tables["checkpoints"].assign(board=board, seed=seed))
         tests.append(out.tables["tests"].rename(columns={"board": "test"}).assign(train=board, seed=seed))
+        if "calibration" in out.tables:
+            cal.append(out.tables["calibration"].rename(columns={"board": "test"}).assign(train=board, seed=seed))
         m = out.tables["mistakes"]
         if len(m):
             arrays = out.arrays.get("mistakes", {})
@@ -66,7 +67,8 @@ def neural_runs(outputs=None) -> dict:
                 mines=[arrays[f"{n}_mines"] for n in m["name"]]))
     return {"facts": pd.DataFrame(facts), "checkpoints": pd.concat(points, ignore_index=True),
             "tests": pd.concat(tests, ignore_index=True),
-            "mistakes": pd.concat(wrong, ignore_index=True) if wrong else pd.DataFrame()}
+            "mistakes": pd.concat(wrong, ignore_index=True) if wrong else pd.DataFrame(),
+            "calibration": pd.concat(cal, ignore_index=True) if cal else pd.DataFrame()}
 
 
 def pooled(tests: pd.DataFrame, by=("train", "test")) -> pd.DataFrame:
@@ -87,21 +89,21 @@ def transfer_table(tests: pd.DataFrame) -> pd.DataFrame:
     """Rows: the level a network was trained on; columns: the level it is tested on; each cell the pooled win
     rate [95% Wilson] and the range over the seeds."""
     p = pooled(tests)
-    cell = {(r.train, r.test): f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]; seeds {r.seed_min:.3f}-{r.seed_max:.3f}"
+    cell = {(r.train, r.test): f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}] ({r.seed_min:.2f}-{r.seed_max:.2f})"
             for r in p.itertuples()}
     trains = [b for b in LEVELS if b in set(p["train"])]
     tests_ = [b for b in LEVELS if b in set(p["test"])]
-    return pd.DataFrame({f"tested on {b}": [cell.get((a, b), "") for a in trains] for b in tests_},
-                        index=pd.Index([f"trained on {a}" for a in trains], name=None))
+    return pd.DataFrame({f"on {b}": [cell.get((a, b), "") for a in trains] for b in tests_},
+                        index=pd.Index([f"from {a}" for a in trains], name=None))
 
 
 def comparison_players() -> pd.DataFrame:
     """Random clicks, the paper's greedy agent (trained on beginner, frozen) and the exact solver on each level
     under the reference opening (``ext:how_good``, paper scale, seed 1): player, board, wins, games, win rate and
     its 95% Wilson interval."""
-    st = store_for(None, "paper")
+    st, tasks = paper_spec("ext:how_good")
     rows = []
-    for t in ex.all_tasks(["ext:how_good"], "paper"):
+    for t in tasks:
         p = t.params
         if t.kind == "player" and p["opening"] == "reference" and p["player"] in PLAYERS:
             g = st.load(t).tables["games"]
@@ -110,8 +112,6 @@ def comparison_players() -> pd.DataFrame:
             tests = st.load(t).tables["tests"]
             for board, g in tests[tests["opening"] == "reference"].groupby("test", sort=False):
                 rows.append({"player": "greedy", "board": board, "wins": int(g["won"].sum()), "games": len(g)})
-    if not rows:
-        raise ValueError("the runs of ext:how_good are missing: `python -m sweeper reproduce ext:how_good`")
     df = pd.DataFrame(rows)
     df["win_rate"] = df["wins"] / df["games"]
     ci = [wilson(w, n) for w, n in zip(df["wins"], df["games"])]
@@ -158,30 +158,301 @@ def findings(runs: dict, players: pd.DataFrame) -> dict:
     """Sentences generated from the numbers: ``targets`` (each level against its target and the solver),
     ``transfer`` (what a network trained on one level does on the others) and ``speed`` (CPU seconds and games)."""
     t = against_targets(runs["tests"], players)
+    p = pooled(runs["tests"])
     parts = []
     for r in t.itertuples():
         if np.isnan(r.own):
             continue
-        verdict = "reaches" if r.own >= r.target else f"falls {r.target - r.own:.3f} short of"
-        within = " (inside the interval)" if r.own < r.target <= r.own_hi else ""
+        verdict = "at or above" if r.own >= r.target else f"{r.target - r.own:.3f} below"
+        within = " (the target is inside the interval)" if r.own < r.target <= r.own_hi else ""
+        n = int(p.loc[(p["train"] == r.board) & (p["test"] == r.board), "seeds"].iloc[0])
         parts.append(f"on {r.board}, the networks trained there win {r.own:.3f} ([{r.own_lo:.3f}, "
-                     f"{r.own_hi:.3f}], seeds pooled) and so {verdict} the target of {r.target:.2f}{within}; the "
+                     f"{r.own_hi:.3f}], {n} seed{'s' if n > 1 else ''} pooled), {verdict} the target of "
+                     f"{r.target:.2f}{within}; the "
                      f"exact solver wins {r.solver:.3f} and the paper's greedy agent {r.greedy:.3f}")
-    p = pooled(runs["tests"])
     moved = []
     for r in p[p["train"] != p["test"]].itertuples():
         own = p[(p["train"] == r.test) & (p["test"] == r.test)]
         if len(own):
             word = "more than" if r.lo > own["hi"].iloc[0] else "less than" if r.hi < own["lo"].iloc[0] else \
-                "as much as (the intervals overlap)"
-            moved.append(f"trained on {r.train}, a network wins {r.win_rate:.3f} on {r.test}, {word} the networks "
+                "level with (the intervals overlap)"
+            moved.append(f"Trained on {r.train}, a network wins {r.win_rate:.3f} on {r.test}, {word} the networks "
                          f"trained on {r.test} ({own['win_rate'].iloc[0]:.3f})")
     f = runs["facts"]
     speed = "; ".join(f"{b}: {g['games'].mean():,.0f} games in {g['cpu_seconds'].mean() / 60:.1f} CPU minutes"
                       for b, g in f.groupby("board", sort=False))
     return {"targets": ("Per level: " + "; ".join(parts) + ".") if parts else "",
-            "transfer": ("; ".join(moved) + ".") if moved else "", "speed": f"Training, mean over the seeds: {speed}."}
+            "transfer": (". ".join(moved) + ".") if moved else "", "speed": f"Training, mean over the seeds: {speed}."}
+
+
+def quality(tests: pd.DataFrame) -> pd.DataFrame:
+    """The quality of the networks' decisions against the exact probabilities, per train and test level, the
+    seeds pooled (each seed's first ``quality_games`` test games): games, decisions, decisions per game, the share
+    of decisions with a proven-safe tile on offer, the share of those where another tile was clicked, and the
+    regret per decision and per game against the best click (how much likelier than the exact oracle's click the
+    network's was to hit a mine)."""
+    rows = []
+    for (train, test), g in tests.groupby(["train", "test"], sort=False):
+        n, games = g["quality_decisions"], g["quality_games"]
+        sure = n * g["quality_sure_share"]
+        regret = float((n * g["quality_regret_per_decision"]).sum())
+        rows.append({"train": train, "test": test, "seeds": g["seed"].nunique(), "games": int(games.sum()),
+                     "decisions": int(n.sum()), "decisions_per_game": n.sum() / games.sum(),
+                     "sure_share": sure.sum() / n.sum(),
+                     "missed_per_sure": float((sure * g["quality_missed_per_sure"]).sum() / sure.sum()),
+                     "regret_per_decision": regret / n.sum(), "regret_per_game": regret / games.sum()})
+    return pd.DataFrame(rows)
+
+
+def window_agents() -> pd.DataFrame:
+    """The paper's greedy agent after 10^6 beginner games, frozen, on its 10,000 beginner test games (``ext:regret``,
+    paper scale): its regret per decision and per game against the exact oracle, and the representation gap (the
+    best window agent's regret: what no agent reading 3x3 windows wins back) per decision and per game. Its
+    decisions include flags, and its oracle may flag, so only the per-game figures are in the same unit as the
+    networks' (:func:`quality`): expected excess mistakes per game."""
+    f = rf.frozen(paper=True)
+    f = f[f["agent"] == rf.LABELS["greedy"]].copy()
+    f["regret per game"] = f["regret per decision"] * f["decisions per game"]
+    f["gap per game"] = f["gap per decision"] * f["decisions per game"]
+    return f.reset_index(drop=True)
+
+
+def calibration(runs: dict) -> pd.DataFrame:
+    """The networks' P(mine) against the exact probabilities, per train and test level and bin, the seeds pooled
+    (tile-weighted means): bin, tiles, net, exact and mines (the share of the bin's tiles that were mines)."""
+    c = runs["calibration"]
+    w = c.assign(**{k: c[k] * c["tiles"] for k in ("net", "exact", "mines")})
+    g = w.groupby(["train", "test", "bin"], sort=False)[["tiles", "net", "exact", "mines"]].sum().reset_index()
+    for k in ("net", "exact", "mines"):
+        g[k] = g[k] / g["tiles"]
+    return g
+
+
+def calibration_errors(runs: dict) -> pd.DataFrame:
+    """Per test level, the calibration error (tile-weighted mean distance between the predicted and the exact
+    P(mine) over the bins) of the networks trained on each level, the seeds pooled, beside the paper's greedy
+    table's (``ext:belief``, paper scale: its belief (Q + 1) / 2 on every candidate's target). The network's bins
+    are tenths of P(mine) over every covered tile; the table's are twentieths over its candidates' targets, the
+    tiles next to revealed numbers."""
+    cal = calibration(runs)
+    rows = []
+    for (train, test), g in cal.groupby(["train", "test"], sort=False):
+        rows.append({"test": test, "model": f"network trained on {train}", "tiles": int(g["tiles"].sum()),
+                     "error": float((g["tiles"] * (g["net"] - g["exact"]).abs()).sum() / g["tiles"].sum())})
+    table = belief(paper=True)["calibration"]
+    table = table[(table["agent"] == "greedy") & (table["which"] == "all")]
+    for test, g in table.groupby("board", sort=False):
+        rows.append({"test": test, "model": "greedy table (trained on 8x8x10)", "tiles": int(g["count"].sum()),
+                     "error": calibration_error(g)})
+    out = pd.DataFrame(rows)
+    out["order"] = out["test"].map(LEVELS.index)
+    return out.sort_values(["order", "model"], kind="stable").drop(columns="order").reset_index(drop=True)
+
+
+def worst_mistakes(mistakes: pd.DataFrame) -> pd.DataFrame:
+    """Per test level, the networks' most confident mistake among the stored ones of the networks trained on that
+    level: a decision where a tile was proven safe and the network clicked one with the largest ``exact - net``
+    (exact P(mine) against its prediction)."""
+    own = mistakes[mistakes["train"] == mistakes["test"]]
+    own = own.assign(surprise=own["exact"] - own["net"])
+    rows = [g.sort_values(["surprise", "seed"], ascending=[False, True]).iloc[0] for _, g in own.groupby(
+        "test", sort=False)]
+    out = pd.DataFrame(rows).reset_index(drop=True)
+    out["order"] = out["test"].map(LEVELS.index)
+    return out.sort_values("order").drop(columns="order").reset_index(drop=True)
+
+
+def field(outputs=None, runs: dict | None = None, players: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The receptive-field exercise: per number of layers (1, 2, 3 from ``ext:neural_field``; 5 from the chapter's
+    networks at their checkpoint nearest 7,500 games), the width of the square it sees, the beginner test win rate
+    pooled over the seeds [95% Wilson] with the seeds' range, the games and CPU seconds of training (mean over the
+    seeds); and the paper's greedy table (``players``) as the last row."""
+    outputs = stored_outputs("ext:neural_field") if outputs is None else outputs
+    rows = []
+    for t, out in outputs:
+        r = out.tables["tests"].iloc[0]
+        rows.append({"layers": t.params["layers"], "seed": t.params["seed"], "wins": int(r["wins"]),
+                     "test_games": int(r["test_games"]), "win_rate": float(r["win_rate"]),
+                     "games": out.info["train_games"], "cpu_seconds": out.info["train_cpu_seconds"]})
+    if runs is not None:
+        p = runs["checkpoints"]
+        p = p[p["board"] == "8x8x10"]
+        for seed, g in p.groupby("seed"):
+            r = g.loc[(g["games"] - 7_500).abs().idxmin()]
+            rows.append({"layers": 5, "seed": seed, "wins": int(r["wins"]), "test_games": int(r["test_games"]),
+                         "win_rate": float(r["win_rate"]), "games": int(r["games"]),
+                         "cpu_seconds": float(r["cpu_seconds"])})
+    df = pd.DataFrame(rows)
+    table = []
+    for n, g in df.groupby("layers"):
+        wins, games = int(g["wins"].sum()), int(g["test_games"].sum())
+        lo, hi = wilson(wins, games)
+        table.append({"model": f"network, {n} layer{'s' if n > 1 else ''}", "sees": f"{2 * n + 1}x{2 * n + 1}",
+                      "seeds": g["seed"].nunique(), "games": g["games"].mean(), "cpu_seconds": g["cpu_seconds"].mean(),
+                      "wins": wins, "test_games": games, "win_rate": wins / games, "lo": lo, "hi": hi,
+                      "seed_min": g["win_rate"].min(), "seed_max": g["win_rate"].max()})
+    if players is not None:
+        r = players[(players["player"] == "greedy") & (players["board"] == "8x8x10")].iloc[0]
+        table.append({"model": "greedy table (the paper's)", "sees": "3x3 windows", "seeds": 1, "games": np.nan,
+                      "cpu_seconds": np.nan, "wins": int(r["wins"]), "test_games": int(r["games"]),
+                      "win_rate": r["win_rate"], "lo": r["lo"], "hi": r["hi"], "seed_min": r["win_rate"],
+                      "seed_max": r["win_rate"]})
+    return pd.DataFrame(table)
 
 
 __all__ = ["LEVELS", "SEEDS", "TARGETS", "PLAYERS", "stored_outputs", "neural_runs", "pooled", "transfer_table",
-           "comparison_players", "against_targets", "at_cpu", "findings"]
+           "comparison_players", "against_targets", "at_cpu", "findings", "quality", "window_agents",
+           "calibration", "calibration_errors", "worst_mistakes", "field"]
+
+
+# ------------------------------------------------------------------------------------- for the page --
+
+def _ci(rate, lo, hi) -> str:
+    return f"{rate:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def facts_table(facts: pd.DataFrame) -> pd.DataFrame:
+    """What the networks were trained on, per level (mean over the seeds): games, decisions, gradient steps, CPU
+    minutes, games per CPU second, and the network's weights."""
+    rows = {}
+    for b, g in facts.groupby("board", sort=False):
+        rows[b] = {"seeds": f"{g['seed'].nunique()}", "games": f"{g['games'].mean():,.0f}",
+                   "decisions": f"{g['decisions'].mean():,.0f}", "gradient steps": f"{g['updates'].mean():,.0f}",
+                   "CPU minutes": f"{g['cpu_seconds'].mean() / 60:.1f}",
+                   "games / CPU s": f"{(g['games'] / g['cpu_seconds']).mean():.1f}",
+                   "weights": f"{int(g['parameters'].iloc[0]):,}"}
+    return pd.DataFrame(rows).T.rename_axis("trained on")
+
+
+def targets_table(t: pd.DataFrame) -> pd.DataFrame:
+    """:func:`against_targets` for the page."""
+    f3 = lambda v: "" if pd.isna(v) else f"{v:.3f}"  # noqa: E731
+    return pd.DataFrame({"trained here": [_ci(r.own, r.own_lo, r.own_hi) if not np.isnan(r.own) else ""
+                                          for r in t.itertuples()],
+                         "target": t["target"].map(lambda v: f"{v:.2f}"),
+                         "best (from)": [f"{r.best:.3f} ({r.best_from})" for r in t.itertuples()],
+                         "random": t["random"].map(f3), "table": t["greedy"].map(f3),
+                         "solver": t["solver"].map(f3)}).set_index(t["board"].rename("level"))
+
+
+def calibration_errors_table(e: pd.DataFrame) -> pd.DataFrame:
+    """:func:`calibration_errors` for the page."""
+    return pd.DataFrame({"tested on": e["test"], "model": e["model"], "tiles": e["tiles"].map(lambda v: f"{v:,}"),
+                         "calibration error": e["error"].map(lambda v: f"{v:.4f}")}).set_index(["tested on", "model"])
+
+
+def quality_table(q: pd.DataFrame) -> pd.DataFrame:
+    """:func:`quality` for the page."""
+    return pd.DataFrame({"games": q["games"], "dec./game": q["decisions_per_game"].map(lambda v: f"{v:.1f}"),
+                         "safe on offer": q["sure_share"].map(lambda v: f"{v:.1%}"),
+                         "missed": q["missed_per_sure"].map(lambda v: f"{v:.2%}"),
+                         "regret/dec.": q["regret_per_decision"].map(lambda v: f"{v:.4f}"),
+                         "regret/game": q["regret_per_game"].map(lambda v: f"{v:.3f}")}
+                        ).set_index([q["train"].rename("trained on"), q["test"].rename("tested on")])
+
+
+def regret_sentence(q: pd.DataFrame, window: pd.DataFrame) -> str:
+    """The beginner networks' regret per game beside the paper's greedy table's and its representation gap."""
+    own = q[(q["train"] == "8x8x10") & (q["test"] == "8x8x10")]
+    if own.empty or window.empty:
+        return ""
+    r, w = own.iloc[0], window.iloc[0]
+    below = r["regret_per_game"] < w["gap per game"]
+    return (f"On beginner the networks' regret against the oracle's click is {r['regret_per_game']:.3f} per game "
+            f"({r['regret_per_decision']:.4f} per decision over {int(r['decisions']):,} decisions of "
+            f"{int(r['games'])} games). The paper's greedy table, frozen after {int(w['trained games']):,} games, "
+            f"has {w['regret per game']:.3f} per game over its {int(w['test games']):,} test games "
+            f"({w['regret per decision']:.4f} per decision; its decisions include flags, so only the rates per game "
+            f"share a unit), of which {w['gap per game']:.3f} is the representation gap that no agent reading "
+            f"3×3 windows can remove. The networks' regret per game is "
+            + ("below that gap, the floor of any agent that reads 3×3 windows" if below else
+               "not below that gap") + f"; it rests on {int(r['games'])} games, too few for an interval as narrow "
+            f"as the table's.")
+
+
+def mistakes_sentence(worst: pd.DataFrame) -> str:
+    """What the shown mistakes have in common, from their numbers."""
+    parts = [f"on {r.test}, {r.net:.1%} for a tile whose exact P(mine) is {r.exact:.0%}, with {r.covered} tiles "
+             f"covered (decision {r.decision})" for r in worst.itertuples()]
+    return ("The network's prediction for the tile it clicked, against the exact probability: " + "; ".join(parts)
+            + ". Each is one decision, picked as the worst of a few stored ones: an illustration, not a rate; the "
+              "rates are in the table above.") if parts else ""
+
+
+def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
+    """The exercise's conclusion: per seed, the first checkpoint above the greedy table."""
+    seeds = sorted(points.loc[points["board"] == "8x8x10", "seed"].unique())
+    if first.empty:
+        return (f"No beginner checkpoint of seeds {', '.join(map(str, seeds))} is above the greedy table's "
+                f"{greedy['win_rate']:.4f} with separated intervals.")
+    parts = [f"seed {int(r.seed)} after {r.cpu_seconds / 60:.1f} CPU minutes ({int(r.games):,} games: "
+             f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}])" for r in first.itertuples()]
+    missing = [str(s) for s in seeds if s not in set(first["seed"])]
+    return ("Above the greedy table's " + f"{greedy['win_rate']:.4f} [{greedy['lo']:.4f}, {greedy['hi']:.4f}]: "
+            + "; ".join(parts) + (f"; seeds {', '.join(missing)} never" if missing else "")
+            + ". The checkpoints are few (at a thirtieth, a tenth, a third and two thirds of the training, and its "
+              "end), so each is an upper bound on the time needed; 1,000 test games per checkpoint.")
+
+
+def field_table(f: pd.DataFrame) -> pd.DataFrame:
+    """:func:`field` for the page."""
+    return pd.DataFrame({"sees": f["sees"], "seeds": f["seeds"],
+                         "training games": f["games"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"),
+                         "CPU s": f["cpu_seconds"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"),
+                         "win rate [95%]": [_ci(r.win_rate, r.lo, r.hi) for r in f.itertuples()],
+                         "seeds' range": [f"{r.seed_min:.3f}-{r.seed_max:.3f}" if r.seeds > 1 else ""
+                                          for r in f.itertuples()],
+                         "test games": f["test_games"].map(lambda v: f"{v:,}")}).set_index(f["model"].rename(None))
+
+
+def field_sentence(f: pd.DataFrame) -> str:
+    """The receptive-field exercise's conclusion: which networks are above, level with or below the table."""
+    table = f[f["model"].str.startswith("greedy")]
+    nets = f[~f["model"].str.startswith("greedy")]
+    if table.empty or nets.empty:
+        return ""
+    t = table.iloc[0]
+    words = []
+    for r in nets.itertuples():
+        side = "above" if r.lo > t["hi"] else "below" if r.hi < t["lo"] else "level with (the intervals overlap)"
+        words.append(f"{r.sees} ({r.model.split(', ')[1]}): {r.win_rate:.3f}, {side}")
+    return (f"Against the paper's table ({t['win_rate']:.4f} [{t['lo']:.4f}, {t['hi']:.4f}], {int(t['test_games']):,} "
+            f"games): " + "; ".join(words) + f". Each network row pools {int(nets['seeds'].max())} seeds of "
+            f"{int(nets['test_games'].iloc[0] / nets['seeds'].iloc[0]):,} test games after about "
+            f"{nets['games'].mean():,.0f} training games; the table trained on 1,000,000. The 5-layer row is the "
+            "chapter's networks at their checkpoint nearest 7,500 games, tested on the same boards.")
+
+
+def transfer_sentence(runs: dict) -> str:
+    """The transfer exercise's conclusion: what differed between the beginner and intermediate training, from the
+    facts, and what the runs cannot separate."""
+    f = runs["facts"].groupby("board")[["games", "decisions", "updates", "cpu_seconds"]].mean()
+    if not {"8x8x10", "16x16x40"} <= set(f.index):
+        return ""
+    b, i = f.loc["8x8x10"], f.loc["16x16x40"]
+    p = pooled(runs["tests"])
+    on = p[p["test"] == "16x16x40"].set_index("train")
+    if not {"8x8x10", "16x16x40"} <= set(on.index):
+        return ""
+    small, big = on.loc["8x8x10"], on.loc["16x16x40"]
+    if small["lo"] > big["hi"]:
+        joint = "at about the same CPU time, training on the small board gave the better intermediate player"
+    elif small["hi"] < big["lo"]:
+        joint = "at about the same CPU time, training on the intermediate board gave the better intermediate player"
+    else:
+        joint = "at about the same CPU time, the two trainings gave intermediate players whose intervals overlap"
+    return (f"On intermediate, the beginner networks win {_ci(small['win_rate'], small['lo'], small['hi'])} and the "
+            f"intermediate ones {_ci(big['win_rate'], big['lo'], big['hi'])} ({int(small['seeds'])} and "
+            f"{int(big['seeds'])} seeds, pooled). "f"Trained on beginner, a network played {b['games'] / i['games']:.0f} times as many games, made "
+            f"{b['decisions'] / i['decisions']:.1f} times as many decisions and took "
+            f"{b['updates'] / i['updates']:.1f} times as many gradient steps, in {b['cpu_seconds'] / 60:.0f} "
+            f"against {i['cpu_seconds'] / 60:.0f} CPU minutes: a beginner decision costs less, its board having a "
+            f"quarter of the tiles. It also saw other views: more openings and board edges per tile, fewer long "
+            f"frontiers. These runs change all of these at once, so they support only the joint statement: {joint}. "
+            f"Training on "
+            f"intermediate for as many gradient steps, or on beginner for as few, would separate the number of "
+            f"steps from the kind of board.")
+
+
+__all__ += ["facts_table", "targets_table", "calibration_errors_table", "quality_table", "regret_sentence",
+            "mistakes_sentence", "budget_sentence", "field_table", "field_sentence", "transfer_sentence"]

@@ -170,19 +170,20 @@ def growth(board: str = "8x8x10", agents=ex.REGRET_AGENTS, r: pd.DataFrame | Non
     return pd.DataFrame(rows)
 
 
-def frozen(board: str = "8x8x10", agents=ex.REGRET_AGENTS) -> pd.DataFrame:
+def frozen(board: str = "8x8x10", agents=ex.REGRET_AGENTS, paper: bool = False) -> pd.DataFrame:
     """The long runs' agents after training, frozen: their test games' regret, gap and learning regret per
-    decision and win rate, beside the last decade of training (from :func:`growth`)."""
-    st = figures.store()
-    long, _ = lengths()
+    decision, decisions per game and win rate. At the scale the pages show, or with ``paper=True`` the committed
+    paper-scale runs (for a chapter that compares with paper-scale runs)."""
+    st, tasks = figures.paper_spec("ext:regret") if paper else (figures.store(), _tasks())
     rows = []
-    for t in _tasks():
+    for t in tasks:
         p = t.params
         if p["board"] != board or p["agent"] not in agents or not p.get("frozen"):
             continue
         f = st.load(t).tables["frozen"].sum(numeric_only=True)
         rows.append({"agent": LABELS.get(p["agent"], p["agent"]), "trained games": p["episodes"],
                      "test games": p["frozen"], "win rate": f["wins"] / p["frozen"],
+                     "decisions per game": f["decisions"] / p["frozen"],
                      "regret per decision": f["regret"] / f["decisions"], "gap per decision": f["gap"] / f["decisions"],
                      "learning per decision": f["learning"] / f["decisions"]})
     return pd.DataFrame(rows)

@@ -104,6 +104,20 @@ def ensure_spec(spec_id: str):
     return ensure_tasks(tasks, spec_id, seeds=None), tasks
 
 
+def paper_spec(spec_id: str, seeds=None, needs: str = ""):
+    """(store, tasks) of an experiment's committed paper-scale runs, whatever scale the pages show: for a chapter
+    that compares with paper-scale runs it cannot recompute (the networks of the optional extra ``deep``). A
+    missing run is one clear error naming the command (and ``needs``, what that command needs first)."""
+    st = store_for(None, "paper")
+    tasks = ex.all_tasks([spec_id], "paper", seeds or (1,))
+    missing = [t for t in tasks if st.status(t) != "ok"]
+    if missing:
+        extra = f" --seeds {','.join(map(str, seeds))}" if seeds else ""
+        raise ValueError(f"{len(missing)} runs of {spec_id} are missing: {needs}`python -m sweeper reproduce "
+                         f"{spec_id}{extra}` computes them")
+    return st, tasks
+
+
 def band_seeds() -> tuple:
     return BAND_SEEDS[scale()]
 

@@ -1,0 +1,84 @@
+"""The charts of the chapter "From a table to a network": they draw the data of :mod:`sweeper.viz.figures.neural`
+and compute nothing."""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from .board_charts import board_chart
+
+#: How the three levels are named on the charts.
+LEVEL_NAMES = {"8x8x10": "beginner (8x8x10)", "16x16x40": "intermediate (16x16x40)", "16x30x99": "expert (16x30x99)"}
+#: The comparison players drawn as rules across the learning curves, and their dashes.
+RULES = {"solver": ("exact solver", [1, 0]), "greedy": ("greedy table", [6, 3]), "target": ("target", [2, 2])}
+
+
+def checkpoints_chart(points: pd.DataFrame, players: pd.DataFrame, targets: dict, x: str = "cpu_minutes"
+                      ) -> alt.HConcatChart:
+    """Frozen test win rate against training (``x``: ``cpu_minutes`` or ``games``), one panel per level, one line
+    per seed with its 95% Wilson interval as error bars; the exact solver, the paper's greedy table and the target
+    of each level as horizontal rules (``players``: :func:`~sweeper.viz.figures.neural.comparison_players`)."""
+    if x not in ("cpu_minutes", "games"):
+        raise ValueError(f"x must be 'cpu_minutes' or 'games', got {x!r}")
+    title = {"cpu_minutes": "CPU minutes of training", "games": "games of training"}[x]
+    d = points.assign(cpu_minutes=points["cpu_seconds"] / 60, seed=points["seed"].astype(str))
+    panels = []
+    for board in [b for b in LEVEL_NAMES if b in set(d["board"])]:
+        db = d[d["board"] == board]
+        base = alt.Chart(db).encode(x=alt.X(f"{x}:Q", title=title),
+                                    color=alt.Color("seed:N", title="seed", legend=alt.Legend(orient="bottom")))
+        line = base.mark_line(point=True).encode(
+            y=alt.Y("win_rate:Q", title="test win rate (frozen)", scale=alt.Scale(domain=[0, 1])),
+            tooltip=["seed:N", alt.Tooltip("games:Q", format=","), alt.Tooltip("cpu_minutes:Q", format=".1f"),
+                     alt.Tooltip("win_rate:Q", format=".3f")])
+        bars = base.mark_errorbar().encode(y=alt.Y("lo:Q", title="test win rate (frozen)"), y2="hi:Q")
+        marks = [{"who": RULES[k][0], "value": float(v)} for k, v in
+                 (("solver", _rate(players, "solver", board)), ("greedy", _rate(players, "greedy", board)),
+                  ("target", targets.get(board, np.nan))) if not np.isnan(v)]
+        rules = alt.Chart(pd.DataFrame(marks)).mark_rule(color="gray").encode(
+            y="value:Q", strokeDash=alt.StrokeDash("who:N", title="beside them", legend=alt.Legend(orient="bottom"),
+                                                   scale=alt.Scale(domain=[v[0] for v in RULES.values()],
+                                                                   range=[v[1] for v in RULES.values()])),
+            tooltip=["who:N", alt.Tooltip("value:Q", format=".3f")])
+        panels.append(alt.layer(rules, bars, line).properties(width=150, height=200, title=LEVEL_NAMES[board]))
+    return alt.hconcat(*panels)
+
+
+def _rate(players: pd.DataFrame, who: str, board: str) -> float:
+    r = players[(players["player"] == who) & (players["board"] == board)]
+    return float(r["win_rate"].iloc[0]) if len(r) else np.nan
+
+
+def calibration_chart(cal: pd.DataFrame) -> alt.HConcatChart:
+    """The networks' mean predicted P(mine) against the mean exact P(mine) per bin, one panel per test level, one
+    colour per training level, the point's area the bin's tiles; the diagonal is perfect calibration
+    (``cal``: :func:`~sweeper.viz.figures.neural.calibration`)."""
+    d = cal.assign(trained=cal["train"].map(lambda b: f"trained on {b}"))
+    diagonal = pd.DataFrame({"exact": [0.0, 1.0], "net": [0.0, 1.0]})
+    panels = []
+    for board in [b for b in LEVEL_NAMES if b in set(d["test"])]:
+        db = d[d["test"] == board]
+        diag = alt.Chart(diagonal).mark_line(color="gray", strokeDash=[4, 3]).encode(x="exact:Q", y="net:Q")
+        pts = alt.Chart(db).mark_line(point=True).encode(
+            x=alt.X("exact:Q", title="exact P(mine)", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("net:Q", title="network's P(mine)", scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color("trained:N", title="network", legend=alt.Legend(orient="bottom")),
+            tooltip=["trained:N", "bin:N", alt.Tooltip("tiles:Q", format=","), alt.Tooltip("net:Q", format=".3f"),
+                     alt.Tooltip("exact:Q", format=".3f")])
+        panels.append(alt.layer(diag, pts).properties(width=150, height=150, title=f"tested on {board}"))
+    return alt.hconcat(*panels)
+
+
+def mistake_chart(row) -> alt.LayerChart:
+    """One stored mistake on its board (a row of :func:`~sweeper.viz.figures.neural.worst_mistakes`): the view
+    before the click, the game's mines drawn dark, the clicked tile outlined."""
+    view = np.asarray(row["view"])
+    r, c = divmod(int(row["tile"]), view.shape[1])
+    title = (f"{LEVEL_NAMES[row['test']]}, decision {int(row['decision'])}: the network gave "
+             f"{row['net']:.1%}, the exact P(mine) is {row['exact']:.0%}")
+    return board_chart(view, mines=row["mines"], highlight=(r, c), title=title)
+
+
+__all__ = ["LEVEL_NAMES", "checkpoints_chart", "calibration_chart", "mistake_chart"]
