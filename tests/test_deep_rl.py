@@ -91,3 +91,44 @@ def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="kernel must be 3"):
         deep_rl.make_model("8x8x10", kernel=4)
     assert np.isclose(deep_rl.curve_table([(True, 5, 0.1), (False, 9, 0.2)], 1)["cum_win_rate"].iloc[-1], 0.5)
+
+
+def test_the_tile_policy_shares_the_neural_bandits_trunk_and_keeps_checkpoints():
+    """policy="tiles": the features are the neural bandit's trunk (the same weights' names and shapes, 13 codes in),
+    one logit per tile; the checkpoints are tested on the task's own test boards, the last being its end."""
+    _extra()
+    from sweeper.agents.neural import NeuralAgent
+    model = deep_rl.make_model("8x8x10", seed=2, policy="tiles")
+    trunk = {k.split("trunk.", 1)[1]: v.shape for k, v in model.policy.state_dict().items()
+             if k.startswith("features_extractor.trunk.")}
+    bandit = {k: v.shape for k, v in NeuralAgent(seed=1).net.state_dict().items() if not k.startswith("head.")}
+    assert trunk.keys() == bandit.keys() and trunk["inp.weight"][1] == deep_rl.CODES
+    assert all(trunk[k] == bandit[k] for k in trunk if k != "inp.weight")
+    assert model.policy.action_net(torch_zeros(model)).shape == (1, 64)
+    out = deep_rl.deep_ppo_task("8x8x10", 600, seed=3, block=20, test_episodes=15, audit_games=3, policy="tiles",
+                                checkpoints=[256])
+    points, tests = out.tables["checkpoints"], out.tables["tests"]
+    assert points["steps"].tolist()[0] >= 256 and points["steps"].iloc[-1] == out.info["steps"]
+    assert points["wins"].iloc[-1] == tests["won"].sum() and points["test_games"].eq(15).all()
+    assert points["revealed"].iloc[-1] == pytest.approx(tests["revealed"].mean())
+    with pytest.raises(ValueError, match="checkpoints must increase"):
+        deep_rl.deep_ppo_task("8x8x10", 600, seed=3, policy="tiles", checkpoints=[700])
+    with pytest.raises(ValueError, match="policy must be one of"):
+        deep_rl.make_model("8x8x10", policy="mlp")
+    with pytest.raises(ValueError, match="tiles policy"):
+        deep_rl.make_model("8x8x10", kernel=5, policy="tiles")
+
+
+def torch_zeros(model):
+    import torch
+    return torch.zeros(1, model.policy.features_extractor.features_dim)
+
+
+def test_the_random_floor_plays_the_same_boards_and_is_audited():
+    _extra()
+    out = deep_rl.deep_random_task("8x8x10", seed=2, test_episodes=30, audit_games=5)
+    again = deep_rl.deep_random_task("8x8x10", seed=2, test_episodes=30, audit_games=5)
+    pd.testing.assert_frame_equal(out.tables["tests"], again.tables["tests"])
+    a = {k[len("audit_"):-len("_8x8x10")]: v for k, v in out.info.items() if k.startswith("audit_")}
+    assert a["decisions"] == out.tables["tests"]["steps"].iloc[:5].sum()
+    assert a["clicked_safe_known"] + a["clicked_known_mine"] + a["guesses"] == a["decisions"]

@@ -99,25 +99,39 @@ def require_torch():
     return torch
 
 
-def _network(torch, channels: int, layers: int):
+def tile_trunk(torch, codes: int, channels: int, layers: int, head: bool = False):
+    """The network's convolutional trunk as a torch module: one-hot cells ``(batch, codes, rows, cols)`` ->
+    conv3x3 -> relu -> (``layers - 1``) x residual conv3x3 -> ``(batch, channels, rows, cols)``, features per tile
+    that see a square ``2 * layers + 1`` tiles wide. With ``head=True`` a 1x1 convolution follows, giving one
+    logit per tile ``(batch, rows, cols)``: the neural bandit's network. The deep-RL chapter's per-tile policy
+    (:mod:`sweeper.experiments.deep_rl`) uses the same trunk, so that the two compare learning signals, not
+    architectures."""
     nn = torch.nn
 
-    class BoardNet(nn.Module):
-        """One-hot view -> conv3x3 -> relu -> (``layers - 1``) x residual conv3x3 -> 1x1 head: a logit per tile."""
-
+    class Trunk(nn.Module):
         def __init__(self):
             super().__init__()
-            self.inp = nn.Conv2d(CODES, channels, 3, padding=1)
+            self.channels = channels
+            self.inp = nn.Conv2d(codes, channels, 3, padding=1)
             self.body = nn.ModuleList(nn.Conv2d(channels, channels, 3, padding=1) for _ in range(layers - 1))
-            self.head = nn.Conv2d(channels, 1, 1)
 
         def forward(self, x):
             h = torch.relu(self.inp(x))
             for conv in self.body:
                 h = h + torch.relu(conv(h))
-            return self.head(h)[:, 0]
+            return h
 
-    return BoardNet()
+    class BoardNet(Trunk):
+        """One-hot view -> the trunk -> 1x1 head: a logit per tile."""
+
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Conv2d(channels, 1, 1)
+
+        def forward(self, x):
+            return self.head(super().forward(x))[:, 0]
+
+    return BoardNet() if head else Trunk()
 
 
 def check_views(views, what: str = "views") -> np.ndarray:
@@ -163,7 +177,7 @@ class NeuralAgent:
         torch = require_torch()
         with torch.random.fork_rng(devices=[]):  # the initial weights from the seed's own stream only
             torch.manual_seed(int(neural_generator(self.init_seed).integers(2 ** 63)))
-            self.net = _network(torch, self.channels, self.layers)
+            self.net = tile_trunk(torch, CODES, self.channels, self.layers, head=True)
 
     def __repr__(self) -> str:
         return (f"NeuralAgent(channels={self.channels}, layers={self.layers}, epsilon={self.epsilon}; "
@@ -371,5 +385,5 @@ def as_neural(agent, what: str = "agent") -> NeuralAgent:
     return agent
 
 
-__all__ = ["NeuralAgent", "load_neural", "require_torch", "import_extra", "check_views", "lowest", "as_neural", "REQUIREMENTS",
-           "CODES"]
+__all__ = ["NeuralAgent", "load_neural", "require_torch", "import_extra", "check_views", "lowest", "as_neural",
+           "tile_trunk", "REQUIREMENTS", "CODES"]

@@ -22,17 +22,18 @@ No trained network is saved: a Stable-Baselines3 file is a pickle, which this pa
 
 from __future__ import annotations
 
+import copy
 import time
 
 import numpy as np
 import pandas as pd
 
-from ..agents.neural import REQUIREMENTS, import_extra  # noqa: F401  (REQUIREMENTS: what `make deep` installs)
+from ..agents.neural import REQUIREMENTS, import_extra, tile_trunk  # noqa: F401  (REQUIREMENTS: what `make deep` installs)
 from ..game.engine import Setting
 from ..game.probability import mine_probabilities
 from ..rng import held_out_seed
 from ..running.env import MinesweeperEnv, action_mask
-from ..running.policies import run_episodes
+from ..running.policies import random_policy, run_episodes
 from .runner import Output, task_kind
 
 #: Cell codes of the observation (0-8 numbers, covered, flagged, exploded, and one spare).
@@ -69,14 +70,81 @@ def _extractor_class():
     return BoardCNN
 
 
+def _tile_classes():
+    """The per-tile policy: the neural bandit's trunk (:func:`sweeper.agents.neural.tile_trunk`) as the features
+    extractor, a 1x1 convolution giving each tile its action logit (the bandit's head, read as a policy), and the
+    value as a linear function of the features averaged over the tiles."""
+    torch, _, BaseFeaturesExtractor, _ = require()
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    nn = torch.nn
+
+    class TileFeatures(BaseFeaturesExtractor):
+        """One-hot cells -> the trunk -> per-tile features, flattened (the policy's heads unflatten them)."""
+
+        def __init__(self, observation_space, channels: int = 32, layers: int = 5):
+            rows, cols = observation_space.shape
+            super().__init__(observation_space, channels * rows * cols)
+            self.shape = (channels, rows, cols)
+            self.trunk = tile_trunk(torch, CODES, channels, layers)
+
+        def forward(self, obs):
+            cells = torch.nn.functional.one_hot(obs.long().clamp(0, CODES - 1), CODES)
+            return self.trunk(cells.permute(0, 3, 1, 2).float()).flatten(1)
+
+    class TileLogits(nn.Module):
+        def __init__(self, shape):
+            super().__init__()
+            self.shape, self.conv = shape, nn.Conv2d(shape[0], 1, 1)
+
+        def forward(self, latent):
+            return self.conv(latent.view(-1, *self.shape)).flatten(1)
+
+    class TileValue(nn.Module):
+        def __init__(self, shape):
+            super().__init__()
+            self.shape, self.linear = shape, nn.Linear(shape[0], 1)
+
+        def forward(self, latent):
+            return self.linear(latent.view(-1, *self.shape).mean(dim=(2, 3)))
+
+    class TilePolicy(MaskableActorCriticPolicy):
+        """MaskablePPO's actor-critic with per-tile heads over the shared trunk (``net_arch=[]``: no MLP)."""
+
+        def _build(self, lr_schedule):
+            super()._build(lr_schedule)
+            shape = self.features_extractor.shape
+            self.action_net, self.value_net = TileLogits(shape), TileValue(shape)
+            if self.ortho_init:  # as the parent: small initial logits, unit gain for the value
+                self.action_net.apply(lambda m: self.init_weights(m, gain=0.01))
+                self.value_net.apply(lambda m: self.init_weights(m, gain=1.0))
+            self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    return TileFeatures, TilePolicy
+
+
+#: The policies of the deep-RL experiment: ``cnn`` (two convolutions then a dense layer, the first version of
+#: the chapter) and ``tiles`` (the neural bandit's fully convolutional trunk with a logit per tile).
+POLICIES = ("cnn", "tiles")
+
+
 def make_model(board="8x8x10", seed: int = 1, kernel: int = 3, rewards="progress", n_steps: int = 1024,
-               batch_size: int = 256):
-    """A MaskablePPO agent with :class:`BoardCNN` on ``board`` (one env, single-threaded, on the CPU)."""
+               batch_size: int = 256, policy: str = "cnn"):
+    """A MaskablePPO agent on ``board`` (one env, single-threaded, on the CPU) with the policy ``policy``
+    (:data:`POLICIES`): ``cnn``, :class:`BoardCNN` whose first kernel is ``kernel``, or ``tiles``, the neural
+    bandit's trunk (32 channels, 5 layers) with a logit per tile (``kernel`` must then stay 3)."""
     torch, MaskablePPO, _, _ = require()
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
     if kernel not in (3, 5):
         raise ValueError(f"kernel must be 3 (the paper's window) or 5, got {kernel!r}")
+    if policy == "tiles" and kernel != 3:
+        raise ValueError("kernel sets the cnn policy's first convolution; the tiles policy's are all 3x3")
     torch.set_num_threads(1)
     env = MinesweeperEnv(board, rewards=rewards)
+    if policy == "tiles":
+        features, tile_policy = _tile_classes()
+        return MaskablePPO(tile_policy, env, seed=seed, device="cpu", n_steps=n_steps, batch_size=batch_size,
+                           policy_kwargs={"features_extractor_class": features, "net_arch": []}, verbose=0)
     return MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", n_steps=n_steps, batch_size=batch_size,
                        policy_kwargs={"features_extractor_class": _extractor_class(),
                                       "features_extractor_kwargs": {"kernel": kernel}, "net_arch": [64]},
@@ -120,22 +188,24 @@ def curve_table(rows, block: int) -> pd.DataFrame:
     return t
 
 
-class FrozenPolicy:
-    """``model``'s most probable valid click, as a policy of :func:`~sweeper.running.policies.run_episodes` (the
-    one Gymnasium loop); the clicks of the first ``audit_games`` games are scored against the exact mine
-    probabilities into ``audit`` (see :func:`test_games`)."""
+class AuditedPolicy:
+    """A policy of :func:`~sweeper.running.policies.run_episodes` (the one Gymnasium loop) whose clicks in the
+    first ``audit_games`` games are scored against the exact mine probabilities into ``audit`` (see
+    :func:`test_games`): ``choose(obs) -> action`` is the player (a frozen model's most probable valid click, or
+    random clicks)."""
 
-    def __init__(self, model, mines: int, audit_games: int = 0):
-        self.model, self.mines, self.audit_games, self.game = model, mines, audit_games, -1
+    def __init__(self, choose, mines: int, audit_games: int = 0):
+        self.choose, self.mines, self.audit_games, self.game = choose, mines, audit_games, -1
         self.audit = dict(decisions=0, safe_known=0, clicked_safe_known=0, clicked_known_mine=0, guesses=0,
                           guesses_with_safe_known=0)
 
     def reset(self):
         self.game += 1
+        if hasattr(self.choose, "reset"):
+            self.choose.reset()
 
     def __call__(self, obs) -> int:
-        action, _ = self.model.predict(obs, action_masks=action_mask(obs).astype(bool), deterministic=True)
-        action = int(action)
+        action = int(self.choose(obs))
         if self.game < self.audit_games:
             a = self.audit
             p = mine_probabilities(obs, self.mines).ravel()
@@ -151,30 +221,52 @@ class FrozenPolicy:
         return action
 
 
+def frozen_choice(model):
+    """``obs -> action``: ``model``'s most probable valid click."""
+    def choose(obs):
+        action, _ = model.predict(obs, action_masks=action_mask(obs).astype(bool), deterministic=True)
+        return int(action)
+    return choose
+
+
 def test_games(model, board: str, games: int, seed: int, audit_games: int = 0) -> tuple[pd.DataFrame, dict]:
-    """Frozen test games of ``model`` (its most probable valid click), played by
-    :func:`~sweeper.running.policies.run_episodes`: per game ``won``, ``steps``; and, over the first
-    ``audit_games`` games, every click scored against the exact mine probabilities (``decisions``, ``safe_known``:
-    a tile known to be safe was on offer, ``clicked_safe_known``, ``clicked_known_mine``, ``guesses``: clicks on a
-    tile neither known safe nor known mine)."""
-    policy = FrozenPolicy(model, Setting.parse(board).mines, audit_games)
+    """Frozen test games of ``model`` (its most probable valid click; or, with ``model=None``, uniformly random
+    valid clicks drawn on the seed's agent stream), played by :func:`~sweeper.running.policies.run_episodes`: per
+    game ``won``, ``steps`` and ``revealed`` (safe tiles revealed); and, over the first ``audit_games`` games, every
+    click scored against the exact mine probabilities (``decisions``, ``safe_known``: a tile known to be safe was
+    on offer, ``clicked_safe_known``, ``clicked_known_mine``, ``guesses``: clicks on a tile neither known safe nor
+    known mine)."""
+    choose = random_policy(seed) if model is None else frozen_choice(model)
+    policy = AuditedPolicy(choose, Setting.parse(board).mines, audit_games)
     played = run_episodes(MinesweeperEnv(board), policy, games, seed)
-    table = pd.DataFrame({"won": [bool(e["won"]) for e in played], "steps": [int(e["steps"]) for e in played]})
+    table = pd.DataFrame({"won": [bool(e["won"]) for e in played], "steps": [int(e["steps"]) for e in played],
+                          "revealed": [int(e["revealed"]) for e in played]})
     return table, policy.audit
 
 
-@task_kind("deep_ppo")
-def deep_ppo_task(board: str, steps: int, seed: int, kernel: int = 3, block: int = 1_000, tests=("8x8x10",),
-                  test_episodes: int = 1_000, audit_games: int = 200, label: str | None = None,
-                  cost: float = 1.0) -> Output:
-    """Train MaskablePPO for ``steps`` environment steps on ``board`` (seed ``seed``), then test it frozen on
-    each of ``tests`` (``test_episodes`` games, seed ``seed * 1000 + 1 + i``, the bandit tasks' test seeds)."""
-    model = make_model(board, seed, kernel)
-    curve = _curve_callback(block)
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    model.learn(total_timesteps=steps, callback=curve)
-    train_cpu, train_wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    out = Output(tables={"curve": curve_table(curve.rows, block)})
+def _snapshots_callback(at):
+    """A callback that keeps a copy of the policy's weights, with the games, steps and CPU seconds so far, when
+    training passes each of ``at`` (environment steps)."""
+    _, _, _, BaseCallback = require()
+
+    class Snapshots(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.todo, self.taken, self.games, self.cpu0 = list(at), [], 0, time.process_time()
+
+        def _on_step(self) -> bool:
+            self.games += int(sum(self.locals["dones"]))
+            if self.todo and self.num_timesteps >= self.todo[0]:
+                self.todo.pop(0)
+                self.taken.append({"steps": int(self.num_timesteps), "games": self.games,
+                                   "cpu_seconds": time.process_time() - self.cpu0,
+                                   "weights": copy.deepcopy(self.model.policy.state_dict())})
+            return True
+
+    return Snapshots()
+
+
+def _test_rows(model, tests, test_episodes, seed, audit_games, out):
     rows = []
     for i, test in enumerate(tests):
         t0 = time.process_time()
@@ -182,10 +274,58 @@ def deep_ppo_task(board: str, steps: int, seed: int, kernel: int = 3, block: int
         rows.append(games.assign(test=test))
         out.info[f"test_cpu_seconds_{test}"] = time.process_time() - t0
         out.info.update({f"audit_{k}_{test}": v for k, v in audit.items()})
-    out.tables["tests"] = pd.concat(rows, ignore_index=True)
+    return pd.concat(rows, ignore_index=True)
+
+
+@task_kind("deep_ppo")
+def deep_ppo_task(board: str, steps: int, seed: int, kernel: int = 3, block: int = 1_000, tests=("8x8x10",),
+                  test_episodes: int = 1_000, audit_games: int = 200, policy: str = "cnn", checkpoints=(),
+                  label: str | None = None, cost: float = 1.0) -> Output:
+    """Train MaskablePPO with ``policy`` (:data:`POLICIES`) for ``steps`` environment steps on ``board`` (seed
+    ``seed``), then test it frozen on each of ``tests`` (``test_episodes`` games, seed ``held_out_seed(seed, i)``,
+    the bandit tasks' test seeds). At each of ``checkpoints`` (steps, increasing, below ``steps``) the policy is
+    also kept and tested the same way on ``board``: the table ``checkpoints`` (steps, games and CPU seconds of
+    training so far, wins, games and safe tiles revealed per game), of which the end of training is the last
+    row."""
+    at = [int(c) for c in checkpoints]
+    if any(not 0 < c < steps for c in at) or at != sorted(set(at)):
+        raise ValueError(f"checkpoints must increase strictly and lie between 0 and steps ({steps}), got {at}")
+    model = make_model(board, seed, kernel, policy=policy)
+    curve, snaps = _curve_callback(block), _snapshots_callback(at)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    model.learn(total_timesteps=steps, callback=[curve, snaps])
+    train_cpu, train_wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    out = Output(tables={"curve": curve_table(curve.rows, block)})
+    out.tables["tests"] = _test_rows(model, tests, test_episodes, seed, audit_games, out)
+    if at:
+        final = copy.deepcopy(model.policy.state_dict())
+        points = snaps.taken + [{"steps": int(model.num_timesteps), "games": len(curve.rows),
+                                 "cpu_seconds": train_cpu, "weights": None}]
+        rows = []
+        tested = out.tables["tests"]
+        for point in points:
+            weights = point.pop("weights")
+            if weights is None and board in tests and list(tests).index(board) == 0:
+                games = tested[tested["test"] == board]  # the end of training: its test games on these boards
+            else:
+                model.policy.load_state_dict(final if weights is None else weights)
+                games, _ = test_games(model, board, test_episodes, held_out_seed(seed, 0))
+            rows.append({**point, "test_games": len(games), "wins": int(games["won"].sum()),
+                         "revealed": float(games["revealed"].mean())})
+        out.tables["checkpoints"] = pd.DataFrame(rows)
     torch = require()[0]
     out.info.update(train_cpu_seconds=train_cpu, train_wall_seconds=train_wall, steps=int(model.num_timesteps),
                     games=len(curve.rows), wins=int(sum(r[0] for r in curve.rows)),
                     parameters=int(sum(p.numel() for p in model.policy.parameters())),
                     torch=torch.__version__, steps_per_cpu_second=model.num_timesteps / max(train_cpu, 1e-9))
+    return out
+
+
+@task_kind("deep_random")
+def deep_random_task(board: str, seed: int, tests=("8x8x10",), test_episodes: int = 1_000, audit_games: int = 200,
+                     label: str | None = None, cost: float = 1.0) -> Output:
+    """The floor of the deep-RL chapter: uniformly random valid clicks on the test boards of ``deep_ppo`` tasks
+    with the same ``seed`` (the same games, played through the same env and loop), audited the same way."""
+    out = Output()
+    out.tables["tests"] = _test_rows(None, tests, test_episodes, seed, audit_games, out)
     return out

@@ -481,6 +481,13 @@ PSEQ_OPENINGS = ("safe", "zero")
 DEEP_RL_STEPS = {"paper": (60_000, 360_000), "quick": (2_048,)}
 
 
+#: The per-tile policy's budget (the neural bandit's trunk and a logit per tile, ``policy="tiles"``): environment
+#: steps and the checkpoints tested on the way, chosen from its measured speed (about 106 steps per CPU second on
+#: this machine class) to match the neural bandit's checkpoints at about 2.5, 8 and 25 CPU minutes on beginner.
+DEEP_RL_TILES = {"paper": {"steps": 160_000, "checkpoints": (16_000, 48_000)},
+                 "quick": {"steps": 1_024, "checkpoints": (512,)}}
+
+
 def deep_rl_tasks(sc, seeds):
     from .deep_rl import deep_ppo_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
     test = sc.test // 10 if sc.name == "paper" else 50
@@ -492,9 +499,17 @@ def deep_rl_tasks(sc, seeds):
                                f"{steps:,} steps, seed {seed}",
                          **extra)
 
-    shortest = DEEP_RL_STEPS[sc.name][0]
+    shortest, tiles = DEEP_RL_STEPS[sc.name][0], DEEP_RL_TILES[sc.name]
     return ([task(steps, s) for steps in DEEP_RL_STEPS[sc.name] for s in seeds]
-            + [task(shortest, s, kernel=5) for s in seeds])  # the chapter's exercise: a wider first view
+            + [task(shortest, s, kernel=5) for s in seeds]  # the chapter's exercise: a wider first view
+            + [Task.make("deep_ppo", board="8x8x10", steps=tiles["steps"], seed=s, block=1_000, tests=["8x8x10"],
+                         test_episodes=test, audit_games=min(200, test), policy="tiles",
+                         checkpoints=list(tiles["checkpoints"]), cost=tiles["steps"] * 120.0,
+                         label=f"MaskablePPO (the neural bandit's trunk, a logit per tile) on 8x8x10, "
+                               f"{tiles['steps']:,} steps, seed {s}") for s in seeds]
+            + [Task.make("deep_random", board="8x8x10", seed=s, tests=["8x8x10"], test_episodes=test,
+                         audit_games=min(200, test), cost=test * 10.0,
+                         label=f"random valid clicks on the deep-RL test boards, seed {s}") for s in seeds])
 
 
 def pseq_tasks(sc, seeds):
