@@ -51,8 +51,9 @@ lock: $(STAMP)
 	mv constraints.txt.tmp constraints.txt
 	touch $(STAMP)
 
-# deep RL, optional (about 860 MB more in .venv: requirements-deep.txt): `make deep` installs it and trains
-# the stored runs of ext:deep_rl (resumable: finished runs are kept); `make test-deep` tests the deep-RL module
+# deep RL and the neural bandit, optional (about 860 MB more in .venv: requirements-deep.txt): `make deep`
+# installs it and trains the stored runs of ext:neural, ext:neural_field and ext:deep_rl, three seeds each
+# (resumable: finished runs are kept; README.md states the CPU time); `make test-deep` tests the deep-RL module
 # and the neural bandit.
 # The book reads the stored runs and builds without it; .ci/run runs both test targets.
 $(DEEP): $(STAMP) requirements-deep.txt
@@ -60,7 +61,7 @@ $(DEEP): $(STAMP) requirements-deep.txt
 	touch $(DEEP)
 
 deep: $(DEEP)
-	$(PY) -m sweeper reproduce ext:deep_rl --scale paper --workers 2
+	$(PY) -m sweeper reproduce ext:neural ext:neural_field ext:deep_rl --scale paper --seeds 1,2,3 --workers 2
 
 test-deep: $(DEEP)
 	SWEEPER_REQUIRE_DEEP=1 $(PY) -m pytest -q -rs -p no:cacheprovider tests/test_deep_rl.py tests/test_neural.py
