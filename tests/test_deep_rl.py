@@ -11,6 +11,7 @@ import pytest
 
 from deep_extra import hide, need
 from sweeper.experiments import deep_rl
+from sweeper.experiments.runner import Task
 
 
 def _extra():
@@ -93,7 +94,7 @@ def test_bad_arguments_are_refused():
     assert np.isclose(deep_rl.curve_table([(True, 5, 0.1), (False, 9, 0.2)], 1)["cum_win_rate"].iloc[-1], 0.5)
 
 
-def test_the_tile_policy_shares_the_neural_bandits_trunk_and_keeps_checkpoints():
+def test_the_tile_policy_shares_the_neural_bandits_trunk_and_keeps_checkpoints(tmp_path):
     """policy="tiles": the features are the neural bandit's trunk (the same weights' names and shapes, 13 codes in),
     one logit per tile; the checkpoints are tested on the task's own test boards, the last being its end."""
     _extra()
@@ -111,6 +112,13 @@ def test_the_tile_policy_shares_the_neural_bandits_trunk_and_keeps_checkpoints()
     assert points["steps"].tolist()[0] >= 256 and points["steps"].iloc[-1] == out.info["steps"]
     assert points["wins"].iloc[-1] == tests["won"].sum() and points["test_games"].eq(15).all()
     assert points["revealed"].iloc[-1] == pytest.approx(tests["revealed"].mean())
+    hp = out.info["hyperparameters"]
+    assert hp["policy"] == "TilePolicy" and hp["n_epochs"] == 10 and hp["rewards"]["reveal"] == pytest.approx(1 / 54)
+    from sweeper.experiments.runner import Store, provenance
+    store = Store(str(tmp_path))
+    task = Task.make("deep_ppo", board="8x8x10", steps=600, seed=3, policy="tiles", checkpoints=[256])
+    store.save(task, out, 1.0, provenance())
+    assert store.load(task).info["hyperparameters"] == hp
     with pytest.raises(ValueError, match="checkpoints must increase"):
         deep_rl.deep_ppo_task("8x8x10", 600, seed=3, policy="tiles", checkpoints=[700])
     with pytest.raises(ValueError, match="policy must be one of"):

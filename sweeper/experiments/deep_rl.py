@@ -317,8 +317,21 @@ def deep_ppo_task(board: str, steps: int, seed: int, kernel: int = 3, block: int
     out.info.update(train_cpu_seconds=train_cpu, train_wall_seconds=train_wall, steps=int(model.num_timesteps),
                     games=len(curve.rows), wins=int(sum(r[0] for r in curve.rows)),
                     parameters=int(sum(p.numel() for p in model.policy.parameters())),
-                    torch=torch.__version__, steps_per_cpu_second=model.num_timesteps / max(train_cpu, 1e-9))
+                    torch=torch.__version__, steps_per_cpu_second=model.num_timesteps / max(train_cpu, 1e-9),
+                    hyperparameters=hyperparameters(model))
     return out
+
+
+def hyperparameters(model) -> dict:
+    """What the page shows of a trained MaskablePPO: its policy, PPO's settings as the model holds them, and the
+    rewards of its env (plain numbers and strings)."""
+    env = model.get_env().envs[0].unwrapped
+    value = lambda v: float(v(1.0)) if callable(v) else float(v)  # noqa: E731 (a schedule: its initial value)
+    return {"policy": type(model.policy).__name__, "n_steps": int(model.n_steps), "batch_size": int(model.batch_size),
+            "n_epochs": int(model.n_epochs), "learning_rate": value(model.learning_rate), "gamma": float(model.gamma),
+            "gae_lambda": float(model.gae_lambda), "clip_range": value(model.clip_range),
+            "ent_coef": float(model.ent_coef), "vf_coef": float(model.vf_coef),
+            "rewards": {k: float(getattr(env.rewards, k)) for k in ("win", "loss", "reveal", "invalid", "step")}}
 
 
 @task_kind("deep_random")

@@ -172,3 +172,158 @@ def kernel_verdict(runs: dict) -> str:
             f"{word} the 3×3 one ({int(a['wins']):,} wins)" + (
                 ": neither has learned to win within this budget, so the budget, not the view, limits both."
                 if none else "."))
+
+
+# ----------------------------------------------------- three seeds, the per-tile policy and the floor --
+
+#: The seeds of the chapter's runs.
+SEEDS = (1, 2, 3)
+#: Safe tiles of a beginner board (the share of them revealed is the chapter's measure that is not stuck at 0).
+BEGINNER_SAFE = 54
+
+
+def stored_outputs() -> list:
+    """``(task, output)`` of every stored run of ``ext:deep_rl`` with :data:`SEEDS`, or one clear error naming
+    the command that trains the missing ones."""
+    from .results import paper_spec
+    st, tasks = paper_spec("ext:deep_rl", SEEDS, needs="`make deep` installs the optional extra 'deep', then ")
+    return [(t, st.load(t)) for t in tasks]
+
+
+def agent_label(params: dict) -> str:
+    """A deep-RL run named short: 'PPO, CNN, 60,000 steps', 'PPO, CNN 5×5 first, 60,000 steps', 'PPO, per tile,
+    160,000 steps'; the floor is 'random clicks'."""
+    if "steps" not in params:
+        return "random clicks"
+    if params.get("policy", "cnn") == "tiles":
+        return f"PPO, per tile, {params['steps']:,} steps"
+    k = params.get("kernel", 3)
+    return f"PPO, CNN{'' if k == 3 else f' {k}×{k} first'}, {params['steps']:,} steps"
+
+
+def _audit(info: dict, board: str = "8x8x10") -> dict:
+    return {k[len("audit_"):-len(f"_{board}")]: v for k, v in info.items()
+            if k.startswith("audit_") and k.endswith(f"_{board}")}
+
+
+def deep_runs(outputs=None) -> dict:
+    """The stored runs as tidy frames: ``runs`` (one row per trained network and per random floor: agent, policy,
+    seed, steps, games, CPU seconds, weights, hyperparameters, its 1,000 test games' wins, safe tiles revealed per
+    game and the audit's counts), ``curves`` (agent, seed, per block of training games: episode, cpu_seconds,
+    block_win_rate) and ``checkpoints`` (the per-tile policy frozen on the way: seed, steps, games, cpu_seconds,
+    wins, test_games, revealed: the share of safe tiles revealed per test game)."""
+    outputs = stored_outputs() if outputs is None else outputs
+    rows, curves, points = [], [], []
+    for t, out in outputs:
+        p, i = t.params, out.info
+        g = out.tables["tests"]
+        g = g[g["test"] == "8x8x10"]
+        label = agent_label(p if t.kind == "deep_ppo" else {})
+        rows.append({"agent": label, "policy": p.get("policy", "cnn") if t.kind == "deep_ppo" else "random",
+                     "seed": p["seed"], "steps": i.get("steps", 0), "games": i.get("games", 0),
+                     "cpu_seconds": i.get("train_cpu_seconds", 0.0), "parameters": i.get("parameters", 0),
+                     "hyperparameters": i.get("hyperparameters"), "test_games": len(g), "wins": int(g["won"].sum()),
+                     "revealed": float(g["revealed"].mean()) / BEGINNER_SAFE if "revealed" in g else np.nan,
+                     **{f"audit_{k}": v for k, v in _audit(i).items()}})
+        if "curve" in out.tables:
+            c = out.tables["curve"]
+            curves.append(pd.DataFrame({"agent": label, "seed": p["seed"], "episode": c["episode"],
+                                        "cpu_seconds": c["cpu_seconds"], "block_win_rate": c["block_win_rate"]}))
+        if "checkpoints" in out.tables:
+            c = out.tables["checkpoints"]
+            points.append(c.assign(seed=p["seed"], agent=label, revealed=c["revealed"] / BEGINNER_SAFE))
+    return {"runs": pd.DataFrame(rows),
+            "curves": pd.concat(curves, ignore_index=True) if curves else pd.DataFrame(),
+            "checkpoints": pd.concat(points, ignore_index=True) if points else pd.DataFrame()}
+
+
+def pooled_tests(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per agent, its seeds pooled: the seeds, test games and wins with the win rate's 95% Wilson interval, the
+    share of safe tiles revealed per game (mean over the seeds, and their range), and over the audited clicks: the
+    share made with a tile known to be safe on offer, the share of those that took one, and the share that clicked
+    a known mine."""
+    out = []
+    for agent, g in runs.groupby("agent", sort=False):
+        wins, games = int(g["wins"].sum()), int(g["test_games"].sum())
+        lo, hi = wilson(wins, games)
+        d = g["audit_decisions"].sum()
+        safe = g["audit_safe_known"].sum()
+        out.append({"agent": agent, "seeds": g["seed"].nunique(), "test_games": games, "wins": wins,
+                    "win_rate": wins / games, "lo": lo, "hi": hi, "revealed": float(g["revealed"].mean()),
+                    "revealed_min": float(g["revealed"].min()), "revealed_max": float(g["revealed"].max()),
+                    "audited": int(d), "safe_on_offer": safe / d if d else np.nan,
+                    "took_safe": g["audit_clicked_safe_known"].sum() / safe if safe else np.nan,
+                    "known_mine": g["audit_clicked_known_mine"].sum() / d if d else np.nan})
+    return pd.DataFrame(out)
+
+
+def pooled_tests_table(p: pd.DataFrame) -> pd.DataFrame:
+    """:func:`pooled_tests` for the page."""
+    pct = lambda v: "" if pd.isna(v) else f"{v:.0%}"  # noqa: E731
+    return pd.DataFrame({"seeds": p["seeds"], "test games": p["test_games"].map(lambda v: f"{v:,}"),
+                         "win rate [95%]": [f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]" for r in p.itertuples()],
+                         "safe tiles revealed": [f"{r.revealed:.1%} ({r.revealed_min:.0%}-{r.revealed_max:.0%})"
+                                                 for r in p.itertuples()],
+                         "safe tile taken when known": p["took_safe"].map(pct),
+                         "known mine clicked": p["known_mine"].map(pct)}).set_index(p["agent"].rename(None))
+
+
+def hyperparameters_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """PPO's settings as the stored runs hold them, one column per policy (the rewards in one row)."""
+    cols = {}
+    for policy, g in runs[runs["policy"] != "random"].groupby("policy", sort=False):
+        hp = g["hyperparameters"].iloc[0]
+        if not isinstance(hp, dict):
+            continue
+        r = hp["rewards"]
+        cols[policy] = {**{k: (f"{v:g}" if isinstance(v, float) else str(v)) for k, v in hp.items()
+                           if k != "rewards"},
+                        "rewards": f"win {r['win']:g}, loss {r['loss']:g}, per safe tile {r['reveal']:.4f}",
+                        "weights": f"{int(g['parameters'].iloc[0]):,}"}
+    return pd.DataFrame(cols)
+
+
+def signal_points(points: pd.DataFrame, neural_points: pd.DataFrame) -> pd.DataFrame:
+    """The per-tile PPO's checkpoints beside the neural bandit's on beginner (the same trunk, two learning
+    signals): learner, seed, CPU minutes and games of training, frozen test win rate [95% Wilson] and share of
+    safe tiles revealed, each on 1,000 test games of the seed's boards."""
+    rows = []
+    for learner, d in (("PPO, per tile (reward)", points),
+                       ("neural bandit (labels)", neural_points[neural_points["board"] == "8x8x10"])):
+        for r in d.itertuples():
+            lo, hi = wilson(int(r.wins), int(r.test_games))
+            rows.append({"learner": learner, "seed": int(r.seed), "cpu_minutes": r.cpu_seconds / 60,
+                         "games": int(r.games), "win_rate": r.wins / r.test_games, "lo": lo, "hi": hi,
+                         "revealed": float(r.revealed)})
+    return pd.DataFrame(rows)
+
+
+def signal_verdict(sp: pd.DataFrame) -> str:
+    """The learning signals compared at the per-tile PPO's longest training: its pooled frozen win rate and share
+    of safe tiles revealed, against the neural bandit's checkpoints reached within the same CPU time."""
+    ppo = sp[sp["learner"].str.startswith("PPO")]
+    net = sp[~sp["learner"].str.startswith("PPO")]
+    if ppo.empty or net.empty:
+        return ""
+    last = ppo.sort_values("cpu_minutes").groupby("seed").tail(1)
+    budget = float(last["cpu_minutes"].max())
+    within = net[net["cpu_minutes"] <= budget].sort_values("cpu_minutes").groupby("seed").tail(1)
+    def pooled(d):
+        wins = int(round((d["win_rate"] * 1000).sum()))
+        games = 1000 * len(d)
+        lo, hi = wilson(wins, games)
+        return wins / games, lo, hi
+    a, b = pooled(last), pooled(within)
+    order = interval_order(a, b)
+    word = {1: "more wins than", 0: "as many wins as (the intervals overlap)", -1: "fewer wins than"}[order]
+    text = (f"After {last['cpu_minutes'].mean():.0f} CPU minutes of training (mean of {len(last)} seeds, "
+            f"{last['games'].mean():,.0f} games), the per-tile PPO wins {a[0]:.3f} [{a[1]:.3f}, {a[2]:.3f}] of its "
+            f"frozen test games and reveals {last['revealed'].mean():.0%} of the safe tiles per game; the neural "
+            f"bandit, the same trunk trained on the end-of-game labels, at its last checkpoint within that CPU time "
+            f"({within['cpu_minutes'].mean():.1f} minutes, {within['games'].mean():,.0f} games, {len(within)} seeds) "
+            f"wins {b[0]:.3f} [{b[1]:.3f}, {b[2]:.3f}] and reveals {within['revealed'].mean():.0%}. In the same time, "
+            f"with the same network, the reward bought {word} the labels.")
+    if a[0] == 0:
+        text += (" PPO won no test game at this budget, so these runs say nothing about what it would reach with "
+                 "more time or other settings; they measure what one CPU budget buys with each signal.")
+    return text

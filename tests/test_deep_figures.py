@@ -1,0 +1,86 @@
+"""The deep-RL chapter's data for three seeds, the per-tile policy and the random floor
+(sweeper/viz/figures/deep.py), on hand-made stored outputs: no torch needed."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sweeper.experiments.runner import Output, Task
+from sweeper.experiments.stats import wilson
+from sweeper.viz.figures import deep
+
+HP = {"policy": "TilePolicy", "n_steps": 1024, "batch_size": 256, "n_epochs": 10, "learning_rate": 3e-4,
+      "gamma": 0.99, "gae_lambda": 0.95, "clip_range": 0.2, "ent_coef": 0.0, "vf_coef": 0.5,
+      "rewards": {"win": 1.0, "loss": -1.0, "reveal": 1 / 54, "invalid": -0.1, "step": 0.0}}
+
+
+def _tests(wins, revealed):
+    return pd.DataFrame({"won": [True] * wins + [False] * (1000 - wins), "steps": 10, "revealed": revealed,
+                         "test": "8x8x10"})
+
+
+def _audit(d=100, safe=90, took=30, mine=10):
+    return {"audit_decisions_8x8x10": d, "audit_safe_known_8x8x10": safe, "audit_clicked_safe_known_8x8x10": took,
+            "audit_clicked_known_mine_8x8x10": mine}
+
+
+def _outputs():
+    outs = []
+    for s in (1, 2, 3):
+        t = Task.make("deep_ppo", board="8x8x10", steps=160_000, seed=s, policy="tiles", checkpoints=[16_000])
+        points = pd.DataFrame({"steps": [16_000, 160_000], "games": [1_000, 9_000], "cpu_seconds": [150.0, 1500.0],
+                               "test_games": 1000, "wins": [0, 10 * s], "revealed": [10.8, 27.0]})
+        curve = pd.DataFrame({"episode": [1000, 2000], "cpu_seconds": [100.0, 200.0], "block_win_rate": [0.0, 0.01]})
+        outs.append((t, Output(tables={"tests": _tests(10 * s, 27), "curve": curve, "checkpoints": points},
+                               info={"steps": 160_000, "games": 9_000, "train_cpu_seconds": 1500.0,
+                                     "parameters": 40_834, "hyperparameters": HP, **_audit()})))
+        t = Task.make("deep_ppo", board="8x8x10", steps=60_000, seed=s)
+        outs.append((t, Output(tables={"tests": _tests(0, 9), "curve": curve},
+                               info={"steps": 60_000, "games": 5_000, "train_cpu_seconds": 100.0,
+                                     "parameters": 574_689, "hyperparameters": {**HP, "policy": "MaskableActorCriticPolicy"},
+                                     **_audit(took=20)})))
+        t = Task.make("deep_random", board="8x8x10", seed=s)
+        outs.append((t, Output(tables={"tests": _tests(0, 5.4)}, info=_audit(took=15, mine=12))))
+    return outs
+
+
+def test_the_runs_become_tidy_frames_with_their_labels():
+    r = deep.deep_runs(_outputs())
+    runs = r["runs"]
+    assert runs["agent"].unique().tolist() == ["PPO, per tile, 160,000 steps", "PPO, CNN, 60,000 steps",
+                                              "random clicks"]
+    assert runs.loc[runs["agent"] == "random clicks", "revealed"].tolist() == pytest.approx([0.1] * 3)
+    assert len(r["checkpoints"]) == 6 and r["checkpoints"]["revealed"].iloc[0] == pytest.approx(0.2)
+    assert deep.agent_label({"steps": 60_000, "kernel": 5}) == "PPO, CNN 5×5 first, 60,000 steps"
+
+
+def test_pooled_tests_add_the_seeds_and_the_audits():
+    p = deep.pooled_tests(deep.deep_runs(_outputs())["runs"]).set_index("agent")
+    tiles = p.loc["PPO, per tile, 160,000 steps"]
+    assert (tiles["wins"], tiles["test_games"], tiles["seeds"]) == (60, 3000, 3)
+    assert (tiles["lo"], tiles["hi"]) == wilson(60, 3000) and tiles["revealed"] == pytest.approx(0.5)
+    assert tiles["took_safe"] == pytest.approx(30 / 90) and tiles["known_mine"] == pytest.approx(0.1)
+    assert p.loc["random clicks", "took_safe"] == pytest.approx(15 / 90)
+    table = deep.pooled_tests_table(p.reset_index())
+    assert table.loc["random clicks", "safe tile taken when known"] == "17%"
+
+
+def test_the_hyperparameters_come_from_the_runs():
+    h = deep.hyperparameters_table(deep.deep_runs(_outputs())["runs"])
+    assert list(h.columns) == ["tiles", "cnn"]
+    assert h.loc["n_epochs", "tiles"] == "10" and h.loc["learning_rate", "cnn"] == "0.0003"
+    assert h.loc["rewards", "tiles"] == "win 1, loss -1, per safe tile 0.0185" and h.loc["weights", "cnn"] == "574,689"
+
+
+def test_the_signals_are_compared_at_the_same_cpu_time():
+    r = deep.deep_runs(_outputs())
+    neural = pd.DataFrame({"board": "8x8x10", "seed": [1, 1, 2, 2, 3, 3], "games": [7_500, 75_000] * 3,
+                           "cpu_seconds": [155.0, 1545.0] * 3, "test_games": 1000, "wins": [780, 858] * 3,
+                           "revealed": [0.94, 0.955] * 3})
+    sp = deep.signal_points(r["checkpoints"], neural)
+    assert set(sp["learner"]) == {"PPO, per tile (reward)", "neural bandit (labels)"} and len(sp) == 12
+    text = deep.signal_verdict(sp)
+    # the neural bandit's last checkpoint within 25 CPU minutes is the one at 155 s (1,545 s is past it)
+    assert "within that CPU time (2.6 minutes, 7,500 games, 3 seeds) wins 0.780" in text
+    assert "the per-tile PPO wins 0.020 [" in text and "reveals 50% of the safe tiles" in text
+    assert "the reward bought fewer wins than the labels." in text
