@@ -82,6 +82,7 @@ def test_targets_and_sentences_agree_with_the_numbers():
     assert "Trained on 8x8x10, a network wins 0.702 on 16x16x40, more than the networks trained on 16x16x40" \
         in f["transfer"]
     assert "8x8x10: 300 games in 28.3 CPU minutes" in f["speed"]
+    assert "on 8x8x10, from 0.430 at 100 games to 0.860 at 300" in f["rising"]
 
 
 def test_the_budget_reads_the_last_checkpoint_within_it():

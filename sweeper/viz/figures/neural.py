@@ -156,7 +156,9 @@ def at_cpu(points: pd.DataFrame, seconds: float) -> pd.DataFrame:
 
 def findings(runs: dict, players: pd.DataFrame) -> dict:
     """Sentences generated from the numbers: ``targets`` (each level against its target and the solver),
-    ``transfer`` (what a network trained on one level does on the others) and ``speed`` (CPU seconds and games)."""
+    ``transfer`` (what a network trained on one level does on the others), ``speed`` (CPU seconds and games) and
+    ``rising`` (the pooled win rate at the last two checkpoints of each level: was it still rising when the budget
+    ran out?)."""
     t = against_targets(runs["tests"], players)
     p = pooled(runs["tests"])
     parts = []
@@ -178,11 +180,27 @@ def findings(runs: dict, players: pd.DataFrame) -> dict:
                 "level with (the intervals overlap)"
             moved.append(f"Trained on {r.train}, a network wins {r.win_rate:.3f} on {r.test}, {word} the networks "
                          f"trained on {r.test} ({own['win_rate'].iloc[0]:.3f})")
+    cp = runs["checkpoints"]
+    rising = []
+    for b in LEVELS:
+        pts = cp[cp["board"] == b].sort_values("games")
+        if pts.empty:
+            continue
+        last_two = pts.groupby("seed").tail(2)
+        before = last_two.groupby("seed").head(1)
+        end = last_two.groupby("seed").tail(1)
+        if len(before) and (before["games"] < end["games"].values).all():
+            r0 = before["wins"].sum() / before["test_games"].sum()
+            r1 = end["wins"].sum() / end["test_games"].sum()
+            rising.append(f"on {b}, from {r0:.3f} at {before['games'].mean():,.0f} games to {r1:.3f} at "
+                          f"{end['games'].mean():,.0f}")
     f = runs["facts"]
     speed = "; ".join(f"{b}: {g['games'].mean():,.0f} games in {g['cpu_seconds'].mean() / 60:.1f} CPU minutes"
                       for b, g in f.groupby("board", sort=False))
     return {"targets": ("Per level: " + "; ".join(parts) + ".") if parts else "",
-            "transfer": (". ".join(moved) + ".") if moved else "", "speed": f"Training, mean over the seeds: {speed}."}
+            "transfer": (". ".join(moved) + ".") if moved else "", "speed": f"Training, mean over the seeds: {speed}.",
+            "rising": ("Between the last two checkpoints the networks' win rate on their own level went (seeds "
+                       "pooled, 1,000 test games each) " + "; ".join(rising) + ".") if rising else ""}
 
 
 def quality(tests: pd.DataFrame) -> pd.DataFrame:
