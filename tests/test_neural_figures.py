@@ -64,7 +64,8 @@ def test_pooled_rates_add_the_seeds_and_keep_their_spread():
     assert (own["seed_min"], own["seed_max"]) == (0.85, 0.87)
     table = nf.transfer_table(_runs()["tests"])
     assert list(table.index) == ["from 8x8x10", "from 16x16x40"]
-    assert table.loc["from 8x8x10", "on 8x8x10"] == "0.860 [{:.3f}, {:.3f}] (0.85-0.87)".format(*wilson(2580, 3000))
+    assert table.loc["from 8x8x10", "on 8x8x10"] == "0.860 [{:.3f}, {:.3f}]".format(*wilson(2580, 3000))
+    assert nf.transfer_table(_runs()["tests"], spread=True).loc["from 8x8x10", "on 8x8x10"] == "0.850-0.870"
 
 
 def test_targets_and_sentences_agree_with_the_numbers():

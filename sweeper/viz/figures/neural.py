@@ -85,12 +85,12 @@ def pooled(tests: pd.DataFrame, by=("train", "test")) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def transfer_table(tests: pd.DataFrame) -> pd.DataFrame:
+def transfer_table(tests: pd.DataFrame, spread: bool = False) -> pd.DataFrame:
     """Rows: the level a network was trained on; columns: the level it is tested on; each cell the pooled win
-    rate [95% Wilson] and the range over the seeds."""
+    rate [95% Wilson] of the seeds' networks, or with ``spread=True`` the lowest and highest seed's own rate."""
     p = pooled(tests)
-    cell = {(r.train, r.test): f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}] ({r.seed_min:.2f}-{r.seed_max:.2f})"
-            for r in p.itertuples()}
+    cell = {(r.train, r.test): (f"{r.seed_min:.3f}-{r.seed_max:.3f}" if spread else
+                                f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]") for r in p.itertuples()}
     trains = [b for b in LEVELS if b in set(p["train"])]
     tests_ = [b for b in LEVELS if b in set(p["test"])]
     return pd.DataFrame({f"on {b}": [cell.get((a, b), "") for a in trains] for b in tests_},
