@@ -47,22 +47,22 @@ def _outputs():
 def test_the_runs_become_tidy_frames_with_their_labels():
     r = deep.deep_runs(_outputs())
     runs = r["runs"]
-    assert runs["agent"].unique().tolist() == ["PPO, per tile, 160,000 steps", "PPO, CNN, 60,000 steps",
+    assert runs["agent"].unique().tolist() == ["per tile, 160,000 steps", "CNN, 60,000 steps",
                                               "random clicks"]
     assert runs.loc[runs["agent"] == "random clicks", "revealed"].tolist() == pytest.approx([0.1] * 3)
     assert len(r["checkpoints"]) == 6 and r["checkpoints"]["revealed"].iloc[0] == pytest.approx(0.2)
-    assert deep.agent_label({"steps": 60_000, "kernel": 5}) == "PPO, CNN 5×5 first, 60,000 steps"
+    assert deep.agent_label({"steps": 60_000, "kernel": 5}) == "CNN 5×5 first, 60,000 steps"
 
 
 def test_pooled_tests_add_the_seeds_and_the_audits():
     p = deep.pooled_tests(deep.deep_runs(_outputs())["runs"]).set_index("agent")
-    tiles = p.loc["PPO, per tile, 160,000 steps"]
+    tiles = p.loc["per tile, 160,000 steps"]
     assert (tiles["wins"], tiles["test_games"], tiles["seeds"]) == (60, 3000, 3)
     assert (tiles["lo"], tiles["hi"]) == wilson(60, 3000) and tiles["revealed"] == pytest.approx(0.5)
     assert tiles["took_safe"] == pytest.approx(30 / 90) and tiles["known_mine"] == pytest.approx(0.1)
     assert p.loc["random clicks", "took_safe"] == pytest.approx(15 / 90)
     table = deep.pooled_tests_table(p.reset_index())
-    assert table.loc["random clicks", "safe tile taken when known"] == "17%"
+    assert table.loc["random clicks", "known safe taken"] == "17%"
 
 
 def test_the_hyperparameters_come_from_the_runs():
@@ -84,3 +84,63 @@ def test_the_signals_are_compared_at_the_same_cpu_time():
     assert "within that CPU time (2.6 minutes, 7,500 games, 3 seeds) wins 0.780" in text
     assert "the per-tile PPO wins 0.020 [" in text and "reveals 50% of the safe tiles" in text
     assert "the reward bought fewer wins than the labels." in text
+
+
+def test_the_costs_average_the_seeds_and_add_greedy():
+    runs = deep.deep_runs(_outputs())["runs"]
+    greedy = {"games": 1_000_000, "seconds": 25.0, "games_per_second": 40_000.0}
+    c = deep.costs_table(runs, greedy)
+    assert list(c.index) == ["per tile, 160,000 steps", "CNN, 60,000 steps", deep.GREEDY]
+    assert c.loc["CNN, 60,000 steps", "games"] == "5,000" and c.loc["CNN, 60,000 steps", "CPU s"] == "100 (100-100)"
+    assert c.loc["per tile, 160,000 steps", "games / CPU s"] == "6.0"
+    assert c.loc[deep.GREEDY, "games / CPU s"] == "40,000"
+
+
+def test_the_mean_curves_keep_the_blocks_every_seed_reached():
+    curves = pd.DataFrame({"agent": "a", "seed": [1, 1, 2, 2, 2], "episode": [1000, 2000, 1000, 2000, 3000],
+                           "cpu_seconds": [1.0, 2.0, 3.0, 4.0, 5.0], "block_win_rate": [0.0, 0.2, 0.1, 0.4, 0.5]})
+    greedy = {"curve": pd.DataFrame({"agent": deep.GREEDY, "episode": [10_000], "cpu_seconds": [0.2],
+                                     "block_win_rate": [0.33]})}
+    m = deep.mean_curves(curves, greedy)
+    assert m["episode"].tolist() == [1000, 2000, 10_000]
+    assert m["block_win_rate"].tolist() == pytest.approx([0.05, 0.3, 0.33])
+    assert m["cpu_seconds"].tolist() == pytest.approx([2.0, 3.0, 0.2])
+
+
+def test_the_test_sentences_set_each_agent_against_the_floor():
+    runs = deep.deep_runs(_outputs())["runs"]
+    text = deep.tests_sentences(runs)
+    assert text.startswith("**Measured** (3 seeds of each agent, 1,000 frozen test games per seed). Random valid "
+                           "clicks win 0 of 3,000 games and reveal 10.0% of the safe tiles")
+    assert "\n* **per tile, 160,000 steps**: wins 0.020 [" in text and "50.0% of the safe tiles per game (seeds " \
+        "50%-50%), more than the floor; takes a known safe tile 33% of the times" in text
+    assert "\n* **CNN, 60,000 steps**: wins none of 3,000 games; reveals 16.7%" in text
+    assert text.endswith("1 of the 2 trained agents (CNN, 60,000 steps) won no test game: its budget says nothing "
+                         "about what PPO with this network can learn, only how far it got in that time.")
+
+
+def test_the_kernel_sentence_compares_wins_and_tiles_and_refuses_a_verdict_without_wins():
+    outs = _outputs()
+    for s in (1, 2, 3):
+        t = Task.make("deep_ppo", board="8x8x10", steps=60_000, seed=s, kernel=5)
+        outs.append((t, type(outs[0][1])(tables={"tests": _tests(0, 9 + s)},
+                                          info={"steps": 60_000, "games": 5_000, "train_cpu_seconds": 100.0,
+                                                "parameters": 600_000, **_audit()})))
+    runs = deep.deep_runs(outs)["runs"]
+    text = deep.kernel_sentence(runs, 60_000)
+    assert "the 5×5 network's 0 wins are indistinguishable from the 3×3 network's 0, and it reveals more safe " \
+        "tiles per game" in text
+    assert text.endswith("whether a wider view helps a network that wins needs a budget in which it does.")
+    assert list(deep.kernel_table(runs, 60_000).index) == ["CNN, 60,000 steps", "CNN 5×5 first, 60,000 steps"]
+
+
+def test_published_agents_table_and_its_sources_row_by_row():
+    """The other projects' agents: one row each, as reported, and a sentence that names each row's repository."""
+    from sweeper.experiments.paper import published_learned_agents
+    t, data = deep.published_learned_agents(), published_learned_agents()
+    assert list(t.index) == list(data["agent"])
+    assert list(t.columns) == ["learning", "board", "first click", "win rate"]
+    assert t.loc["PPO with a residual CNN", "win rate"] == "87.2%"
+    sources = deep.published_sources()
+    positions = [sources.index(f"{a}: `{s}`") for a, s in zip(data["agent"], data["source"])]
+    assert positions == sorted(positions)

@@ -82,3 +82,25 @@ def mistake_chart(row) -> alt.LayerChart:
 
 
 __all__ = ["LEVEL_NAMES", "checkpoints_chart", "calibration_chart", "mistake_chart"]
+
+
+def signal_chart(sp: pd.DataFrame) -> alt.HConcatChart:
+    """The same trunk under two learning signals (:func:`sweeper.viz.figures.deep.signal_points`): frozen test
+    win rate (left, with its 95% Wilson interval) and share of safe tiles revealed per game (right) against CPU
+    minutes of training on a log axis, one line per seed, coloured by learner."""
+    d = sp.assign(seed=sp["seed"].astype(str))
+    base = alt.Chart(d).encode(
+        x=alt.X("cpu_minutes:Q", title="CPU minutes of training", scale=alt.Scale(type="log")),
+        color=alt.Color("learner:N", title="learner", legend=alt.Legend(orient="bottom")), detail="seed:N",
+        tooltip=["learner:N", "seed:N", alt.Tooltip("games:Q", format=","),
+                 alt.Tooltip("cpu_minutes:Q", format=".1f"), alt.Tooltip("win_rate:Q", format=".3f"),
+                 alt.Tooltip("revealed:Q", format=".1%")])
+    wins = alt.layer(
+        base.mark_errorbar().encode(y=alt.Y("lo:Q", title="test win rate (frozen)"), y2="hi:Q"),
+        base.mark_line(point=True).encode(y=alt.Y("win_rate:Q", title="test win rate (frozen)",
+                                                  scale=alt.Scale(domain=[0, 1])))
+    ).properties(width=230, height=200, title="games won")
+    tiles = base.mark_line(point=True).encode(
+        y=alt.Y("revealed:Q", title="safe tiles revealed per game", scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format="%"))).properties(width=230, height=200, title="safe tiles revealed")
+    return alt.hconcat(wins, tiles)

@@ -326,10 +326,10 @@ def how_good(d: pd.DataFrame, players=("random", "ucb:0.1", "egreedy:0.01", "tho
 
 def deep_rl_curves(df: pd.DataFrame) -> alt.HConcatChart:
     """Training win rate per block of games of the deep-RL networks and of greedy, against games played (left)
-    and against CPU seconds (right), both on log axes (:func:`sweeper.viz.figures.deep_rl_runs`' ``curves``)."""
+    and against CPU seconds (right), both on log axes (:func:`sweeper.viz.figures.deep.mean_curves`)."""
     base = alt.Chart(df).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
         alt.Y("block_win_rate:Q", title="win rate in the block of games", scale=alt.Scale(domain=[0, 1])),
-        alt.Color("agent:N", title="agent", legend=alt.Legend(orient="bottom")),
+        alt.Color("agent:N", title="agent", legend=alt.Legend(orient="bottom", columns=3)),
         tooltip=["agent", alt.Tooltip("episode:Q", format=",", title="games"),
                  alt.Tooltip("cpu_seconds:Q", format=",.1f", title="CPU seconds"),
                  alt.Tooltip("block_win_rate:Q", format=".4f")])

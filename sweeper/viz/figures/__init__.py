@@ -108,17 +108,7 @@ from .beyond import (  # noqa: F401
     loss_table,
     sa_readings_summary,
 )
-from .deep import (  # noqa: F401
-    GREEDY as DEEP_RL_GREEDY,
-    deep_rl_runs,
-    deep_rl_tests_table,
-    deep_rl_facts_table,
-    deep_rl_verdict,
-    kernel_comparison,
-    kernel_verdict,
-    published_learned_agents,
-    published_sources,
-)
+from . import deep  # noqa: F401  (the deep-RL chapter: figures.deep.NAME)
 from . import regret  # noqa: F401  (the regret chapter: figures.regret.NAME)
 from . import neural  # noqa: F401  (the neural chapter: figures.neural.NAME)
 from .speed import (  # noqa: F401

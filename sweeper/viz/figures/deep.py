@@ -15,114 +15,26 @@ from ...experiments.reproduce import store_for
 from ...experiments.stats import order as interval_order
 from ...experiments.stats import wilson
 
-#: The label of each agent in the chapter's tables and charts.
+#: The label of the paper's greedy agent in the chapter's tables and charts.
 GREEDY = "greedy (bandit)"
 
 
-def _ppo_label(steps: int, kernel: int = 3) -> str:
-    """MaskablePPO's runs, named short (the page introduces the algorithm): 'PPO, 60,000 steps'."""
-    return f"PPO{'' if kernel == 3 else f' (first kernel {kernel}×{kernel})'}, {steps:,} steps"
-
-
-def deep_rl_runs() -> dict:
-    """The stored runs: ``curves`` (per block of 1,000 training games of each network, and greedy's first games
-    at the same resolution of its own blocks: agent, episode, cpu_seconds, block_win_rate, cum_win_rate),
-    ``tests`` (agent, test games, wins, win rate [95% Wilson], frozen), ``facts`` (per network: steps, games,
-    CPU seconds, steps and games per CPU second, parameters, the audit of its test clicks) and ``greedy`` (the
-    facts of greedy's run)."""
+def greedy_run() -> dict:
+    """The paper's greedy agent beside the networks (its run of Fig. 7, seed 1): ``curve`` (agent, episode,
+    cpu_seconds, block_win_rate per block of its training games; the CPU seconds are its stored run's wall seconds
+    spread evenly over its games, so they overstate its CPU time on a shared machine), ``games``, ``seconds``,
+    ``games_per_second``, ``block`` (games per block) and its frozen beginner test (``test_wins``,
+    ``test_games``)."""
     st = store_for(None, "paper")
-    sc = ex.SCALES["paper"]
-    tasks = ex.all_tasks(["ext:deep_rl"], "paper")
-    missing = [t for t in tasks if st.status(t) != "ok"]
-    if missing:
-        raise ValueError(f"{len(missing)} runs of ext:deep_rl are missing: `make deep` trains them (it installs "
-                         f"the optional extra 'deep' first)")
-    curves, tests, facts = [], [], []
-    for t in tasks:
-        out = st.load(t)
-        kernel = t.params.get("kernel", 3)
-        label = _ppo_label(t.params["steps"], kernel)
-        c = out.tables["curve"]
-        curves.append(pd.DataFrame({"agent": label, "episode": c["episode"], "cpu_seconds": c["cpu_seconds"],
-                                    "block_win_rate": c["block_win_rate"], "cum_win_rate": c["cum_win_rate"]}))
-        g = out.tables["tests"]
-        wins, n = int(g["won"].sum()), len(g)
-        lo, hi = wilson(wins, n)
-        tests.append({"agent": label, "test games": n, "wins": wins, "win_rate": wins / n, "ci_low": lo,
-                      "ci_high": hi})
-        i = out.info
-        a = {k[len("audit_"):-len("_8x8x10")]: v for k, v in i.items() if k.startswith("audit_")}
-        facts.append({"agent": label, "kernel": kernel, "steps": i["steps"], "games": i["games"], "cpu_seconds": i["train_cpu_seconds"],
-                      "steps_per_cpu_second": i["steps"] / i["train_cpu_seconds"],
-                      "games_per_cpu_second": i["games"] / i["train_cpu_seconds"], "parameters": i["parameters"],
-                      "torch": i["torch"], **{f"audit {k}": v for k, v in a.items()}})
-    greedy_task = ex.base_task("greedy", sc, 1)
-    out = st.load(greedy_task)
+    out = st.load(ex.base_task("greedy", ex.SCALES["paper"], 1))
     c = out.tables["curve"]
     rate = out.info["games"] / out.info["train_seconds"]
-    curves.append(pd.DataFrame({"agent": GREEDY, "episode": c["episode"], "cpu_seconds": c["episode"] / rate,
-                                "block_win_rate": c["block_win_rate"], "cum_win_rate": c["cum_win_rate"]}))
     tg = out.tables["tests"]
     frozen = tg[(tg["test"] == "8x8x10") & (tg["mode"] == "frozen")]["won"]
-    lo, hi = wilson(int(frozen.sum()), len(frozen))
-    tests.append({"agent": f"{GREEDY}, after 10⁶ games", "test games": len(frozen), "wins": int(frozen.sum()),
-                  "win_rate": float(frozen.mean()), "ci_low": lo, "ci_high": hi})
-    greedy = {"games": out.info["games"], "seconds": out.info["train_seconds"], "games_per_second": rate,
-              "block": int(c["block_games"].iloc[0])}
-    return {"curves": pd.concat(curves, ignore_index=True), "tests": pd.DataFrame(tests),
-            "facts": pd.DataFrame(facts), "greedy": greedy}
-
-
-def deep_rl_tests_table(tests: pd.DataFrame) -> pd.DataFrame:
-    """The frozen test win rates as the page shows them."""
-    return pd.DataFrame({"agent": tests["agent"], "test games": [f"{n:,}" for n in tests["test games"]],
-                         "win rate [95% interval]": [f"{w:.4f} [{lo:.4f}, {hi:.4f}]" for w, lo, hi in
-                                                     zip(tests["win_rate"], tests["ci_low"], tests["ci_high"])]}
-                        ).set_index("agent")
-
-
-def deep_rl_facts_table(facts: pd.DataFrame, greedy: dict) -> pd.DataFrame:
-    """Training cost per network beside greedy's: steps, games, CPU seconds, steps and games per CPU second."""
-    rows = [{"agent": r["agent"], "steps": f"{r['steps']:,}",
-             "games": f"{r['games']:,}", "CPU s": f"{r['cpu_seconds']:,.0f}",
-             "steps / CPU s": f"{r['steps_per_cpu_second']:,.0f}", "games / CPU s": f"{r['games_per_cpu_second']:,.0f}",
-             "weights": f"{r['parameters']:,}"} for _, r in facts.iterrows()]
-    rows.append({"agent": GREEDY, "steps": "—", "games": f"{greedy['games']:,}", "CPU s": f"{greedy['seconds']:,.0f}",
-                 "steps / CPU s": "—", "games / CPU s": f"{greedy['games_per_second']:,.0f}", "weights": "—"})
-    return pd.DataFrame(rows).set_index("agent")
-
-
-def deep_rl_verdict(runs: dict) -> str:
-    """The chapter's finding in generated sentences: the longest-trained network's frozen test win rate against
-    greedy's training win rate after as many games and after as much CPU time, and what its clicks were."""
-    curves, tests, facts = runs["curves"], runs["tests"], runs["facts"]
-    best = facts[facts["kernel"] == 3].sort_values("steps").iloc[-1]
-    ppo = tests.set_index("agent").loc[best["agent"]]
-    g = curves[curves["agent"] == GREEDY].sort_values("episode")
-    first = g.iloc[0]
-    at_games = g[g["episode"] >= best["games"]].iloc[0]
-    reach = g[g["block_win_rate"] >= ppo["win_rate"]]
-    cpu_reach = (f"greedy's first block of {int(first['episode']):,} games already wins "
-                 f"{first['block_win_rate']:.1%}, after {first['cpu_seconds']:.1f} CPU seconds"
-                 if len(reach) and reach.iloc[0]["episode"] == first["episode"] else
-                 f"greedy first wins as often in a block of games after {int(reach.iloc[0]['episode']):,} games "
-                 f"({reach.iloc[0]['cpu_seconds']:.0f} CPU seconds)" if len(reach) else
-                 "greedy never wins as often in its training blocks")
-    lo, hi = wilson(int(round(first["block_win_rate"] * runs["greedy"]["block"])), runs["greedy"]["block"])
-    versus = interval_order((ppo["win_rate"], ppo["ci_low"], ppo["ci_high"]), (first["block_win_rate"], lo, hi))
-    word = {1: "above", 0: "indistinguishable from", -1: "below"}[versus]
-    audit = (f" In {int(best['audit decisions']):,} audited test clicks a tile known to be safe was on offer "
-             f"{best['audit safe_known'] / best['audit decisions']:.0%} of the time; the network clicked one "
-             f"{best['audit clicked_safe_known'] / best['audit decisions']:.0%} of the time and a known mine "
-             f"{best['audit clicked_known_mine'] / best['audit decisions']:.0%} of the time."
-             if best.get("audit decisions", 0) else "")
-    return (f"**Measured.** After {int(best['steps']):,} environment steps ({int(best['games']):,} games, "
-            f"{best['cpu_seconds']:,.0f} CPU seconds) the network wins {ppo['win_rate']:.4f} "
-            f"[{ppo['ci_low']:.4f}, {ppo['ci_high']:.4f}] of {int(ppo['test games']):,} frozen test games on beginner: "
-            f"{word} greedy's win rate in its first {int(first['episode']):,} training games "
-            f"({first['block_win_rate']:.4f} [{lo:.4f}, {hi:.4f}]; 95% intervals, *above* or *below* only where "
-            f"they are disjoint). After as many games as the network played, greedy wins "
-            f"{at_games['block_win_rate']:.1%} of a block; {cpu_reach}.{audit}")
+    return {"curve": pd.DataFrame({"agent": GREEDY, "episode": c["episode"], "cpu_seconds": c["episode"] / rate,
+                                   "block_win_rate": c["block_win_rate"]}),
+            "games": int(out.info["games"]), "seconds": float(out.info["train_seconds"]), "games_per_second": rate,
+            "block": int(c["block_games"].iloc[0]), "test_wins": int(frozen.sum()), "test_games": len(frozen)}
 
 
 def published_learned_agents() -> pd.DataFrame:
@@ -142,38 +54,6 @@ def published_sources() -> str:
     return "Reported by, row by row: " + "; ".join(f"{a}: `{s}`" for a, s in zip(t["agent"], t["source"])) + "."
 
 
-def kernel_comparison(runs: dict) -> pd.DataFrame:
-    """The runs of the shortest budget, one per first-kernel size: test win rate [95% Wilson] over the frozen
-    test games, and the win rate of the last block of training games."""
-    facts = runs["facts"]
-    shortest = facts["steps"].min()
-    rows = []
-    for _, f in facts[facts["steps"] == shortest].iterrows():
-        t = runs["tests"].set_index("agent").loc[f["agent"]]
-        c = runs["curves"][runs["curves"]["agent"] == f["agent"]].iloc[-1]
-        rows.append({"run": f["agent"], "test games": int(t["test games"]),
-                     "test win rate [95% interval]": f"{t['win_rate']:.4f} [{t['ci_low']:.4f}, {t['ci_high']:.4f}]",
-                     "last training block": f"{c['block_win_rate']:.4f}"})
-    return pd.DataFrame(rows).set_index("run")
-
-
-def kernel_verdict(runs: dict) -> str:
-    """The exercise's answer, generated: the shortest budget's two first-kernel sizes, test against test."""
-    facts = runs["facts"]
-    short = facts[facts["steps"] == facts["steps"].min()].set_index("kernel")
-    if not {3, 5} <= set(short.index):
-        return "The stored runs do not hold both first-kernel sizes at the shortest budget."
-    t = runs["tests"].set_index("agent")
-    a, b = (t.loc[short.loc[k, "agent"]] for k in (3, 5))
-    o = interval_order((b["win_rate"], b["ci_low"], b["ci_high"]), (a["win_rate"], a["ci_low"], a["ci_high"]))
-    word = {1: "above", 0: "indistinguishable from", -1: "below"}[o]
-    none = a["wins"] == 0 and b["wins"] == 0
-    return (f"Over {int(a['test games']):,} frozen test games each, the 5×5 network ({int(b['wins']):,} wins) is "
-            f"{word} the 3×3 one ({int(a['wins']):,} wins)" + (
-                ": neither has learned to win within this budget, so the budget, not the view, limits both."
-                if none else "."))
-
-
 # ----------------------------------------------------- three seeds, the per-tile policy and the floor --
 
 #: The seeds of the chapter's runs.
@@ -191,14 +71,14 @@ def stored_outputs() -> list:
 
 
 def agent_label(params: dict) -> str:
-    """A deep-RL run named short: 'PPO, CNN, 60,000 steps', 'PPO, CNN 5×5 first, 60,000 steps', 'PPO, per tile,
-    160,000 steps'; the floor is 'random clicks'."""
+    """A PPO run named short (the page introduces the algorithm): 'CNN, 60,000 steps', 'CNN 5×5 first, 60,000
+    steps', 'per tile, 160,000 steps'; the floor is 'random clicks'."""
     if "steps" not in params:
         return "random clicks"
     if params.get("policy", "cnn") == "tiles":
-        return f"PPO, per tile, {params['steps']:,} steps"
+        return f"per tile, {params['steps']:,} steps"
     k = params.get("kernel", 3)
-    return f"PPO, CNN{'' if k == 3 else f' {k}×{k} first'}, {params['steps']:,} steps"
+    return f"CNN{'' if k == 3 else f' {k}×{k} first'}, {params['steps']:,} steps"
 
 
 def _audit(info: dict, board: str = "8x8x10") -> dict:
@@ -258,14 +138,15 @@ def pooled_tests(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def pooled_tests_table(p: pd.DataFrame) -> pd.DataFrame:
-    """:func:`pooled_tests` for the page."""
+    """:func:`pooled_tests` for the page: win rate [95% Wilson], safe tiles revealed per game (the seeds' range),
+    and of the audited clicks the share that took a known safe tile when one was on offer and the share that hit
+    a known mine."""
     pct = lambda v: "" if pd.isna(v) else f"{v:.0%}"  # noqa: E731
-    return pd.DataFrame({"seeds": p["seeds"], "test games": p["test_games"].map(lambda v: f"{v:,}"),
-                         "win rate [95%]": [f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]" for r in p.itertuples()],
-                         "safe tiles revealed": [f"{r.revealed:.1%} ({r.revealed_min:.0%}-{r.revealed_max:.0%})"
-                                                 for r in p.itertuples()],
-                         "safe tile taken when known": p["took_safe"].map(pct),
-                         "known mine clicked": p["known_mine"].map(pct)}).set_index(p["agent"].rename(None))
+    return pd.DataFrame({"win rate [95%]": [f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]" for r in p.itertuples()],
+                         "tiles revealed": [f"{r.revealed:.1%} ({r.revealed_min:.0%}-{r.revealed_max:.0%})"
+                                            for r in p.itertuples()],
+                         "known safe taken": p["took_safe"].map(pct),
+                         "known mine hit": p["known_mine"].map(pct)}).set_index(p["agent"].rename(None))
 
 
 def hyperparameters_table(runs: pd.DataFrame) -> pd.DataFrame:
@@ -284,7 +165,7 @@ def hyperparameters_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def signal_points(points: pd.DataFrame, neural_points: pd.DataFrame) -> pd.DataFrame:
-    """The per-tile PPO's checkpoints beside the neural bandit's on beginner (the same trunk, two learning
+    """The per-tile PPO's checkpoints beside the neural bandit's on beginner (the same architecture, two learning
     signals): learner, seed, CPU minutes and games of training, frozen test win rate [95% Wilson] and share of
     safe tiles revealed, each on 1,000 test games of the seed's boards."""
     rows = []
@@ -293,7 +174,8 @@ def signal_points(points: pd.DataFrame, neural_points: pd.DataFrame) -> pd.DataF
         for r in d.itertuples():
             lo, hi = wilson(int(r.wins), int(r.test_games))
             rows.append({"learner": learner, "seed": int(r.seed), "cpu_minutes": r.cpu_seconds / 60,
-                         "games": int(r.games), "win_rate": r.wins / r.test_games, "lo": lo, "hi": hi,
+                         "games": int(r.games), "wins": int(r.wins), "test_games": int(r.test_games),
+                         "win_rate": r.wins / r.test_games, "lo": lo, "hi": hi,
                          "revealed": float(r.revealed)})
     return pd.DataFrame(rows)
 
@@ -309,8 +191,7 @@ def signal_verdict(sp: pd.DataFrame) -> str:
     budget = float(last["cpu_minutes"].max())
     within = net[net["cpu_minutes"] <= budget].sort_values("cpu_minutes").groupby("seed").tail(1)
     def pooled(d):
-        wins = int(round((d["win_rate"] * 1000).sum()))
-        games = 1000 * len(d)
+        wins, games = int(d["wins"].sum()), int(d["test_games"].sum())
         lo, hi = wilson(wins, games)
         return wins / games, lo, hi
     a, b = pooled(last), pooled(within)
@@ -319,11 +200,107 @@ def signal_verdict(sp: pd.DataFrame) -> str:
     text = (f"After {last['cpu_minutes'].mean():.0f} CPU minutes of training (mean of {len(last)} seeds, "
             f"{last['games'].mean():,.0f} games), the per-tile PPO wins {a[0]:.3f} [{a[1]:.3f}, {a[2]:.3f}] of its "
             f"frozen test games and reveals {last['revealed'].mean():.0%} of the safe tiles per game; the neural "
-            f"bandit, the same trunk trained on the end-of-game labels, at its last checkpoint within that CPU time "
-            f"({within['cpu_minutes'].mean():.1f} minutes, {within['games'].mean():,.0f} games, {len(within)} seeds) "
+            f"bandit, the same architecture trained on the end-of-game labels, at its last checkpoint within that "
+            f"CPU time ({within['cpu_minutes'].mean():.1f} minutes, {within['games'].mean():,.0f} games, {len(within)} seeds) "
             f"wins {b[0]:.3f} [{b[1]:.3f}, {b[2]:.3f}] and reveals {within['revealed'].mean():.0%}. In the same time, "
-            f"with the same network, the reward bought {word} the labels.")
+            f"with the same architecture, the reward bought {word} the labels.")
     if a[0] == 0:
         text += (" PPO won no test game at this budget, so these runs say nothing about what it would reach with "
                  "more time or other settings; they measure what one CPU budget buys with each signal.")
+    return text
+
+
+def costs_table(runs: pd.DataFrame, greedy: dict) -> pd.DataFrame:
+    """What each network's training cost, its seeds averaged (the range of CPU seconds over the seeds in brackets):
+    environment steps, games, CPU seconds, games per CPU second and weights; greedy's 10⁶ games below."""
+    rows = []
+    for agent, g in runs[runs["policy"] != "random"].groupby("agent", sort=False):
+        cpu = g["cpu_seconds"]
+        rows.append({"agent": agent, "steps": f"{int(g['steps'].iloc[0]):,}", "games": f"{g['games'].mean():,.0f}",
+                     "CPU s": f"{cpu.mean():,.0f} ({cpu.min():,.0f}-{cpu.max():,.0f})",
+                     "games / CPU s": f"{(g['games'] / cpu).mean():,.1f}",
+                     "weights": f"{int(g['parameters'].iloc[0]):,}"})
+    rows.append({"agent": GREEDY, "steps": "—", "games": f"{greedy['games']:,}",
+                 "CPU s": f"{greedy['seconds']:,.0f}",
+                 "games / CPU s": f"{greedy['games_per_second']:,.0f}", "weights": "—"})
+    return pd.DataFrame(rows).set_index("agent").rename_axis(None)
+
+
+def mean_curves(curves: pd.DataFrame, greedy: dict) -> pd.DataFrame:
+    """Each network's training curve, its seeds averaged block by block (only the blocks every seed reached; the
+    CPU seconds averaged too), with greedy's curve: the frame :func:`sweeper.viz.paper_charts.deep_rl_curves`
+    draws."""
+    n = curves.groupby("agent", sort=False)["seed"].nunique()
+    m = (curves.groupby(["agent", "episode"], sort=False)
+         .agg(seeds=("seed", "nunique"), cpu_seconds=("cpu_seconds", "mean"),
+              block_win_rate=("block_win_rate", "mean")).reset_index())
+    m = m[m["seeds"] == m["agent"].map(n)].drop(columns="seeds")
+    return pd.concat([m, greedy["curve"]], ignore_index=True)
+
+
+def _separated(a: pd.Series, b: pd.Series) -> int:
+    """1 if every value of ``a`` lies above every value of ``b``, -1 if below, 0 if the ranges overlap."""
+    return 1 if a.min() > b.max() else -1 if a.max() < b.min() else 0
+
+
+def tests_sentences(runs: pd.DataFrame) -> str:
+    """What the frozen tests show, generated from the stored runs (Markdown: a sentence on the random floor, then a
+    bullet per trained agent): its wins, the share of safe tiles it revealed per game against the floor's (*more*
+    or *fewer* only where every seed lies beyond every seed of the floor), and how often it took a tile known to be
+    safe when one was on offer; where a network won no test game, that its budget supports no verdict about the
+    method."""
+    p = pooled_tests(runs).set_index("agent")
+    floor = p.loc["random clicks"]
+    floor_seeds = runs.loc[runs["policy"] == "random", "revealed"]
+    out = [f"**Measured** ({int(floor['seeds'])} seeds of each agent, {int(floor['test_games']) // int(floor['seeds']):,} "
+           f"frozen test games per seed). Random valid clicks win {int(floor['wins'])} of "
+           f"{int(floor['test_games']):,} games and reveal {floor['revealed']:.1%} of the safe tiles per game (much "
+           f"of it the opening's cascade); when a tile known to be safe is on offer they take one "
+           f"{floor['took_safe']:.0%} of the time.", ""]
+    zero = []
+    for agent, r in p.drop(index="random clicks").iterrows():
+        seeds = runs.loc[runs["agent"] == agent, "revealed"]
+        word = {1: "more than", 0: "not separated from", -1: "fewer than"}[_separated(seeds, floor_seeds)]
+        won = (f"wins {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" if r["wins"] else
+               f"wins none of {int(r['test_games']):,} games")
+        out.append(f"* **{agent}**: {won}; reveals {r['revealed']:.1%} of the safe tiles per game (seeds "
+                   f"{r['revealed_min']:.0%}-{r['revealed_max']:.0%}), {word} the floor; takes a known safe tile "
+                   f"{r['took_safe']:.0%} of the times one is on offer.")
+        if r["wins"] == 0:
+            zero.append(agent)
+    if zero:
+        out += ["", f"{len(zero)} of the {len(p) - 1} trained agents ({'; '.join(zero)}) won no test game: "
+                f"{'their budgets say' if len(zero) > 1 else 'its budget says'} nothing about what PPO with "
+                f"{'these networks' if len(zero) > 1 else 'this network'} can learn, only how far "
+                f"{'they' if len(zero) > 1 else 'it'} got in that time."]
+    return "\n".join(out)
+
+
+def kernel_table(runs: pd.DataFrame, steps: int) -> pd.DataFrame:
+    """The exercise's two CNNs at ``steps`` (first convolution 3×3 and 5×5), seeds pooled: test games, win rate
+    [95% Wilson], safe tiles revealed per game (seed range) and how often a known safe tile was taken."""
+    p = pooled_tests(runs[runs["agent"].isin([agent_label({"steps": steps}),
+                                              agent_label({"steps": steps, "kernel": 5})])])
+    return pooled_tests_table(p)
+
+
+def kernel_sentence(runs: pd.DataFrame, steps: int) -> str:
+    """The exercise's answer, generated: the 5×5 first view against the 3×3 one at ``steps``, by wins (95% Wilson
+    intervals, *above* or *below* only where they are disjoint) and by safe tiles revealed (*more* or *fewer* only
+    where every seed lies beyond every seed of the other)."""
+    a_label, b_label = agent_label({"steps": steps}), agent_label({"steps": steps, "kernel": 5})
+    p = pooled_tests(runs[runs["agent"].isin([a_label, b_label])]).set_index("agent")
+    if not {a_label, b_label} <= set(p.index):
+        return f"The stored runs do not hold both first-kernel sizes at {steps:,} steps."
+    a, b = p.loc[a_label], p.loc[b_label]
+    o = interval_order((b["win_rate"], b["lo"], b["hi"]), (a["win_rate"], a["lo"], a["hi"]))
+    by_wins = {1: "above", 0: "indistinguishable from", -1: "below"}[o]
+    rev = _separated(runs.loc[runs["agent"] == b_label, "revealed"], runs.loc[runs["agent"] == a_label, "revealed"])
+    by_rev = {1: "more", 0: "about as many (the seeds' ranges overlap)", -1: "fewer"}[rev]
+    text = (f"Over {int(a['test_games']):,} frozen test games each ({int(a['seeds'])} seeds), the 5×5 network's "
+            f"{int(b['wins'])} wins are {by_wins} the 3×3 network's {int(a['wins'])}, and it reveals {by_rev} safe "
+            f"tiles per game ({b['revealed']:.1%} against {a['revealed']:.1%}).")
+    if a["wins"] == 0 and b["wins"] == 0:
+        text += (" Neither won a game in this budget, so the comparison of views rests on the tiles revealed only; "
+                 "whether a wider view helps a network that wins needs a budget in which it does.")
     return text
