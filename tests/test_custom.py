@@ -396,7 +396,7 @@ def wraps(q, n, t, params, rng):
 
 def test_integer_arithmetic_that_wraps_is_named_at_rule_time():
     from sweeper.agents.custom import CompiledRuleNotice
-    with pytest.warns(CompiledRuleNotice, match="integers have 64 bits: its integer arithmetic at line \\d+ wraps"):
+    with pytest.warns(CompiledRuleNotice, match="its integer arithmetic at line \\d+ wraps past 2\\*\\*63"):
         rule = Rule(wraps)
     assert rule.compiled and "64 bits" in rule.notice
     import warnings
@@ -404,3 +404,26 @@ def test_integer_arithmetic_that_wraps_is_named_at_rule_time():
         warnings.simplefilter("error")
         Rule(greedy_loop)  # no integer product: no notice
         Rule(wraps, compile=False)
+
+
+def np_int_of_nan(q, n, t, params, rng):
+    return np.int64(np.nan), False  # numba computes the constant when it compiles: some integer, silently
+
+
+def np_int_of_computed_nan(q, n, t, params, rng):
+    x = q[0] * 0.0 * np.inf
+    return np.int32(x), False
+
+
+@pytest.mark.parametrize("fn", [np_int_of_nan, np_int_of_computed_nan])
+def test_a_float_made_a_numpy_integer_is_named_at_rule_time(fn):
+    """Compiled, np.int64(NaN) gives some integer and the rule plays on, where in Python it raises (a constant
+    NaN) or gives -2**63 (an index out of range): numba cannot check it, so Rule() names the line."""
+    from sweeper.agents.custom import CompiledRuleNotice
+    line = fn.__code__.co_firstlineno + (1 if fn is np_int_of_nan else 2)
+    with pytest.warns(CompiledRuleNotice, match=f"conversion of a float to a NumPy integer at line {line} gives some "
+                                                "integer for a NaN"):
+        rule = Rule(fn)
+    assert rule.compiled and "int(x)" in rule.notice
+    with pytest.raises(RuleError):
+        play(RuleAgent(Rule(fn, compile=False)), "8x8x10", 5, seed=1, progress=False)

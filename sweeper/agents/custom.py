@@ -51,7 +51,10 @@ is compiled again when one has changed. What compiling cannot keep is said
 once, when the Rule is made, as a :class:`CompiledRuleNotice`: numba's integers
 have 64 bits, so integer products, powers and shifts that pass 2**63 wrap where
 Python's grow (the notice names their lines; numba refuses a larger integer
-constant, so such a rule stays in Python). A function numba cannot compile (one
+constant, so such a rule stays in Python), and a float made an integer by a
+NumPy type (``np.int64(x)``) gives some integer for a NaN, even the constant
+``np.nan``, where Python raises (the notice names those lines too; ``int(x)``
+keeps Python's checks). A function numba cannot compile (one
 that uses Python objects numba does not know, for instance) is called from
 inside the kernel through numba's object mode instead, each decision crossing
 into Python and back, and :class:`Rule` says so once, with numba's reason, as a

@@ -148,11 +148,10 @@ def changed_globals(frozen) -> list[str]:
 _WIDE = {operator.mul, operator.pow, operator.lshift, operator.imul, operator.ipow, operator.ilshift}
 
 
-def _wide_integer_lines(compiled) -> list[int]:
-    """The source lines of ``compiled`` functions (numba dispatchers, compiled) with an integer product, power or
-    left shift: where a compiled rule's 64-bit integers may wrap where Python's would grow."""
+def _statements(compiled):
+    """``(statement, typemap)`` of every assignment of an expression in the typed code of ``compiled`` (numba
+    dispatchers, compiled)."""
     from numba.core import ir
-    lines = []
     for fn in compiled:
         for cres in fn.overloads.values():
             ann = getattr(cres, "type_annotation", None)
@@ -160,12 +159,29 @@ def _wide_integer_lines(compiled) -> list[int]:
                 continue
             for block in ann.blocks.values():
                 for stmt in block.body:
-                    if (isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr)
-                            and stmt.value.op in ("binop", "inplace_binop")
-                            and (stmt.value.fn in _WIDE or stmt.value._kws.get("immutable_fn") in _WIDE)
-                            and isinstance(ann.typemap.get(stmt.target.name), types.Integer)):
-                        lines.append(stmt.loc.line)
-    return sorted(set(lines))
+                    if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr):
+                        yield stmt, ann.typemap
+
+
+def _wide_integer_lines(compiled) -> list[int]:
+    """The source lines of ``compiled`` functions (numba dispatchers, compiled) with an integer product, power or
+    left shift: where a compiled rule's 64-bit integers may wrap where Python's would grow."""
+    return sorted({stmt.loc.line for stmt, typemap in _statements(compiled)
+                   if stmt.value.op in ("binop", "inplace_binop")
+                   and (stmt.value.fn in _WIDE or stmt.value._kws.get("immutable_fn") in _WIDE)
+                   and isinstance(typemap.get(stmt.target.name), types.Integer)})
+
+
+def _float_to_integer_lines(compiled) -> list[int]:
+    """The source lines of ``compiled`` functions where a float becomes an integer through a NumPy integer type
+    (``np.int64(x)``, ``np.int32(x)`` ...): numba gives some integer for a NaN or an infinity there (even for the
+    constant ``np.nan``), where Python raises or NumPy gives -2**63 with a warning. (``int(x)`` keeps Python's
+    checks: :func:`checked_int`.)"""
+    return sorted({stmt.loc.line for stmt, typemap in _statements(compiled)
+                   if stmt.value.op == "call"
+                   and isinstance(typemap.get(stmt.value.func.name), types.NumberClass)
+                   and isinstance(typemap[stmt.value.func.name].instance_type, types.Integer)
+                   and any(isinstance(typemap.get(a.name), types.Float) for a in stmt.value.args)})
 
 
 def compile_rule(choose, give_up, name):
@@ -193,17 +209,27 @@ class CompiledRuleNotice(UserWarning):
     """A plug-in rule compiled by :class:`Rule` may differ from its Python self: the message says where."""
 
 
+def _lines(lines) -> str:
+    return f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+
+
 def compiled_notice(name, found) -> str | None:
     """The notice of what compiling a rule cannot keep, if its code shows it: integer products, powers or shifts
-    (64-bit integers wrap past 2**63 where Python's grow)."""
-    lines = _wide_integer_lines(found.compiled)
-    if not lines:
+    (64-bit integers wrap past 2**63 where Python's grow), and floats made integers by a NumPy integer type (a NaN
+    or an infinity gives some integer, silently)."""
+    wide, cast = _wide_integer_lines(found.compiled), _float_to_integer_lines(found.compiled)
+    if not wide and not cast:
         return None
-    return (f"rule {name!r} is compiled by numba, whose integers have 64 bits: its integer arithmetic at line"
-            f"{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))} wraps past 2**63 where Python's integers "
-            f"grow, and then plays other games than the same rule in Python. Use floats there, or "
-            f"Rule(..., compile=False) to keep Python's integers.")
-
+    parts = []
+    if wide:
+        parts.append(f"its integer arithmetic at {_lines(wide)} wraps past 2**63 (numba's integers have 64 bits) "
+                     f"where Python's grow (use floats there)")
+    if cast:
+        parts.append(f"its conversion of a float to a NumPy integer at {_lines(cast)} gives some integer for a NaN "
+                     f"or an infinity, where Python raises or NumPy gives -2**63 (use int(x): compiled, it keeps "
+                     f"Python's checks)")
+    return (f"rule {name!r} is compiled by numba, which may then play other games than the same rule in Python: "
+            f"{'; and '.join(parts)}. Rule(..., compile=False) keeps Python's behaviour.")
 
 
 # ------------------------------------------------------------ compiled rules --
