@@ -74,11 +74,10 @@ def test_a_verified_record_is_checked(quick_store, tmp_path):
 
 def test_committed_paper_runs_say_which_committed_code_made_or_reproduced_them():
     """Every stored paper-scale run was made from committed code, or carries a sound record of the commit that
-    reproduced it byte for byte (``verify --record``). The deep_ppo runs are being recomputed from committed code
-    (issue 38) and are left out until then."""
+    reproduced it byte for byte (``verify --record``)."""
     store = store_for(None, "paper")
     unaccounted = []
-    for run in select(store, exclude=("deep_ppo",)):
+    for run in select(store):
         meta = json.loads((store.root / run / "meta.json").read_text())
         if meta["provenance"].get("sweeper_modified"):
             if "verified" not in meta or verified_problem(meta) is not None:
