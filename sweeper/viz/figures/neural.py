@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ...experiments import specs as ex
-from ...experiments.stats import wilson
+from ...experiments.stats import order, wilson
 from . import regret as rf
 from .beyond import belief, calibration_error
 from .results import paper_spec
@@ -453,15 +453,15 @@ def transfer_sentence(runs: dict) -> str:
     if not {"8x8x10", "16x16x40"} <= set(on.index):
         return ""
     small, big = on.loc["8x8x10"], on.loc["16x16x40"]
-    if small["lo"] > big["hi"]:
-        joint = "at about the same CPU time, training on the small board gave the better intermediate player"
-    elif small["hi"] < big["lo"]:
-        joint = "at about the same CPU time, training on the intermediate board gave the better intermediate player"
-    else:
-        joint = "at about the same CPU time, the two trainings gave intermediate players whose intervals overlap"
+    joint = "at about the same CPU time, " + {
+        1: "training on the small board gave the better intermediate player",
+        -1: "training on the intermediate board gave the better intermediate player",
+        0: "the two trainings gave intermediate players whose intervals overlap"}[
+        order(*((r["win_rate"], r["lo"], r["hi"]) for r in (small, big)))]
     return (f"On intermediate, the beginner networks win {_ci(small['win_rate'], small['lo'], small['hi'])} and the "
             f"intermediate ones {_ci(big['win_rate'], big['lo'], big['hi'])} ({int(small['seeds'])} and "
-            f"{int(big['seeds'])} seeds, pooled). "f"Trained on beginner, a network played {b['games'] / i['games']:.0f} times as many games, made "
+            f"{int(big['seeds'])} seeds, pooled). "
+            f"Trained on beginner, a network played {b['games'] / i['games']:.0f} times as many games, made "
             f"{b['decisions'] / i['decisions']:.1f} times as many decisions and took "
             f"{b['updates'] / i['updates']:.1f} times as many gradient steps, in {b['cpu_seconds'] / 60:.0f} "
             f"against {i['cpu_seconds'] / 60:.0f} CPU minutes: a beginner decision costs less, its board having a "
