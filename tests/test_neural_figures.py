@@ -82,7 +82,10 @@ def test_targets_and_sentences_agree_with_the_numbers():
     assert "0.150 below the target of 0.75;" in f["targets"]
     assert "Trained on 8x8x10, a network wins 0.702 on 16x16x40, more than the networks trained on 16x16x40" \
         in f["transfer"]
-    assert "8x8x10: 300 games in 28.3 CPU minutes" in f["speed"]
+    assert "8x8x10: 300 games in 28.3 CPU minutes;" in f["speed"]  # within the budget: nothing more said
+    r["facts"].loc[r["facts"]["board"] == "16x16x40", "cpu_seconds"] = [2400.0, 2700.0, 2646.0]
+    assert "16x16x40: 300 games in 43.0 CPU minutes (over the 30-minute budget its games were sized for: the seeds " \
+        "took 40 to 45)" in nf.findings(r, players)["speed"]
     assert "on 8x8x10, from 0.430 at 100 games to 0.860 at 300" in f["rising"]
 
 

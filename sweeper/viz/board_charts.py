@@ -79,9 +79,10 @@ PROB_CELL_PX = 26
 
 
 def cell_px(cols: int, probabilities: bool = False) -> int:
-    """Pixels per tile: 26 on small boards, smaller on wide ones (never below :data:`PROB_CELL_PX` when the
-    board prints P(mine) labels, which would not fit)."""
-    px = int(max(12, min(26, 780 // cols)))
+    """Pixels per tile: 26 on small boards, smaller on wide ones so that a board fits the book's text column
+    (about 640 pixels: an expert board's 30 columns get 21), never below :data:`PROB_CELL_PX` when the board
+    prints P(mine) labels, which would not fit."""
+    px = int(max(12, min(26, 640 // cols)))
     return max(px, PROB_CELL_PX) if probabilities else px
 
 

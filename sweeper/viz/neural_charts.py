@@ -81,11 +81,8 @@ def mistake_chart(row) -> alt.LayerChart:
     return board_chart(view, mines=row["mines"], highlight=(r, c), title=title)
 
 
-__all__ = ["LEVEL_NAMES", "checkpoints_chart", "calibration_chart", "mistake_chart"]
-
-
 def signal_chart(sp: pd.DataFrame) -> alt.HConcatChart:
-    """The same trunk under two learning signals (:func:`sweeper.viz.figures.deep.signal_points`): frozen test
+    """The same architecture under two learning signals (:func:`sweeper.viz.figures.deep.signal_points`): frozen test
     win rate (left, with its 95% Wilson interval) and share of safe tiles revealed per game (right) against CPU
     minutes of training on a log axis, one line per seed, coloured by learner."""
     d = sp.assign(seed=sp["seed"].astype(str))
@@ -104,3 +101,6 @@ def signal_chart(sp: pd.DataFrame) -> alt.HConcatChart:
         y=alt.Y("revealed:Q", title="safe tiles revealed per game", scale=alt.Scale(domain=[0, 1]),
                 axis=alt.Axis(format="%"))).properties(width=230, height=200, title="safe tiles revealed")
     return alt.hconcat(wins, tiles)
+
+
+__all__ = ["LEVEL_NAMES", "checkpoints_chart", "calibration_chart", "mistake_chart", "signal_chart"]
