@@ -138,13 +138,12 @@ def pooled_tests(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def pooled_tests_table(p: pd.DataFrame) -> pd.DataFrame:
-    """:func:`pooled_tests` for the page: win rate [95% Wilson], safe tiles revealed per game (the seeds' range),
-    and of the audited clicks the share that took a known safe tile when one was on offer and the share that hit
-    a known mine."""
+    """:func:`pooled_tests` for the page: win rate [95% Wilson], safe tiles revealed per game (the seeds' range is
+    in :func:`tests_sentences`), and of the audited clicks the share that took a known safe tile when one was on
+    offer and the share that hit a known mine."""
     pct = lambda v: "" if pd.isna(v) else f"{v:.0%}"  # noqa: E731
     return pd.DataFrame({"win rate [95%]": [f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]" for r in p.itertuples()],
-                         "tiles revealed": [f"{r.revealed:.1%} ({r.revealed_min:.0%}-{r.revealed_max:.0%})"
-                                            for r in p.itertuples()],
+                         "tiles revealed": p["revealed"].map("{:.1%}".format),
                          "known safe taken": p["took_safe"].map(pct),
                          "known mine hit": p["known_mine"].map(pct)}).set_index(p["agent"].rename(None))
 
