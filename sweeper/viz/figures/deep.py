@@ -179,16 +179,29 @@ def signal_points(points: pd.DataFrame, neural_points: pd.DataFrame) -> pd.DataF
     return pd.DataFrame(rows)
 
 
-def signal_verdict(sp: pd.DataFrame) -> str:
-    """The learning signals compared at the per-tile PPO's longest training: its pooled frozen win rate and share
-    of safe tiles revealed, against the neural bandit's checkpoints reached within the same CPU time."""
+def signal_at_budget(sp: pd.DataFrame) -> pd.DataFrame:
+    """The points the signals are compared at (:func:`signal_points`' rows): the per-tile PPO's last checkpoint of
+    each seed (the end of its training), and the neural bandit's last checkpoint of each seed within the longest of
+    those CPU times."""
     ppo = sp[sp["learner"].str.startswith("PPO")]
     net = sp[~sp["learner"].str.startswith("PPO")]
     if ppo.empty or net.empty:
-        return ""
+        return sp.iloc[:0]
     last = ppo.sort_values("cpu_minutes").groupby("seed").tail(1)
-    budget = float(last["cpu_minutes"].max())
-    within = net[net["cpu_minutes"] <= budget].sort_values("cpu_minutes").groupby("seed").tail(1)
+    within = net[net["cpu_minutes"] <= float(last["cpu_minutes"].max())]
+    return pd.concat([last, within.sort_values("cpu_minutes").groupby("seed").tail(1)], ignore_index=True)
+
+
+def signal_verdict(sp: pd.DataFrame) -> str:
+    """The learning signals compared at :func:`signal_at_budget`'s points: the per-tile PPO's pooled frozen win
+    rate and share of safe tiles revealed at the end of its training, against the neural bandit's within the same
+    CPU time."""
+    at = signal_at_budget(sp)
+    if at.empty:
+        return ""
+    last = at[at["learner"].str.startswith("PPO")]
+    within = at[~at["learner"].str.startswith("PPO")]
+
     def pooled(d):
         wins, games = int(d["wins"].sum()), int(d["test_games"].sum())
         lo, hi = wilson(wins, games)
@@ -200,9 +213,10 @@ def signal_verdict(sp: pd.DataFrame) -> str:
             f"{last['games'].mean():,.0f} games), the per-tile PPO wins {a[0]:.3f} [{a[1]:.3f}, {a[2]:.3f}] of its "
             f"frozen test games and reveals {last['revealed'].mean():.0%} of the safe tiles per game; the neural "
             f"bandit, the same architecture trained on the end-of-game labels, at its last checkpoint within that "
-            f"CPU time ({within['cpu_minutes'].mean():.1f} minutes, {within['games'].mean():,.0f} games, {len(within)} seeds) "
-            f"wins {b[0]:.3f} [{b[1]:.3f}, {b[2]:.3f}] and reveals {within['revealed'].mean():.0%}. In the same time, "
-            f"with the same architecture, the reward bought {word} the labels.")
+            f"CPU time ({within['cpu_minutes'].mean():.1f} minutes, {within['games'].mean():,.0f} games, "
+            f"{len(within)} seeds) wins {b[0]:.3f} [{b[1]:.3f}, {b[2]:.3f}] and reveals "
+            f"{within['revealed'].mean():.0%}. In the same time, with the same architecture, the reward bought "
+            f"{word} the labels.")
     if a[0] == 0:
         text += (" PPO won no test game at this budget, so these runs say nothing about what it would reach with "
                  "more time or other settings; they measure what one CPU budget buys with each signal.")
@@ -295,10 +309,11 @@ def kernel_sentence(runs: pd.DataFrame, steps: int) -> str:
     o = interval_order((b["win_rate"], b["lo"], b["hi"]), (a["win_rate"], a["lo"], a["hi"]))
     by_wins = {1: "above", 0: "indistinguishable from", -1: "below"}[o]
     rev = _separated(runs.loc[runs["agent"] == b_label, "revealed"], runs.loc[runs["agent"] == a_label, "revealed"])
-    by_rev = {1: "more", 0: "about as many (the seeds' ranges overlap)", -1: "fewer"}[rev]
+    by_rev = {1: "more", 0: "about as many", -1: "fewer"}[rev]
     text = (f"Over {int(a['test_games']):,} frozen test games each ({int(a['seeds'])} seeds), the 5×5 network's "
             f"{int(b['wins'])} wins are {by_wins} the 3×3 network's {int(a['wins'])}, and it reveals {by_rev} safe "
-            f"tiles per game ({b['revealed']:.1%} against {a['revealed']:.1%}).")
+            f"tiles per game ({b['revealed']:.1%} against {a['revealed']:.1%}; the seeds' own means "
+            f"{'overlap' if rev == 0 else 'do not overlap'}).")
     if a["wins"] == 0 and b["wins"] == 0:
         text += (" Neither won a game in this budget, so the comparison of views rests on the tiles revealed only; "
                  "whether a wider view helps a network that wins needs a budget in which it does.")
