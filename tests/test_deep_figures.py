@@ -62,7 +62,7 @@ def test_pooled_tests_add_the_seeds_and_the_audits():
     assert tiles["took_safe"] == pytest.approx(30 / 90) and tiles["known_mine"] == pytest.approx(0.1)
     assert p.loc["random clicks", "took_safe"] == pytest.approx(15 / 90)
     table = deep.pooled_tests_table(p.reset_index())
-    assert table.loc["random clicks", "known safe taken"] == "17%"
+    assert table.loc["random clicks", "safe taken"] == "17%"
 
 
 def test_the_hyperparameters_come_from_the_runs():

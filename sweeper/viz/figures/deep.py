@@ -144,8 +144,8 @@ def pooled_tests_table(p: pd.DataFrame) -> pd.DataFrame:
     pct = lambda v: "" if pd.isna(v) else f"{v:.0%}"  # noqa: E731
     return pd.DataFrame({"win rate [95%]": [f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]" for r in p.itertuples()],
                          "tiles revealed": p["revealed"].map("{:.1%}".format),
-                         "known safe taken": p["took_safe"].map(pct),
-                         "known mine hit": p["known_mine"].map(pct)}).set_index(p["agent"].rename(None))
+                         "safe taken": p["took_safe"].map(pct),
+                         "mine hit": p["known_mine"].map(pct)}).set_index(p["agent"].rename(None))
 
 
 def hyperparameters_table(runs: pd.DataFrame) -> pd.DataFrame:
