@@ -22,19 +22,15 @@ GREEDY = "greedy (bandit)"
 def greedy_run() -> dict:
     """The paper's greedy agent beside the networks (its run of Fig. 7, seed 1): ``curve`` (agent, episode,
     cpu_seconds, block_win_rate per block of its training games; the CPU seconds are its stored run's wall seconds
-    spread evenly over its games, so they overstate its CPU time on a shared machine), ``games``, ``seconds``,
-    ``games_per_second``, ``block`` (games per block) and its frozen beginner test (``test_wins``,
-    ``test_games``)."""
+    spread evenly over its games, so they overstate its CPU time on a shared machine), ``games``, ``seconds`` and
+    ``games_per_second``."""
     st = store_for(None, "paper")
     out = st.load(ex.base_task("greedy", ex.SCALES["paper"], 1))
     c = out.tables["curve"]
     rate = out.info["games"] / out.info["train_seconds"]
-    tg = out.tables["tests"]
-    frozen = tg[(tg["test"] == "8x8x10") & (tg["mode"] == "frozen")]["won"]
     return {"curve": pd.DataFrame({"agent": GREEDY, "episode": c["episode"], "cpu_seconds": c["episode"] / rate,
                                    "block_win_rate": c["block_win_rate"]}),
-            "games": int(out.info["games"]), "seconds": float(out.info["train_seconds"]), "games_per_second": rate,
-            "block": int(c["block_games"].iloc[0]), "test_wins": int(frozen.sum()), "test_games": len(frozen)}
+            "games": int(out.info["games"]), "seconds": float(out.info["train_seconds"]), "games_per_second": rate}
 
 
 def published_learned_agents() -> pd.DataFrame:
