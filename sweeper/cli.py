@@ -1,4 +1,4 @@
-"""Command line: ``python -m sweeper train|eval|audit|bench|reproduce|time-reproduction|verify``.
+"""Command line: ``python -m sweeper train|eval|audit|benchmark|bench|reproduce|time-reproduction|verify``.
 
 With ``--json`` the last line printed is one JSON object (agent, board,
 episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
@@ -162,6 +162,19 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--record", action="store_true",
                    help="write a 'verified' record (commit, source fingerprint) into the meta.json of each identical "
                         "run made from uncommitted code; needs committed code")
+    m = sub.add_parser("benchmark", help="score an agent on the benchmark's fixed test suite of a level (the same "
+                                         "boards for every agent): wins, win rate, safe tiles revealed, test CPU per "
+                                         "decision, regret per decision against the exact probabilities")
+    m.add_argument("agent", help="solver | random | FILE.npz (an agent saved by train --save, or a neural bandit) | "
+                                 "MODULE:FUNCTION (your policy: given the view, it returns the tile to click)")
+    m.add_argument("--level", default="beginner", choices=["beginner", "intermediate", "expert"])
+    m.add_argument("--opening", default="reference", choices=[o.name for o in engine.OPENING_TABLE],
+                   help="the suite's opening: " + "; ".join(f"{o.name}: {o.help}" for o in engine.OPENING_TABLE))
+    m.add_argument("--games", type=int, default=None, help="the first N boards of the suite (default all 10,000)")
+    m.add_argument("--regret-games", type=int, default=None,
+                   help="regret on the first K of those boards (default 200 beginner, 100 intermediate, 50 expert)")
+    m.add_argument("--name", default=None, help="the name to report a MODULE:FUNCTION policy under")
+    m.add_argument("--json", action="store_true", help="print the score as one JSON line")
     b = sub.add_parser("bench", help="games/s of the standard workloads")
     b.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     b.add_argument("--repeat", type=int, default=None,
@@ -258,6 +271,8 @@ def _run(args) -> int:
         return 0
     if args.command == "reproduce":
         return _reproduce(args)
+    if args.command == "benchmark":
+        return _benchmark(args)
     if args.command == "best-window":
         return _best_window(args)
     if args.command == "verify":
@@ -362,6 +377,35 @@ def _verify(args) -> int:
           f"{sum(v.status == 'same values' for v in verdicts)} same values, {len(bad)} not"
           + (f" ({', '.join(v.run for v in bad)})" if bad else ""))
     return 1 if bad else 0
+
+
+def _benchmark(args) -> int:
+    """``benchmark AGENT --level L``: the agent's score on the level's suite (see sweeper.experiments.benchmark)."""
+    from .experiments.benchmark import ENTRY_POINT, resolve_agent, score
+    if args.name is not None and not ENTRY_POINT.fullmatch(args.agent):
+        raise ValueError("--name names a MODULE:FUNCTION policy; the other agents report their own names")
+    agent = resolve_agent(args.agent)
+    result = score(agent, args.level, args.opening, args.games, args.regret_games, name=args.name).summary()
+    if args.json:
+        print(json.dumps({k: _jsonable(v) for k, v in result.items()}, allow_nan=False))
+        return 0
+    r = result
+    print(f"agent: {r['agent']}")
+    print(f"suite: {r['suite']} ({r['board']}, {r['opening']} opening), the first {r['games']:,} boards; layouts "
+          f"sha256 {r['suite_sha256'][:16]}")
+    print(f"wins: {r['wins']:,} of {r['games']:,}: win rate {r['win_rate']:.4f} [{r['win_low']:.4f}, "
+          f"{r['win_high']:.4f}] (95% Wilson)")
+    print(f"safe tiles revealed: {100 * r['safe_revealed']:.1f}% per game")
+    print(f"test CPU: {r['cpu_us_per_decision']:.1f} microseconds per decision ({r['decisions']:,} decisions, "
+          f"{r['test_cpu_seconds']:.2f} s of process CPU on {r['machine']['cpu']})")
+    if r["regret_games"]:
+        print(f"regret: {r['regret_per_decision']:.4f} per decision, {r['regret_per_game']:.4f} per game "
+              f"({r['regret_decisions']:,} decisions on the first {r['regret_games']:,} boards)")
+        print(f"  oracle: {r['oracle']}")
+    if r["paths_agree"] is not None and r["paths_agree"] != r["regret_games"]:
+        print(f"note: the environment's games agreed with the fast player's on {r['paths_agree']} of "
+              f"{r['regret_games']} boards")
+    return 0
 
 
 def _audit(args) -> int:

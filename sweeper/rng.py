@@ -25,6 +25,8 @@ STREAM_BOARDS = 1
 STREAM_AGENT = 2
 STREAM_RULE = 3
 STREAM_NEURAL = 4
+#: The stream that deals the benchmark's fixed test suites (:mod:`sweeper.running.benchmark`), one seed per suite.
+STREAM_SUITES = 5
 #: The benchmark's stream (``python -m sweeper bench``, the Thompson draws it times): apart from every run's streams.
 STREAM_BENCH = 99
 

@@ -332,3 +332,10 @@ def test_the_receptive_field_experiment_varies_only_the_layers():
     out, _ = execute(quick[0])
     assert out.tables["tests"]["board"].tolist() == ["8x8x10"] and out.info["train_games"] == 100
     assert out.info["parameters"] < 5_000  # one 3x3 convolution of 10 codes to 32 channels and the 1x1 head
+
+
+def test_the_benchmark_scores_a_network_on_both_paths_alike():
+    from sweeper.experiments.benchmark import score
+    s = score(_small(seed=2), "beginner", games=60, regret_games=20).summary()
+    assert s["paths_agree"] == 20 and s["games"] == 60 and s["decisions"] > 0
+    assert s["regret_per_decision"] >= 0 and s["machine"]["torch"]

@@ -75,3 +75,79 @@ def order(a: tuple, b: tuple) -> int:
     if a[2] < b[1]:
         return -1
     return 0
+
+
+# ------------------------------------------------------------- seed level --
+
+#: How a seed-level verdict is reached (the sentence a page prints beside it).
+SEED_METHOD = ("Welch's t-interval (95%) for the difference of the mean win rates over seeds, every seed tested on "
+               "the same boards; 'level with' when the whole interval lies within the margin")
+
+
+def _seed_rates(outcomes, what: str) -> np.ndarray:
+    """Per-seed win rates from a sequence of per-seed outcome arrays (0/1 per board, the same boards)."""
+    rows = [np.asarray(o, dtype=float).ravel() for o in outcomes]
+    if not rows or any(len(r) == 0 for r in rows):
+        raise ValueError(f"{what}: give one array of game outcomes (0 or 1) per seed, none empty")
+    if len({len(r) for r in rows}) != 1:
+        raise ValueError(f"{what}: every seed must be tested on the same boards (got {sorted({len(r) for r in rows})} "
+                         f"games)")
+    if any(((r != 0) & (r != 1)).any() for r in rows):
+        raise ValueError(f"{what}: outcomes must be 0 (lost) or 1 (won)")
+    return np.array([r.mean() for r in rows])
+
+
+def seed_summary(outcomes, confidence: float = 0.95) -> dict:
+    """One learner's test over its seeds: ``outcomes`` holds one array of game outcomes (0/1) per seed, all on
+    the same boards. Returns the per-seed win rates (``seeds``), their mean with a Student t-interval over the
+    seeds (``mean``, ``low``, ``high``; NaN with one seed), their range, and the pooled win rate with its Wilson
+    interval (``pooled``, ``pooled_low``, ``pooled_high``: every game counted as independent, which the seeds'
+    spread may contradict)."""
+    rates = _seed_rates(outcomes, "seed_summary")
+    games = len(np.asarray(outcomes[0]).ravel())
+    k = len(rates)
+    wins = int(round(sum(rates) * games))
+    lo_p, hi_p = wilson(wins, k * games)
+    if k > 1:
+        half = _st.t.ppf(0.5 + confidence / 2, k - 1) * rates.std(ddof=1) / math.sqrt(k)
+        lo, hi = max(0.0, rates.mean() - half), min(1.0, rates.mean() + half)
+    else:
+        lo = hi = float("nan")
+    return {"seeds": rates.tolist(), "n_seeds": k, "games_per_seed": games, "mean": float(rates.mean()),
+            "low": float(lo), "high": float(hi), "min": float(rates.min()), "max": float(rates.max()),
+            "pooled": wins / (k * games), "pooled_low": lo_p, "pooled_high": hi_p}
+
+
+def compare_seeds(a, b, margin: float = 0.01, confidence: float = 0.95) -> dict:
+    """Whether learner ``a`` wins more than learner ``b``, at the level of seeds (see :data:`SEED_METHOD`).
+
+    ``a`` and ``b`` hold one array of game outcomes (0/1) per seed, every seed of both on the same boards. The
+    difference of their mean win rates gets Welch's t-interval (``scipy.stats.ttest_ind`` with unequal
+    variances): ``verdict`` is ``"more than"`` or ``"less than"`` when the interval excludes 0, ``"level with"``
+    when it lies within ``[-margin, margin]``, else ``"cannot be told apart"`` (the seeds are too few or too
+    spread to say). With fewer than two seeds on either side, or no spread at all, the verdict is
+    ``"cannot be told apart"`` unless the two are equal. ``pooled_verdict`` is what the pooled Wilson intervals
+    would say (:func:`order`), to show where counting every game as independent would claim more."""
+    ra, rb = _seed_rates(a, "compare_seeds: a"), _seed_rates(b, "compare_seeds: b")
+    if len(np.asarray(a[0]).ravel()) != len(np.asarray(b[0]).ravel()):
+        raise ValueError("compare_seeds: a and b must be tested on the same boards")
+    diff = float(ra.mean() - rb.mean())
+    lo = hi = float("nan")
+    if len(ra) >= 2 and len(rb) >= 2 and (ra.std() > 0 or rb.std() > 0):
+        ci = _st.ttest_ind(ra, rb, equal_var=False).confidence_interval(confidence)
+        lo, hi = float(ci.low), float(ci.high)
+    if math.isnan(lo):
+        verdict = "level with" if diff == 0 and len(ra) >= 2 and len(rb) >= 2 else "cannot be told apart"
+    elif lo > 0:
+        verdict = "more than"
+    elif hi < 0:
+        verdict = "less than"
+    elif -margin <= lo and hi <= margin:
+        verdict = "level with"
+    else:
+        verdict = "cannot be told apart"
+    sa, sb = seed_summary(a, confidence), seed_summary(b, confidence)
+    pooled = order((sa["pooled"], sa["pooled_low"], sa["pooled_high"]), (sb["pooled"], sb["pooled_low"],
+                                                                          sb["pooled_high"]))
+    return {"difference": diff, "low": lo, "high": hi, "verdict": verdict, "n_seeds": (len(ra), len(rb)),
+            "pooled_verdict": {1: "more than", -1: "less than", 0: "overlapping"}[pooled], "method": SEED_METHOD}

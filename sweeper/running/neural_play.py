@@ -44,7 +44,7 @@ from numba import njit
 from ..agents.neural import NeuralAgent, as_neural, lowest, require_torch
 from ..agents.oracle import EPS
 from ..checks import boolean, whole
-from ..game.engine import ONGOING, REV, ST, WON, Board, Game, Setting, click, new_board, new_game
+from ..game.engine import ONGOING, REV, ST, WON, Board, Game, Setting, check_layout, click, new_board, new_game
 from ..game.grid import COVERED
 from ..game.probability import mine_probabilities
 from ..rng import below, check_seed, make_state, neural_generator, STREAM_AGENT, STREAM_BOARDS, uniform
@@ -191,7 +191,7 @@ class _Replay:
 
 def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds, seed: int, learn: bool,
           batch: int, record: bool, minibatch=16, replay=1.0, lr=1e-3, capacity=100_000, warmup=1_000,
-          snapshots=()):
+          snapshots=(), layouts=None):
     torch = require_torch()
     cpu0, wall0 = time.process_time(), time.perf_counter()
     R, C, K = setting.rows, setting.cols, setting.mines
@@ -233,7 +233,7 @@ def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds
             started += 1
             if record:
                 moves[g] = []
-            if _deal(bb, g, rng_b, empty) == ONGOING:
+            if _deal(bb, g, rng_b, empty if layouts is None else layouts[started - 1]) == ONGOING:
                 return
             finish(g)
         slot_game[g] = -1
@@ -331,14 +331,22 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
                  capacity=capacity, warmup=min(whole(warmup, "warmup", 1), capacity), snapshots=snapshots)
 
 
-def evaluate_neural(agent, board="8x8x10", games: int = 1_000, seed: int = 0, *, opening: str = "reference",
-                    batch: int = TEST_BATCH, record: bool = False) -> NeuralRun:
+def evaluate_neural(agent, board="8x8x10", games: int | None = 1_000, seed: int = 0, *, opening: str = "reference",
+                    batch: int = TEST_BATCH, record: bool = False, layouts=None) -> NeuralRun:
     """Test games: ``agent`` plays ``games`` games of ``board`` greedily and learns nothing (the agent is
-    unchanged); the boards of ``play_solver(board, games, seed=seed)``. ``record=True`` keeps each game's mine
-    layout and clicks (``run.layouts``, ``run.moves``)."""
+    unchanged); the boards of ``play_solver(board, games, seed=seed)``, or ``layouts`` (2-D boolean mine layouts
+    that agree with the opening, one game each, in order: ``games`` then None or their number).
+    ``record=True`` keeps each game's mine layout and clicks (``run.layouts``, ``run.moves``)."""
     agent = as_neural(agent)
-    return _play(agent, Setting.parse(board), opening, whole(games, "games", 0), None, check_seed(seed), False,
-                 whole(batch, "batch", 1), boolean(record, "record"))
+    setting = Setting.parse(board)
+    lay = None
+    if layouts is not None:
+        if games is not None and whole(games, "games", 0) != len(layouts):
+            raise ValueError(f"games ({games:,}) must be the number of layouts given ({len(layouts):,}), or None")
+        games = len(layouts)
+        lay = [check_layout(m, setting, opening, None) for m in layouts]
+    return _play(agent, setting, opening, whole(games, "games", 0), None, check_seed(seed), False,
+                 whole(batch, "batch", 1), boolean(record, "record"), layouts=lay)
 
 
 # ------------------------------------------------------------ calibration --

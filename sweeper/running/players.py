@@ -60,7 +60,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..game.engine import G_C, G_K, G_R, ONGOING, REV, ST, WON, Setting, click, new_board, new_game
+from ..game.engine import G_C, G_K, G_R, ONGOING, REV, ST, WON, Setting, check_layout, click, new_board, new_game
 from ..game.grid import COVERED, FLAG
 from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, analyse_counted, check_budget, prepared_view
 from ..rng import below, check_seed, streams
@@ -246,17 +246,18 @@ def random_tile(view, tiles, rng):
 
 
 @njit(cache=True)
-def _play(b, rng_b, rng_a, randomly, pseq, budget, won, dec, rev, gue):
-    """Play ``won.shape[0]`` games; fills the per-game arrays, returns the fallback count."""
+def _play(b, rng_b, rng_a, randomly, pseq, budget, layouts, won, dec, rev, gue):
+    """Play ``won.shape[0]`` games (on ``layouts``, one per game, when it has rows; else dealt from ``rng_b``);
+    fills the per-game arrays, returns the fallback count."""
     tiles, view, off8 = b.tiles, b.shown, b.off8
     n = tiles.shape[0]
     K = b.geo[G_K]
     R, C = b.geo[G_R], b.geo[G_C]
     prob = np.empty(view.shape[0])
-    layout = np.zeros(0, np.uint8)
+    no_layout = layouts.reshape(layouts.size)[:0]
     fallbacks = 0
     for e in range(won.shape[0]):
-        new_game(b, rng_b, layout)
+        new_game(b, rng_b, layouts[e] if layouts.shape[0] > 0 else no_layout)
         while b.gs[ST] == ONGOING:
             f = analyse(view, tiles, off8, K, budget, prob)
             if f == INCONSISTENT:
@@ -291,11 +292,20 @@ def _play(b, rng_b, rng_a, randomly, pseq, budget, won, dec, rev, gue):
 
 
 
-def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="fewest") -> dict:
+def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="fewest", layouts=None) -> dict:
     if guess not in GUESSES:
         raise ValueError(f"guess must be one of {', '.join(GUESSES)}, got {guess!r}")
     setting = Setting.parse(board)
-    episodes = check_episodes(episodes)
+    if layouts is None:
+        episodes = check_episodes(episodes)
+        lay = np.zeros((0, setting.tiles), np.uint8)
+    else:
+        if episodes is not None and check_episodes(episodes) != len(layouts):
+            raise ValueError(f"episodes ({episodes:,}) must be the number of layouts given ({len(layouts):,}), "
+                             "or None")
+        episodes = len(layouts)
+        lay = np.stack([check_layout(m, setting, opening, first) for m in layouts]) if episodes else \
+            np.zeros((0, setting.tiles), np.uint8)
     seed = check_seed(seed)
     budget = check_budget(budget)
     board = new_board(setting, opening, first)
@@ -305,16 +315,14 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="f
     gue = np.zeros(episodes, np.int64)
     t0 = time.perf_counter()
     rng = streams(seed)
-    fallbacks = _play(board, rng.boards, rng.agent, randomly,
-                      guess == "pseq", budget,
-                      won, dec, rev, gue)
+    fallbacks = _play(board, rng.boards, rng.agent, randomly, guess == "pseq", budget, lay, won, dec, rev, gue)
     seconds = time.perf_counter() - t0
     return {"won": won, "decisions": dec, "revealed": rev / (setting.tiles - setting.mines), "guesses": gue,
             "fallbacks": int(fallbacks), "seconds": seconds}
 
 
-def play_solver(board, episodes: int, seed: int = 0, opening: str = "reference", first=None, *,
-                budget: int = NODE_BUDGET, guess: str = "fewest") -> dict:
+def play_solver(board, episodes: int | None, seed: int = 0, opening: str = "reference", first=None, *,
+                budget: int = NODE_BUDGET, guess: str = "fewest", layouts=None) -> dict:
     """Play ``episodes`` games with the solver (the ceiling).
 
     Parameters
@@ -322,11 +330,11 @@ def play_solver(board, episodes: int, seed: int = 0, opening: str = "reference",
     board : str or Setting
         One board setting: ``"8x8x10"`` (rows x cols x mines), a preset name or a
         :class:`~sweeper.game.engine.Setting`.
-    episodes : int
-        Games, a non-negative integer.
+    episodes : int or None
+        Games, a non-negative integer; with ``layouts``, None or the number of layouts.
     seed : int, default 0
-        The seed, in ``[0, 2**64)``: boards come from its board stream, PSEQ's random picks from its agent
-        stream (the random player of the same seed plays the same boards).
+        The seed, in ``[0, 2**64)``: boards come from its board stream (unless ``layouts`` are given), PSEQ's
+        random picks from its agent stream (the random player of the same seed plays the same boards).
     opening : str, default "reference"
         The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
     first : tuple of int, optional
@@ -338,6 +346,9 @@ def play_solver(board, episodes: int, seed: int = 0, opening: str = "reference",
     guess : str, default "fewest"
         How it guesses: ``"fewest"`` (lowest probability, then fewest covered neighbours) or ``"pseq"``
         (the published PSEQ strategy).
+    layouts : sequence of numpy.ndarray, optional
+        The boards to play, one game each: 2-D boolean mine layouts of the setting that agree with the opening
+        (a benchmark suite's, :mod:`sweeper.running.benchmark`).
 
     Returns
     -------
@@ -351,16 +362,17 @@ def play_solver(board, episodes: int, seed: int = 0, opening: str = "reference",
     ValueError
         If ``guess`` is not ``"fewest"`` or ``"pseq"``; the board setting does not parse or cannot hold its
         mines; ``episodes`` is not a non-negative integer; ``seed`` is not an integer in ``[0, 2**64)``;
-        ``budget`` is not a positive integer; or ``opening`` or ``first`` is invalid.
+        ``budget`` is not a positive integer; ``opening`` or ``first`` is invalid; or a layout does not fit the
+        setting or the opening, or their number is not ``episodes``.
     """
-    return _run(False, board, episodes, seed, opening, first, budget, guess)
+    return _run(False, board, episodes, seed, opening, first, budget, guess, layouts)
 
 
-def play_random(board, episodes: int, seed: int = 0, opening: str = "reference", first=None, *,
-                budget: int = NODE_BUDGET) -> dict:
+def play_random(board, episodes: int | None, seed: int = 0, opening: str = "reference", first=None, *,
+                budget: int = NODE_BUDGET, layouts=None) -> dict:
     """Play ``episodes`` games clicking uniformly random covered tiles (the floor);
-    same boards and record as :func:`play_solver` (probabilities are computed to count guesses)."""
-    return _run(True, board, episodes, seed, opening, first, budget)
+    same boards, arguments and record as :func:`play_solver` (probabilities are computed to count guesses)."""
+    return _run(True, board, episodes, seed, opening, first, budget, layouts=layouts)
 
 
 def pseq_scores(view2d, mines, *, budget: int = NODE_BUDGET) -> pd.DataFrame:

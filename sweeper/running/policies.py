@@ -272,19 +272,33 @@ def neural_policy(agent, env) -> NeuralPolicy:
 
 # --------------------------------------------------------------- the loop --
 
-def run_episodes(env, policy, episodes: int, seed: int | None = None) -> list[dict]:
+def run_episodes(env, policy, episodes: int | None = None, seed: int | None = None, layouts=None) -> list[dict]:
     """Play ``episodes`` episodes of ``env`` with ``policy`` (``obs -> action``): the Gymnasium loop.
 
     The first ``reset`` gets ``seed`` (then the environment's generator carries
-    on, so one seed gives one sequence of boards). If the policy has a
+    on, so one seed gives one sequence of boards). With ``layouts`` (2-D boolean mine layouts, e.g. a
+    benchmark suite's boards) episode ``e`` plays ``layouts[e]`` instead (``reset(options={"mines": ...})``),
+    one episode per layout; ``episodes`` may then be left out. If the policy has a
     ``reset()`` method it is called at each new episode. Returns one dict per
     episode: ``return`` (sum of rewards), ``won``, ``status``, ``steps``,
     ``revealed`` (safe tiles) and ``invalid`` (invalid actions taken);
     ``pandas.DataFrame(result)`` makes it a table."""
-    episodes = whole(episodes, "episodes", 0)
+    if layouts is None:
+        if episodes is None:
+            raise ValueError("episodes must be given (a number of games), unless layouts are: one game per layout")
+        episodes = whole(episodes, "episodes", 0)
+    elif seed is not None:
+        raise ValueError("seed draws the boards; with layouts the boards are given: give one or the other")
+    elif episodes is not None and whole(episodes, "episodes", 0) != len(layouts):
+        raise ValueError(f"episodes ({episodes}) must be the number of layouts given ({len(layouts)}), or left out")
+    else:
+        episodes = len(layouts)
     out = []
     for e in range(int(episodes)):
-        obs, info = env.reset(seed=seed if e == 0 else None)
+        if layouts is None:
+            obs, info = env.reset(seed=seed if e == 0 else None)
+        else:
+            obs, info = env.reset(options={"mines": layouts[e]})
         if hasattr(policy, "reset"):
             policy.reset()
         total, steps, invalid = 0.0, 0, 0
@@ -298,5 +312,3 @@ def run_episodes(env, policy, episodes: int, seed: int | None = None) -> list[di
         out.append({"return": total, "won": info["status"] == "won", "status": info["status"], "steps": steps,
                     "revealed": info["revealed"], "invalid": invalid})
     return out
-
-

@@ -1,0 +1,223 @@
+"""The benchmark (sweeper/experiments/benchmark.py): its suites are the engine's boards of their seeds, readable
+without the package and checked; every kind of agent is scored on the same boards by one referee; a policy that
+fails is named at its board and decision; the seed-level verdicts of sweeper/experiments/stats.py."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sweeper import Game, evaluate, make_agent, train
+from sweeper.experiments import benchmark as bm
+from sweeper.experiments.stats import compare_seeds, seed_summary
+from sweeper.running.policies import solver_action
+
+
+@pytest.fixture(scope="module")
+def greedy():
+    return train(make_agent("greedy"), "8x8x10", 20_000, seed=3, progress=False).agent
+
+
+# ------------------------------------------------------------------ suites --
+
+@pytest.mark.parametrize("level", bm.LEVELS)
+@pytest.mark.parametrize("opening", bm.OPENINGS)
+def test_a_stored_suite_is_the_engines_deal_of_its_seed(level, opening):
+    suite = bm.load_suite(level, opening)
+    assert len(suite) == bm.SUITE_GAMES
+    assert suite.layouts.shape[1:] == (suite.setting.rows, suite.setting.cols)
+    assert (suite.layouts.sum(axis=(1, 2)) == suite.setting.mines).all()
+    np.testing.assert_array_equal(bm.deal_suite(level, opening, 40).layouts, suite.layouts[:40])
+    entry = next(e for e in bm.manifest()["suites"] if e["name"] == suite.name)
+    assert entry["layouts_sha256"] == suite.checksum and entry["seed"] == bm.SUITE_SEEDS[suite.name]
+
+
+def test_the_openings_guards_hold_on_every_board():
+    assert not bm.load_suite("beginner", "safe").layouts[:, 0, 0].any()
+    assert not bm.load_suite("expert", "zero").layouts[:, :2, :2].any()
+    assert bm.load_suite("beginner", "reference").layouts[:, 0, 0].any()  # the reference opening guards nothing
+
+
+def test_a_suite_reads_without_the_package_as_its_manifest_says():
+    man = json.loads((bm.SUITE_DIR / "manifest.json").read_text())
+    e = man["suites"][0]
+    z = np.load(bm.SUITE_DIR / e["file"], allow_pickle=False)
+    games, rows, cols = z["shape"]
+    mines = np.unpackbits(z["mines"], axis=1, count=rows * cols).reshape(games, rows, cols).astype(bool)
+    import hashlib
+    assert hashlib.sha256(mines.astype(np.uint8).tobytes()).hexdigest() == e["layouts_sha256"]
+    assert hashlib.sha256((bm.SUITE_DIR / e["file"]).read_bytes()).hexdigest() == e["file_sha256"]
+    assert (rows, cols, e["mines"]) == (8, 8, 10) and e["opening"] == "reference" and e["games"] == games
+
+
+def test_a_changed_suite_is_refused(tmp_path):
+    bm.write_suites(tmp_path, games=5)
+    suite = bm.load_suite("beginner", "reference", tmp_path)
+    changed = suite.layouts.copy()
+    changed[0] = changed[1]
+    flat = changed.reshape(len(changed), -1)
+    np.savez(tmp_path / "beginner-reference.npz", mines=np.packbits(flat, axis=1),
+             shape=np.array(changed.shape, np.int64))
+    with pytest.raises(ValueError, match="does not match its checksum"):
+        bm.load_suite("beginner", "reference", tmp_path)
+    with pytest.raises(ValueError, match="level must be one of"):
+        bm.load_suite("huge")
+
+
+# ------------------------------------------------------------------ scores --
+
+def _summary(agent, **kw):
+    s = bm.score(agent, "beginner", games=kw.pop("games", 150), regret_games=kw.pop("regret_games", 30), **kw)
+    return s.summary()
+
+
+@pytest.mark.parametrize("who", ["solver", "random", "greedy", "thompson"])
+def test_every_agent_is_scored_the_same_way_on_both_paths(who, greedy):
+    agent = {"greedy": greedy, "thompson": None}.get(who, who)
+    if who == "thompson":
+        agent = train(make_agent("thompson"), "8x8x10", 5_000, seed=2, progress=False).agent
+    s = _summary(agent)
+    assert s["games"] == 150 and s["regret_games"] == 30
+    assert s["paths_agree"] == 30  # the environment's games are the fast player's games
+    assert 0 <= s["win_low"] <= s["win_rate"] <= s["win_high"] <= 1
+    assert s["decisions"] > 0 and s["cpu_us_per_decision"] > 0 and 0 < s["safe_revealed"] <= 1
+    assert s["machine"]["cpu"] and s["suite_sha256"] == bm.load_suite("beginner").checksum
+
+
+def test_the_solver_has_no_regret_and_random_clicks_have_some():
+    assert _summary("solver")["regret_per_decision"] == 0.0
+    assert _summary("random")["regret_per_decision"] > 0.1
+
+
+def test_a_table_agent_plays_the_games_of_evaluate_on_the_suite(greedy):
+    suite = bm.load_suite("beginner")
+    s = bm.score(greedy, games=100, regret_games=0)
+    run = evaluate(greedy, "8x8x10", None, bm.AGENT_SEED, freeze=True, layouts=list(suite.layouts[:100]),
+                   progress=False)
+    np.testing.assert_array_equal(s.games["won"].to_numpy(), run.records["won"].to_numpy())
+
+
+def test_a_policy_is_refereed_and_scored_like_the_agent_it_copies():
+    def my_solver(view, mines):
+        return solver_action(view, mines)
+    mine = _summary(my_solver, regret_games=20)
+    ref = _summary("solver", regret_games=20)
+    assert mine["agent"] == "my_solver" and mine["paths_agree"] is None
+    assert (mine["wins"], mine["regret_per_decision"]) == (ref["wins"], 0.0)
+
+
+def test_the_same_agent_gets_the_same_score(greedy):
+    a, b = _summary(greedy), _summary(greedy)
+    for k in ("test_cpu_seconds", "cpu_us_per_decision", "machine"):
+        a.pop(k), b.pop(k)
+    assert a == b
+
+
+class _Reset:
+    def __init__(self):
+        self.games = 0
+
+    def reset(self):
+        self.games += 1
+
+    def __call__(self, view):
+        r, c = np.argwhere(view == 9)[0]
+        return int(r) * view.shape[1] + int(c)
+
+
+def test_a_policy_with_reset_is_reset_before_each_game():
+    p = _Reset()
+    bm.score(p, games=7, regret_games=0)
+    assert p.games == 7
+
+
+@pytest.mark.parametrize("policy, message", [
+    (lambda view: 2.5, r"board 0 of the suite beginner-reference, decision 1: the policy returned 2.5 \(float\)"),
+    (lambda view: (8, 0), r"tile \(8, 0\) is off the 8x8 board"),
+    (lambda view: 64, r"action 64 is off the board"),
+    (lambda view: True, r"returned True \(bool\)"),
+    (lambda view: tuple(np.argwhere(view != 9)[0]), r"decision 1: tile \(\d, \d\) is already revealed"),
+    (lambda view: 1 // 0, r"decision 1: the policy raised ZeroDivisionError: integer division or modulo by zero"),
+    (lambda a, b, c: 0, r"takes 3 required arguments"),
+])
+def test_a_bad_policy_is_named_at_its_board_and_decision(policy, message):
+    with pytest.raises(bm.BenchmarkError, match=message):
+        bm.score(policy, games=3, regret_games=0)
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="at most the suite's 10,000 boards"):
+        bm.score("solver", games=10_001)
+    with pytest.raises(ValueError, match="regret_games .* must be at most games"):
+        bm.score("solver", games=5, regret_games=6)
+    with pytest.raises(ValueError, match="level and opening have no effect"):
+        bm.score("solver", "expert", suite=bm.load_suite("beginner"))
+    with pytest.raises(ValueError, match="agent must be 'solver', 'random'"):
+        bm.score("greedy")
+    with pytest.raises(ValueError, match="not a function"):
+        bm.resolve_agent("sweeper.experiments.benchmark:SUITE_GAMES")
+
+
+def test_the_command_line_scores_a_policy_and_names_a_bad_one(tmp_path):
+    (tmp_path / "mine.py").write_text("import numpy as np\n"
+                                      "def corner(view):\n    r, c = np.argwhere(view == 9)[0]\n    return int(r), int(c)\n"
+                                      "def broken(view):\n    raise KeyError('x')\n")
+    run = lambda *a: subprocess.run([sys.executable, "-m", "sweeper", "benchmark", *a], cwd=tmp_path,  # noqa: E731
+                                    capture_output=True, text=True, timeout=300)
+    ok = run("mine:corner", "--games", "20", "--regret-games", "5", "--json")
+    assert ok.returncode == 0, ok.stderr
+    out = json.loads(ok.stdout.strip().splitlines()[-1])
+    assert out["agent"] == "corner" and out["games"] == 20 and out["regret_games"] == 5
+    bad = run("mine:broken", "--games", "3")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip() == ("error: broken on board 0 of the suite beginner-reference, decision 1: the policy "
+                                  "raised KeyError: 'x'")
+    for args, message in ((("nothere:f",), "cannot import 'nothere'"), (("mine:nope",), "'mine' has no 'nope'"),
+                          (("x.npz",), "no agent file at x.npz"), (("solver", "--name", "s"), "--name names a"),
+                          (("greedy",), "agent must be solver, random, an agent file")):
+        r = run(*args)
+        assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_an_agent_file_is_scored_from_the_command_line(tmp_path, greedy):
+    greedy.save(tmp_path / "g.npz")
+    r = subprocess.run([sys.executable, "-m", "sweeper", "benchmark", str(tmp_path / "g.npz"), "--games", "50",
+                        "--regret-games", "10", "--json"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["agent"] == "greedy" and out["wins"] == _summary(greedy, games=50, regret_games=10)["wins"]
+
+
+# ------------------------------------------------------ seed-level verdicts --
+
+def _seeds(rates, games=1000):
+    return [np.r_[np.ones(int(round(r * games))), np.zeros(games - int(round(r * games)))] for r in rates]
+
+
+def test_pooled_and_seed_level_answers_can_disagree():
+    spread, steady = _seeds([0.60, 0.80, 0.70]), _seeds([0.74, 0.75, 0.76])
+    c = compare_seeds(spread, steady)
+    assert c["pooled_verdict"] == "less than"  # 3,000 games each counted as independent
+    assert c["verdict"] == "cannot be told apart"  # three seeds this spread cannot order them
+    assert c["low"] < 0 < c["high"]
+    s = seed_summary(spread)
+    assert s["seeds"] == [0.6, 0.8, 0.7] and s["low"] < s["pooled_low"] < s["pooled_high"] < s["high"]
+
+
+def test_seed_level_verdicts():
+    assert compare_seeds(_seeds([0.80, 0.81, 0.82]), _seeds([0.70, 0.71, 0.72]))["verdict"] == "more than"
+    assert compare_seeds(_seeds([0.70, 0.71, 0.72]), _seeds([0.80, 0.81, 0.82]))["verdict"] == "less than"
+    assert compare_seeds(_seeds([0.700, 0.701, 0.702]), _seeds([0.701, 0.700, 0.702]))["verdict"] == "level with"
+    assert compare_seeds(_seeds([0.9]), _seeds([0.1]))["verdict"] == "cannot be told apart"  # one seed each
+    with pytest.raises(ValueError, match="same boards"):
+        compare_seeds(_seeds([0.5, 0.6], 100), _seeds([0.5, 0.6], 200))
+    with pytest.raises(ValueError, match="0 \\(lost\\) or 1 \\(won\\)"):
+        seed_summary([np.array([0.5, 1.0])])
+
+
+def test_a_board_of_the_suite_is_a_game():
+    suite = bm.load_suite("intermediate", "zero")
+    g = Game("16x16x40", opening="zero", mines=suite.layouts[7])
+    assert g.status == "ongoing" and (g.view[:2, :2] != 9).all()
