@@ -221,3 +221,37 @@ def test_a_board_of_the_suite_is_a_game():
     suite = bm.load_suite("intermediate", "zero")
     g = Game("16x16x40", opening="zero", mines=suite.layouts[7])
     assert g.status == "ongoing" and (g.view[:2, :2] != 9).all()
+
+
+# ------------------------------------------------------------- stored runs --
+
+def test_a_benchmark_run_stores_scores_games_and_checkpoints_and_keeps_times_out_of_its_tables():
+    test = {"levels": ["beginner", "expert"], "games": [30, 5], "regret_games": [5, 2], "opening": "reference",
+            "checkpoint_games": 20}
+    budget = {"board": "8x8x10", "games": 2_000, "chunk": 500, "checkpoints": [500, 2_000]}
+    a = bm.benchmark_task("greedy", 4, test, budget)
+    b = bm.benchmark_task("greedy", 4, test, budget)
+    for name in ("scores", "games", "checkpoints"):
+        assert a.tables[name].equals(b.tables[name])  # deterministic
+        assert not [c for c in a.tables[name].columns if "second" in c or "cpu" in c]
+    assert list(a.tables["scores"]["level"]) == ["beginner", "expert"]
+    assert list(a.tables["checkpoints"]["games_trained"]) == [500, 2_000]
+    assert len(a.tables["games"]) == 35 and a.tables["scores"]["agent"].tolist() == ["greedy", "greedy"]
+    i = a.info
+    assert i["train_cpu_seconds"] > 0 and len(i["checkpoint_train_cpu_seconds"]) == 2
+    assert i["checkpoint_train_cpu_seconds"][0] < i["checkpoint_train_cpu_seconds"][1] <= i["train_cpu_seconds"]
+    assert set(i["test_cpu_seconds"]) == {"beginner", "expert"} and i["machine"]["cpu"]
+    assert i["calibration_games_per_cpu_second"] > 0
+    # the last checkpoint is the trained agent: the same boards give the same wins
+    final = bm.score(train(make_agent("greedy"), "8x8x10", 2_000, seed=4, progress=False).agent, games=20,
+                     regret_games=0)
+    assert a.tables["checkpoints"]["wins"].iloc[-1] == final.wins
+
+
+def test_the_best_window_agent_plays_its_table():
+    agent = bm.best_window_agent("8x8x10")
+    assert agent.table.meta[0] > 0 or len(agent.table.keys) > 0
+    s = bm.score(agent, games=100, regret_games=10).summary()
+    assert s["paths_agree"] == 10 and s["win_rate"] > 0.5
+    with pytest.raises(ValueError, match="no best-window table of 16x30x99"):
+        bm.best_window_agent("16x30x99")

@@ -54,7 +54,8 @@ from ..running.env import MinesweeperEnv
 from ..running.neural_play import evaluate_neural
 from ..running.players import play_random, play_solver
 from ..running.policies import bandit_policy, neural_policy, random_policy, run_episodes, solver_policy
-from ..running.training import evaluate, train
+from ..running.training import evaluate, play, train
+from .runner import Output, task_kind
 from .stats import wilson
 
 #: The levels of the benchmark.
@@ -552,3 +553,115 @@ def calibration(games: int = 20_000) -> dict:
     train(make_agent("greedy"), "8x8x10", games, seed=0, progress=False)
     cpu = time.process_time() - cpu0
     return {"workload": f"greedy, {games:,} beginner training games, seed 0", "games_per_cpu_second": games / cpu}
+
+
+# ----------------------------------------------------- stored benchmark runs --
+
+#: Where the stored runs of the repository live (the neural bandit's networks are read from there).
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+class _Snapshots:
+    """A recorder of :func:`~sweeper.running.training.play` that keeps a copy of the agent, and the process CPU
+    time of training so far, each time the games played reach one of ``at`` (``play`` is called with a chunk that
+    divides every point, so the copies are taken exactly there)."""
+
+    def __init__(self, agent, at, cpu0: float):
+        self.agent, self.at, self.cpu0, self.done, self.taken, self.copying = agent, list(at), cpu0, 0, [], 0.0
+
+    def begin_setting(self, *args):
+        pass
+
+    def call(self, count):
+        self.done += count
+
+    def adopt(self, probe):
+        pass
+
+    def collect(self):
+        while self.at and self.done >= self.at[0]:
+            t = time.process_time()
+            self.taken.append((self.at.pop(0), t - self.cpu0 - self.copying, self.agent.copy()))
+            self.copying += time.process_time() - t
+
+
+def best_window_agent(board: str) -> Agent:
+    """The best window agent of ``board`` as a player: the greedy agent's choice on the package's best-window table
+    (every key's mean exact probability ``v``, as ``Q = 2 v - 1``: the most certain candidate, flagged when ``v``
+    is above 1/2), frozen."""
+    from ..agents.best_window import default
+    from ..agents.values import ValueTable
+    table = default(board)
+    if table is None:
+        raise ValueError(f"the package has no best-window table of {board}")
+    agent = make_agent("greedy", symmetric=table.symmetric)
+    agent.table = ValueTable.from_recorded(table.keys, 2.0 * table.value - 1.0, table.count, table.decisions)
+    return agent
+
+
+def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
+    """The agent of a benchmark run, its training facts and its checkpoints (copies with their training CPU)."""
+    if agent_spec in ("solver", "random"):
+        return agent_spec, {"kind": agent_spec}, []
+    if agent_spec.startswith("best-window:"):
+        board = agent_spec.split(":", 1)[1]
+        return best_window_agent(board), {"kind": "best window", "board": board}, []
+    if agent_spec.startswith("neural:"):
+        from ..agents.neural import load_neural
+        run = agent_spec.split(":", 1)[1]
+        folder = REPOSITORY / "results" / "runs" / "paper" / run
+        meta = json.loads((folder / "meta.json").read_text())
+        data = (folder / "agent.npz").read_bytes()
+        if hashlib.sha256(data).hexdigest() != meta["files"]["agent.npz"]:
+            raise ValueError(f"the network of {run} does not match its stored checksum")
+        facts = {"kind": "neural bandit", "board": meta["task"]["params"]["board"], "source": run,
+                 "games": meta["info"]["train_games"], "train_cpu_seconds": meta["info"]["train_cpu_seconds"]}
+        return load_neural(folder / "agent.npz"), facts, []
+    agent = make_agent(agent_spec)
+    at = sorted(budget.get("checkpoints", ()))
+    play(make_agent(agent_spec), budget["board"], 10, seed, progress=False)  # compiles outside the timing
+    cpu0 = time.process_time()
+    snaps = _Snapshots(agent, at, cpu0)
+    play(agent, budget["board"], budget["games"], seed, learn=True, progress=False, chunk=budget.get("chunk"),
+         recorder=snaps)
+    cpu = time.process_time() - cpu0 - snaps.copying
+    return agent, {"kind": "table", "board": budget["board"], "games": budget["games"], "train_cpu_seconds": cpu}, \
+        snaps.taken
+
+
+@task_kind("benchmark")
+def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None, label: str = "",
+                   cost: float = 1.0):
+    """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, an agent spec of
+    :func:`~sweeper.agents.kinds.make_agent` trained on ``train["board"]`` for ``train["games"]`` games with
+    ``seed``, ``"best-window:BOARD"`` or ``"neural:neural_bandit/ID"``, a stored network) scored on the first
+    ``test["games"][i]`` boards of the suite of each of ``test["levels"]`` (opening ``test["opening"]``), regret on
+    the first ``test["regret_games"][i]``; a table agent also at its training ``train["checkpoints"]``, on the first
+    ``test["checkpoint_games"]`` boards of its training level. Tables: ``scores`` (one row per level), ``games``
+    (one row per board: won, revealed, clicks), ``checkpoints``; CPU times and the calibration go in ``info``
+    (names with ``second``), never in the tables, beside the ``machine`` they were measured on
+    (:func:`sweeper.machine.machine`); verification compares neither."""
+    player, facts, snaps = _trained(agent, seed, train or {})
+    rows, games, cpu = [], [], {}
+    for level, n, k in zip(test["levels"], test["games"], test["regret_games"]):
+        s = score(player, level, test["opening"], n, k)
+        summ = s.summary()
+        cpu[level] = summ.pop("test_cpu_seconds")
+        for key in ("machine", "oracle", "cpu_us_per_decision"):
+            summ.pop(key)
+        rows.append({"level": level, **summ, "agent": agent})
+        g = s.games.assign(level=level, board=np.arange(len(s.games)))
+        games.append(g[["level", "board", "won", "revealed", "clicks"]])
+    level_of = {str(Setting.parse(lv)): lv for lv in LEVELS}
+    checks = []
+    for at, _, snap in snaps:
+        s = score(snap, level_of[facts["board"]], test["opening"], test["checkpoint_games"], 0)
+        checks.append({"games_trained": at, "level": level_of[facts["board"]], "games": len(s.games),
+                       "wins": s.wins, "win_rate": s.win_rate})
+    info = {"agent": agent, "seed": seed, **{k: v for k, v in facts.items()},
+            "test_cpu_seconds": cpu, "checkpoint_train_cpu_seconds": [c for _, c, _ in snaps],
+            "calibration_games_per_cpu_second": calibration()["games_per_cpu_second"],
+            "calibration_workload": "greedy, 20,000 beginner training games, seed 0", "machine": machine()}
+    return Output(tables={"scores": pd.DataFrame(rows), "games": pd.concat(games, ignore_index=True),
+                          "checkpoints": pd.DataFrame(checks, columns=["games_trained", "level", "games", "wins",
+                                                                       "win_rate"])}, info=info)

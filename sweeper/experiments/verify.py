@@ -40,9 +40,9 @@ COMMAND = "python -m sweeper verify --record"
 
 
 def timing_field(name: str) -> bool:
-    """A fact or column that is a wall time of the machine that ran the task (``seconds``, ``games_per_second``,
-    ``train_cpu_seconds`` ...): never compared."""
-    return "second" in name
+    """A fact or column that is a time measured on the machine that ran the task (``seconds``,
+    ``games_per_second``, ``train_cpu_seconds`` ...), or the facts of that machine (``machine``): never compared."""
+    return "second" in name or name == "machine"
 
 
 @dataclass
