@@ -381,7 +381,7 @@ def _verify(args) -> int:
 
 def _benchmark(args) -> int:
     """``benchmark AGENT --level L``: the agent's score on the level's suite (see sweeper.experiments.benchmark)."""
-    from .experiments.benchmark import ENTRY_POINT, resolve_agent, score
+    from .experiments.benchmark import ENTRY_POINT, describe, resolve_agent, score
     if args.name is not None and not ENTRY_POINT.fullmatch(args.agent):
         raise ValueError("--name names a MODULE:FUNCTION policy; the other agents report their own names")
     agent = resolve_agent(args.agent)
@@ -389,22 +389,7 @@ def _benchmark(args) -> int:
     if args.json:
         print(json.dumps({k: _jsonable(v) for k, v in result.items()}, allow_nan=False))
         return 0
-    r = result
-    print(f"agent: {r['agent']}")
-    print(f"suite: {r['suite']} ({r['board']}, {r['opening']} opening), the first {r['games']:,} boards; layouts "
-          f"sha256 {r['suite_sha256'][:16]}")
-    print(f"wins: {r['wins']:,} of {r['games']:,}: win rate {r['win_rate']:.4f} [{r['win_low']:.4f}, "
-          f"{r['win_high']:.4f}] (95% Wilson)")
-    print(f"safe tiles revealed: {100 * r['safe_revealed']:.1f}% per game")
-    print(f"test CPU: {r['cpu_us_per_decision']:.1f} microseconds per decision ({r['decisions']:,} decisions, "
-          f"{r['test_cpu_seconds']:.2f} s of process CPU on {r['machine']['cpu']})")
-    if r["regret_games"]:
-        print(f"regret: {r['regret_per_decision']:.4f} per decision, {r['regret_per_game']:.4f} per game "
-              f"({r['regret_decisions']:,} decisions on the first {r['regret_games']:,} boards)")
-        print(f"  oracle: {r['oracle']}")
-    if r["paths_agree"] is not None and r["paths_agree"] != r["regret_games"]:
-        print(f"note: the environment's games agreed with the fast player's on {r['paths_agree']} of "
-              f"{r['regret_games']} boards")
+    print("\n".join(describe(result)))
     return 0
 
 

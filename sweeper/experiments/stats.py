@@ -100,7 +100,8 @@ def _seed_rates(outcomes, what: str) -> np.ndarray:
 def seed_summary(outcomes, confidence: float = 0.95) -> dict:
     """One learner's test over its seeds: ``outcomes`` holds one array of game outcomes (0/1) per seed, all on
     the same boards. Returns the per-seed win rates (``seeds``), their mean with a Student t-interval over the
-    seeds (``mean``, ``low``, ``high``; NaN with one seed), their range, and the pooled win rate with its Wilson
+    seeds (``mean``, ``low``, ``high``; NaN with one seed; the pooled Wilson interval when every seed has the same
+    rate, so that no spread is not read as no uncertainty), their range, and the pooled win rate with its Wilson
     interval (``pooled``, ``pooled_low``, ``pooled_high``: every game counted as independent, which the seeds'
     spread may contradict)."""
     rates = _seed_rates(outcomes, "seed_summary")
@@ -108,9 +109,11 @@ def seed_summary(outcomes, confidence: float = 0.95) -> dict:
     k = len(rates)
     wins = int(round(sum(rates) * games))
     lo_p, hi_p = wilson(wins, k * games)
-    if k > 1:
+    if k > 1 and rates.std() > 0:
         half = _st.t.ppf(0.5 + confidence / 2, k - 1) * rates.std(ddof=1) / math.sqrt(k)
         lo, hi = max(0.0, rates.mean() - half), min(1.0, rates.mean() + half)
+    elif k > 1:  # every seed the same rate: the seeds show no spread, the games still do
+        lo, hi = lo_p, hi_p
     else:
         lo = hi = float("nan")
     return {"seeds": rates.tolist(), "n_seeds": k, "games_per_seed": games, "mean": float(rates.mean()),

@@ -1,0 +1,245 @@
+"""The leaderboard page: every agent of the book on the benchmark's boards (the stored runs of ``ext:benchmark`` at
+the page's scale, and, at paper scale, ``ext:benchmark_neural``: the networks of the optional extra).
+
+Nothing here computes a result: the functions read stored runs, or take the frames those give, so a test can hand
+them made ones. Every win rate of a trained learner is shown per seed and over its seeds (a Student t-interval over
+the seeds' rates) beside the pooled Wilson interval; verdicts between two learners come from
+:func:`~sweeper.experiments.stats.compare_seeds`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...experiments import specs as ex
+from ...experiments.stats import SEED_METHOD, compare_seeds, seed_summary
+from ...experiments.reproduce import store_for
+from .results import ensure_spec, scale
+
+#: How the agents are named on the page (the neural networks are named by the level they were trained on).
+LABELS = {"solver": "exact solver", "random": "random clicks", "greedy": "greedy table",
+          "egreedy:0.01": "ε-greedy table", "ucb:0.1": "UCB table", "thompson": "Thompson table",
+          "rule:decaying-eps:1000": "decaying-ε rule", "rule:softmax:0.05": "softmax rule", "rule:ucb1:1": "UCB1 rule",
+          "best-window:8x8x10": "best window (beg.)", "best-window:16x16x40": "best window (int.)"}
+LEVEL_OF = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
+SHORT = {"8x8x10": "beg.", "16x16x40": "int.", "16x30x99": "exp."}
+#: What each short label stands for (the page's key to its tables).
+KEY = ("greedy, ε-greedy (ε = 0.01) and UCB (c = 0.1) tables: the paper's agents; Thompson table: Thompson sampling "
+       "on the same table; decaying-ε, softmax (τ = 0.05) and UCB1 rules: the plug-in rules of chapter 13; best "
+       "window (beg., int.): the best window agent of beginner or intermediate boards; network (beg., int., exp.): "
+       "the neural bandit trained on that level")
+
+
+def label(agent: str, facts: dict | None = None) -> str:
+    """The page's name of an agent spec of the benchmark's runs."""
+    if agent.startswith("neural:"):
+        return f"network ({SHORT.get((facts or {}).get('board'), '?')})"
+    return LABELS.get(agent, agent)
+
+
+def stored_outputs() -> list:
+    """``(task, output)`` of every stored benchmark run the page shows: ``ext:benchmark`` at the page's scale (an
+    error naming the command when one is missing), and at paper scale the networks of ``ext:benchmark_neural``
+    that are stored (none is needed: the page says which are shown)."""
+    st, tasks = ensure_spec("ext:benchmark")
+    out = [(t, st.load(t)) for t in tasks]
+    if scale() == "paper":
+        paper = store_for(None, "paper")
+        out += [(t, paper.load(t)) for t in ex.all_tasks(["ext:benchmark_neural"], "paper")
+                if paper.status(t) == "ok"]
+    return out
+
+
+def benchmark_runs(outputs=None) -> dict:
+    """The stored runs as tidy frames: ``scores`` (one row per run and level: label, seed, the score's columns,
+    training games and CPU seconds, test CPU seconds), ``games`` (one row per run, level and board: label, seed,
+    won) and ``checkpoints`` (label, seed, games trained, CPU seconds of training so far, win rate on the first
+    boards of the training level's suite)."""
+    outputs = stored_outputs() if outputs is None else outputs
+    scores, games, points = [], [], []
+    for t, out in outputs:
+        i = out.info
+        name, seed = label(i["agent"], i), int(t.params["seed"])
+        cpu = i.get("train_cpu_seconds", np.nan)
+        s = out.tables["scores"].assign(label=name, seed=seed, train_games=i.get("games", 0), train_cpu_seconds=cpu,
+                                        kind=i.get("kind", ""), spec=i["agent"], train_board=i.get("board", ""),
+                                        calibration=i["calibration_games_per_cpu_second"],
+                                        cpu=i.get("machine", {}).get("cpu", "not recorded"))
+        s["test_cpu_seconds"] = s["level"].map(i["test_cpu_seconds"])
+        scores.append(s)
+        games.append(out.tables["games"].assign(label=name, seed=seed))
+        c = out.tables["checkpoints"]
+        if len(c):
+            points.append(c.assign(label=name, seed=seed, train_cpu_seconds=i["checkpoint_train_cpu_seconds"]))
+    return {"scores": pd.concat(scores, ignore_index=True), "games": pd.concat(games, ignore_index=True),
+            "checkpoints": pd.concat(points, ignore_index=True) if points else pd.DataFrame()}
+
+
+def outcomes(games: pd.DataFrame, who: str, level: str) -> list:
+    """One array of game outcomes (0/1) per seed of agent ``who`` (a label) on ``level``, seeds in order."""
+    g = games[(games["label"] == who) & (games["level"] == level)]
+    return [grp.sort_values("board")["won"].to_numpy(int) for _, grp in g.groupby("seed")]
+
+
+def leaderboard(runs: dict, level: str) -> pd.DataFrame:
+    """One row per agent on ``level`` (its seeds together), best first: seeds, the mean win rate over the seeds with
+    its t-interval (or, for one run, the Wilson interval), the seeds' lowest and highest rates, the pooled rate with
+    its Wilson interval, safe tiles revealed, training games and CPU minutes (mean over the seeds), test CPU per
+    decision and regret per decision (means over the seeds)."""
+    s = runs["scores"][runs["scores"]["level"] == level]
+    rows = []
+    for who, g in s.groupby("label", sort=False):
+        summ = seed_summary(outcomes(runs["games"], who, level))
+        one = summ["n_seeds"] == 1
+        rows.append({"agent": who, "seeds": summ["n_seeds"], "boards": int(g["games"].iloc[0]),
+                     "win rate": summ["mean"],
+                     "low": summ["pooled_low"] if one else summ["low"], "high": summ["pooled_high"] if one else summ["high"],
+                     "seed min": summ["min"], "seed max": summ["max"], "pooled low": summ["pooled_low"],
+                     "pooled high": summ["pooled_high"], "safe revealed": g["safe_revealed"].mean(),
+                     "training games": g["train_games"].mean(), "training CPU min": g["train_cpu_seconds"].mean() / 60,
+                     "test µs / decision": (1e6 * g["test_cpu_seconds"] / g["decisions"]).mean(),
+                     "regret / decision": g["regret_per_decision"].mean()})
+    return pd.DataFrame(rows).sort_values("win rate", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def leaderboard_table(board: pd.DataFrame) -> pd.DataFrame:
+    """:func:`leaderboard` for the page: short columns, numbers as text."""
+    f = lambda v, fmt: "" if pd.isna(v) else format(v, fmt)  # noqa: E731
+    return pd.DataFrame({
+        "win rate [95%]": [f"{r['win rate']:.3f} [{r['low']:.2f}, {r['high']:.2f}]" for _, r in board.iterrows()],
+        "seeds": [f"{r.seeds}" if r.seeds == 1 else f"{r.seeds}: {r['seed min']:.2f}–{r['seed max']:.2f}"
+                  for _, r in board.iterrows()],
+        "revealed": board["safe revealed"].map(lambda v: f"{100 * v:.0f}%"),
+        "trained": [_training(g, m) for g, m in zip(board["training games"], board["training CPU min"])],
+        "µs/dec.": board["test µs / decision"].map(lambda v: f(v, ".0f")),
+        "regret/dec.": board["regret / decision"].map(lambda v: f(v, ".4f"))},
+    ).set_index(board["agent"].rename("agent"))
+
+
+def _training(games, minutes) -> str:
+    """Training as ``10⁶ g, 58 s`` or ``75k g, 26 min`` (games and CPU time)."""
+    if not games:
+        return ""
+    g = f"{games / 1e6:g}M" if games >= 1e6 else (f"{games / 1e3:g}k" if games >= 1e3 else f"{games:g}")
+    cpu = "" if pd.isna(minutes) else (f", {60 * minutes:.0f} s" if minutes < 1 else f", {minutes:.0f} min")
+    return f"{g}{cpu}"
+
+
+def cost_points(runs: dict) -> pd.DataFrame:
+    """Win rate against CPU seconds of training: every checkpoint of every trained table agent (on the first boards
+    of the beginner suite) and every network's final score on its own level, with the agent's label, seed and
+    level."""
+    pts = []
+    c = runs["checkpoints"]
+    if len(c):
+        pts.append(c[["label", "seed", "level", "games_trained", "train_cpu_seconds", "win_rate"]])
+    s = runs["scores"]
+    nets = s[(s["kind"] == "neural bandit")]
+    if len(nets):
+        own = nets[nets["train_board"].map(LEVEL_OF) == nets["level"]]
+        pts.append(own.assign(games_trained=own["train_games"])[
+            ["label", "seed", "level", "games_trained", "train_cpu_seconds", "win_rate"]])
+    return pd.concat(pts, ignore_index=True) if pts else pd.DataFrame(
+        columns=["label", "seed", "level", "games_trained", "train_cpu_seconds", "win_rate"])
+
+
+def verdict(runs: dict, a: str, b: str, level: str) -> str:
+    """A sentence comparing two learners (labels) on ``level`` at the level of seeds (see
+    :data:`~sweeper.experiments.stats.SEED_METHOD`), and what the pooled intervals alone would have said."""
+    c = compare_seeds(outcomes(runs["games"], a, level), outcomes(runs["games"], b, level))
+    na, nb = c["n_seeds"]
+    boards = len(outcomes(runs["games"], a, level)[0])
+    diff = f"a difference of {c['difference']:+.3f}"
+    ci = "" if np.isnan(c["low"]) else f" [{c['low']:+.3f}, {c['high']:+.3f}]"
+    text = {"more than": "wins more than", "less than": "wins less than", "level with": "is level with",
+            "cannot be told apart": "cannot be told apart from"}[c["verdict"]]
+    pooled = {"more than": "more", "less than": "less", "overlapping": "an overlap"}[c["pooled_verdict"]]
+    agree = "agree" if (c["verdict"], c["pooled_verdict"]) in (("more than", "more than"), ("less than", "less than")) \
+        or (c["verdict"] in ("level with", "cannot be told apart") and c["pooled_verdict"] == "overlapping") \
+        else "would have claimed more"
+    return (f"On {level}, the {a} {text} the {b}: {diff}{ci} in win rate ({na} and {nb} seeds, each on the same "
+            f"{boards:,} boards). The pooled Wilson intervals, counting every game as independent, show {pooled}: "
+            f"they {agree}.")
+
+
+def suites_table() -> pd.DataFrame:
+    """The benchmark's suites as the manifest describes them: board, opening, boards, seed and checksum."""
+    from ...experiments.benchmark import manifest
+    m = pd.DataFrame(manifest()["suites"])
+    return pd.DataFrame({"board": m["board"], "opening": m["opening"], "boards": m["games"].map(lambda v: f"{v:,}"),
+                         "seed": m["seed"], "layouts sha256": m["layouts_sha256"].str[:16] + "…"}
+                        ).set_index(m["name"].rename("suite"))
+
+
+def method_note() -> str:
+    """How the page's intervals and verdicts are made (one sentence)."""
+    return f"Verdicts between two learners: {SEED_METHOD}."
+
+
+def untrained(runs: dict, level: str) -> pd.DataFrame:
+    """The players without training on ``level`` (the solver, random clicks, the best window agents): label and win
+    rate, for the rules of the cost chart."""
+    s = runs["scores"]
+    s = s[(s["level"] == level) & s["kind"].isin(["solver", "random", "best window"])]
+    return pd.DataFrame({"agent": s["label"], "win_rate": s["win_rate"]}).reset_index(drop=True)
+
+
+def networks_note(runs: dict) -> str:
+    """Which learners of the book are on the leaderboard and which are not, and why."""
+    nets = runs["scores"][runs["scores"]["kind"] == "neural bandit"]
+    if scale() != "paper":
+        first = ("The neural bandit's networks (the optional extra `deep`) are scored from their stored paper-scale "
+                 "runs, so they appear only in the paper-scale build of this page.")
+    elif len(nets):
+        first = (f"The neural bandit's {nets[['label', 'seed']].drop_duplicates().shape[0]} networks are scored from "
+                 f"their stored runs of `ext:neural` (`python -m sweeper reproduce ext:benchmark_neural`, which needs "
+                 f"the extra `deep`).")
+    else:
+        first = ("The neural bandit's networks are not scored yet: `python -m sweeper reproduce ext:benchmark_neural` "
+                 "(needs the extra `deep`) scores them.")
+    return (first + " The two PPO agents of the deep-RL chapter are not on the leaderboard: their runs kept their test "
+            "results but not their trained models, so they cannot be played on these boards until they are trained "
+            "again; that chapter reports them on 1,000 beginner boards of its own.")
+
+
+def verdicts(runs: dict, level: str = "beginner", against: str = "greedy table") -> list:
+    """A seed-level verdict (:func:`verdict`) of every learner with two or more seeds against ``against``."""
+    s = runs["scores"][runs["scores"]["level"] == level]
+    seeds = s.groupby("label")["seed"].nunique()
+    if against not in seeds or seeds[against] < 2:
+        return [f"The {against} has fewer than two seeds on {level}: no seed-level verdict against it."]
+    return [verdict(runs, who, against, level) for who in seeds.index if who != against and seeds[who] >= 2]
+
+
+def own_policy_sentence(own: dict, runs: dict) -> str:
+    """Where a policy scored with :func:`~sweeper.experiments.benchmark.score` on beginner stands between random
+    clicks and the best window agent of the leaderboard (win rate and regret per decision)."""
+    board = leaderboard(runs, own["suite"].split("-")[0])
+    rows = {r["agent"]: r for _, r in board.iterrows()}
+    lo, hi = rows.get("random clicks"), rows.get("best window (beg.)")
+    if lo is None or hi is None:
+        return "The leaderboard of this level has no random clicks or best window agent to compare with."
+    rate = own["win_rate"]
+    nearer = "random clicks" if abs(rate - lo["win rate"]) < abs(rate - hi["win rate"]) else "the best window agent"
+    return (f"The policy wins {own['wins']:,} of {own['games']:,} boards ({rate:.3f} [{own['win_low']:.3f}, "
+            f"{own['win_high']:.3f}]), with a regret of {own['regret_per_decision']:.4f} per decision on "
+            f"{own['regret_games']} boards; on the leaderboard ({int(board['boards'].iloc[0]):,} boards of the same "
+            f"suite) random clicks win {lo['win rate']:.3f} with {lo['regret / decision']:.4f}, the best window agent "
+            f"{hi['win rate']:.3f} with {hi['regret / decision']:.4f}. In win rate it is nearer to {nearer}.")
+
+
+def clock_sentence(runs: dict, here: float) -> str:
+    """How a CPU second of the stored runs converts to this machine: their calibration workload's speed against
+    ``here`` (games per CPU second of :func:`~sweeper.experiments.benchmark.calibration`), applied to the greedy
+    table's training."""
+    s = runs["scores"]
+    g = s[(s["spec"] == "greedy") & (s["level"] == "beginner")]
+    if not len(g):
+        return "No stored greedy table run to convert."
+    there, cpu, train = g["calibration"].mean(), g["cpu"].iloc[0], g["train_cpu_seconds"].mean()
+    ratio = there / here
+    return (f"The stored runs timed the calibration at {there:,.0f} games per CPU second (on {cpu}); here it runs "
+            f"at {here:,.0f}, so a CPU second there is about {ratio:.2f} CPU seconds here. The greedy table's "
+            f"{int(g['train_games'].iloc[0]):,} training games took {train:.1f} CPU seconds there (mean of "
+            f"{g['seed'].nunique()} seeds): about {train * ratio:.1f} here.")
