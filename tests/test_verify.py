@@ -2,13 +2,17 @@
 paper-scale runs say which committed code made them, or which commit reproduced them byte for byte."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
 
 from sweeper.cli import main
-from sweeper.experiments.reproduce import store_for
-from sweeper.experiments.runner import sha256_hex, meta_checksum, run_tasks, verified_problem
+from sweeper.experiments.reproduce import REPO, store_for
+from sweeper.experiments.runner import (Output, Store, Task, sha256_hex, meta_checksum, run_tasks, task_kind,
+                                        verified_problem)
 from sweeper.experiments.specs import paper_code, player
 from sweeper.experiments.verify import select, verify
 
@@ -39,12 +43,12 @@ def _forge(store, task, table):
 
 def test_verify_finds_the_runs_identical_then_reports_a_forged_one(quick_store, capsys):
     results, store, tasks = quick_store
-    runs = select(store)
+    runs = select(store, every=True)
     assert len(runs) == 2
     assert [v.status for v in verify(store, runs, log=lambda *_: None)] == ["identical", "identical"]
     assert main(["verify", "--scale", "quick", "--results", str(results), "--sample", "1"]) == 0
     _forge(store, tasks[0], "curve.parquet")
-    assert main(["verify", "--scale", "quick", "--results", str(results)]) == 1
+    assert main(["verify", "--scale", "quick", "--results", str(results), "--all"]) == 1
     out = capsys.readouterr().out
     assert f"paper_code/{tasks[0].id}: differs: curve.parquet" in out
     assert f"player/{tasks[1].id}: identical" in out and "1 not (paper_code/" in out
@@ -77,9 +81,87 @@ def test_committed_paper_runs_say_which_committed_code_made_or_reproduced_them()
     reproduced it byte for byte (``verify --record``)."""
     store = store_for(None, "paper")
     unaccounted = []
-    for run in select(store):
+    for run in select(store, every=True):
         meta = json.loads((store.root / run / "meta.json").read_text())
         if meta["provenance"].get("sweeper_modified"):
             if "verified" not in meta or verified_problem(meta) is not None:
                 unaccounted.append(run)
     assert not unaccounted
+
+
+# ------------------------------------------------------------------ issue 49 --
+
+RAISE = {"on": False}
+
+
+@task_kind("test-verify")
+def _facts(x: int, label: str | None = None) -> Output:
+    """A cheap task whose facts include a NaN (as a bandit run's ``mean_count_nonperfect`` with no non-perfect
+    action), which raises when ``RAISE["on"]`` is set and ``x`` is odd (as a task does after its inputs changed)."""
+    if RAISE["on"] and x % 2:
+        raise ValueError("the best-window table of 8x8x10 is not the one this task names")
+    return Output(tables={"t": pd.DataFrame({"x": [x]})}, info={"wins": x, "mean_count_nonperfect": float("nan"),
+                                                                "seconds": 0.1 * x})
+
+
+@pytest.fixture
+def fact_store(tmp_path):
+    store = Store(tmp_path / "runs" / "quick")
+    tasks = [Task.make("test-verify", x=i) for i in (1, 2)]
+    run_tasks(tasks, store, progress=False, log=lambda *_: None)
+    return store, tasks
+
+
+def test_a_nan_fact_stored_and_recomputed_is_identical(fact_store):
+    """Before: ``differs: info mean_count_nonperfect`` (NaN != NaN), so no store with such a run could pass."""
+    store, tasks = fact_store
+    assert [v.status for v in verify(store, select(store, every=True), log=lambda *_: None)] == ["identical"] * 2
+
+
+def test_a_task_that_raises_is_named_and_the_batch_goes_on(fact_store, capsys, monkeypatch):
+    """Before: the ValueError of the first run stopped the batch, naming no run."""
+    store, tasks = fact_store
+    monkeypatch.setitem(RAISE, "on", True)
+    verdicts = {v.run: v for v in verify(store, select(store, every=True), log=lambda *_: None)}
+    bad = verdicts[f"test-verify/{tasks[0].id}"]
+    assert bad.status.startswith("cannot verify: the task failed: ValueError: the best-window table of 8x8x10")
+    assert verdicts[f"test-verify/{tasks[1].id}"].status == "identical"
+    assert main(["verify", "--scale", "quick", "--results", str(store.root.parents[1]), "--all"]) == 1
+    out = capsys.readouterr().out
+    assert f"test-verify/{tasks[0].id}: cannot verify: the task failed" in out and "1 not (test-verify/" in out
+
+
+def test_a_deeply_nested_meta_json_is_corrupt_not_a_recursion_error(fact_store):
+    """Before: a raw RecursionError from the JSON reader."""
+    store, tasks = fact_store
+    (store.path(tasks[0]) / "meta.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert store.status(tasks[0]).startswith("corrupt: meta.json cannot be read (too deeply nested)")
+    v = verify(store, [f"test-verify/{tasks[0].id}"], log=lambda *_: None)[0]
+    assert v.status.startswith("corrupt: meta.json cannot be read (too deeply nested)")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["x", "--exclude", "bandit"], "--exclude chooses among the stored runs"),
+    (["x", "--all"], "--all verifies every stored run"),
+    (["--all", "--kind", "player"], "--all verifies every stored run"),
+    (["--seed", "3"], "--seed draws --sample"),
+    ([], "say which runs to verify"),
+])
+def test_verify_refuses_options_without_effect(argv, message, capsys, tmp_path):
+    """Before: ``--exclude`` with run ids (and ``--seed`` without ``--sample``) were ignored."""
+    assert main(["verify", "--scale", "quick", "--results", str(tmp_path), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_every_kind_of_the_store_is_known_to_verify():
+    """Before: ``verify`` imported the kinds of ``specs`` and ``deep_rl`` but not ``neural``: ``unknown task kind
+    'neural_bandit'`` for its 18 stored runs. In a fresh process, as the command line starts."""
+    code = ("import json, sys; from sweeper.experiments.verify import known_kinds; "
+            "print(json.dumps([sorted(known_kinds()), 'torch' in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONPATH=str(REPO)))
+    known, torch = json.loads(out.stdout)
+    stored = {k.name for k in store_for(None, "paper").root.iterdir() if k.is_dir()}
+    assert stored and stored <= set(known)
+    assert not torch  # registering a kind imports no torch: only running a deep task does

@@ -353,6 +353,8 @@ class Store:
                     return f"corrupt: {fname} does not match its checksum"
             if self.exact_source and meta["provenance"].get("source") != source_fingerprint():
                 return "stale: made by other source code"
+        except RecursionError:
+            return "corrupt: meta.json cannot be read (too deeply nested)"
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             return f"corrupt: {exc.__class__.__name__}: {exc}"
         return "ok"
