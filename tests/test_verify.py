@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from sweeper.cli import main
+import sweeper.experiments.runner as runner
 from sweeper.experiments.reproduce import REPO, store_for
 from sweeper.experiments.runner import (Output, Store, Task, sha256_hex, meta_checksum, run_tasks, task_kind,
                                         verified_problem)
@@ -165,3 +166,117 @@ def test_every_kind_of_the_store_is_known_to_verify():
     stored = {k.name for k in store_for(None, "paper").root.iterdir() if k.is_dir()}
     assert stored and stored <= set(known)
     assert not torch  # registering a kind imports no torch: only running a deep task does
+
+
+def _git(repo, *args):
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture
+def history(tmp_path, monkeypatch):
+    """A git repository of two commits standing in for the package's checkout (so that the test does not depend on
+    how this checkout was cloned): (repo, first commit, second commit)."""
+    repo = tmp_path / "repo"
+    (repo / "sweeper" / "game").mkdir(parents=True)
+    (repo / "sweeper" / "viz").mkdir()
+    _git(repo, "init", "-q")
+    for key, value in (("user.email", "t@example.org"), ("user.name", "t"), ("commit.gpgsign", "false")):
+        _git(repo, "config", key, value)
+    commits = []
+    for rule in ("first", "second"):
+        (repo / "sweeper" / "game" / "rule.py").write_text(f"RULE = {rule!r}\n")
+        (repo / "sweeper" / "viz" / "chart.py").write_text(f"CHART = {rule!r}\n")
+        (repo / "sweeper" / "version.py").write_text("BEHAVIOUR_VERSION = 2\n")
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", rule)
+        commits.append(_git(repo, "rev-parse", "HEAD"))
+    monkeypatch.setattr(runner, "REPO", repo)
+    return repo, *commits
+
+
+def _rewrite(store, task, change):
+    """Change a stored run's meta.json and recompute its checksums, as a careful forger would."""
+    path = store.path(task) / "meta.json"
+    meta = json.loads(path.read_text())
+    change(meta)
+    meta["checksum"] = meta_checksum(meta)
+    if "verified" in meta:
+        meta["verified"]["checksum"] = runner.verified_checksum(meta)
+    path.write_text(json.dumps(meta))
+    return meta
+
+
+def test_a_commits_fingerprint_is_computed_from_git_as_from_its_files(history):
+    repo, first, second = history
+    assert runner.commit_fingerprint(second) == runner.tree_fingerprint(repo / "sweeper")
+    assert runner.commit_fingerprint(first) != runner.commit_fingerprint(second)
+    _git(repo, "checkout", "-q", first)
+    assert runner.commit_fingerprint(first) == runner.tree_fingerprint(repo / "sweeper")
+    assert runner.commit_fingerprint("0" * 40) is None and runner.commit_fingerprint("bogus") is None
+
+
+def _provenance(commit, source, modified=False):
+    return lambda m: m.update(provenance={**m["provenance"], "commit": commit, "source": source,
+                                          "sweeper_modified": modified})
+
+
+def test_provenance_naming_a_commit_not_in_the_history_or_not_its_code_is_refused(fact_store, history):
+    """Before: a meta.json naming commit 000...0 (``sweeper_modified: false``), or a ``verified`` record naming
+    commit 222...2 with source "bogus", checksums recomputed, passed ``Store.status`` and verified as identical."""
+    store, (task, _) = fact_store
+    repo, first, second = history
+    run = f"test-verify/{task.id}"
+    _rewrite(store, task, _provenance(first, runner.commit_fingerprint(first)))
+    assert store.status(task) == "ok" and verify(store, [run], log=lambda *_: None)[0].status == "identical"
+    _rewrite(store, task, _provenance("0" * 40, runner.commit_fingerprint(first)))
+    message = "corrupt: its provenance names commit '000000000000', which is not in this repository's history"
+    assert store.status(task) == message
+    assert verify(store, [run], log=lambda *_: None)[0].status == message
+    _rewrite(store, task, _provenance(first, runner.commit_fingerprint(second)))
+    assert store.status(task).startswith(f"corrupt: its provenance says commit {first[:12]}'s committed code made "
+                                         f"it, but records the source fingerprint "
+                                         f"{runner.commit_fingerprint(second)[:12]}..., not that commit's")
+    _rewrite(store, task, _provenance(first, "made from uncommitted changes", modified=True))
+    assert store.status(task) == "ok"  # the commit it was made from exists; its code was not that commit's
+
+    def record(commit, source):
+        return lambda m: m.update(verified={"commit": commit, "source": source, "date": "d", "files": m["files"],
+                                            "command": "c", "checksum": ""})
+    _rewrite(store, task, record("2" * 40, "bogus"))
+    assert store.status(task) == ("corrupt: its 'verified' record names commit '222222222222', which is not in "
+                                  "this repository's history")
+    _rewrite(store, task, record(second, runner.commit_fingerprint(first)))
+    assert store.status(task).startswith("corrupt: its 'verified' record's source fingerprint")
+    _rewrite(store, task, record(second, runner.commit_fingerprint(second)))
+    assert store.status(task) == "ok" and verify(store, [run], log=lambda *_: None)[0].status == "identical"
+
+
+def test_without_a_git_history_verify_says_it_cannot_check_the_commits(fact_store, tmp_path, monkeypatch):
+    store, (task, other) = fact_store
+    _rewrite(store, task, _provenance("0" * 40, "x"))
+    _rewrite(store, other, lambda m: m.update(provenance={}))  # names no commit: nothing to check
+    monkeypatch.setattr(runner, "REPO", tmp_path / "export")  # as an sdist: no .git
+    assert "no git history here" in runner.history_problem()
+    assert store.status(task) == "ok"  # the store reads it (the book builds); verify says what it cannot check
+    v = {v.run.split("/")[1]: v for v in verify(store, select(store, every=True), log=lambda *_: None)}
+    assert v[task.id].status.startswith("cannot verify: the commits its meta.json names cannot be checked: no git "
+                                        "history here")
+    assert v[other.id].status == "identical"
+
+
+def test_stored_paper_runs_name_commits_of_the_history_with_their_fingerprints():
+    """Every commit the committed paper-scale runs name is in this checkout's history, with the source fingerprint
+    recorded beside it (recomputed from git: the same algorithm as the files' fingerprint)."""
+    if runner.history_problem():
+        pytest.skip(runner.history_problem())
+    store = store_for(None, "paper")
+    problems = {}
+    for run in select(store, every=True):
+        meta = json.loads((store.root / run / "meta.json").read_text())
+        try:
+            problem = runner.provenance_problem(meta)
+        except runner.HistoryUnavailable as exc:
+            pytest.skip(str(exc))
+        if problem:
+            problems[run] = problem
+    assert not problems

@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .runner import TASKS, Store, Task, sha256_hex, execute, meta_checksum, output_files, provenance, \
-    source_fingerprint, verified_checksum
+from .runner import TASKS, HistoryUnavailable, Store, Task, sha256_hex, execute, meta_checksum, output_files, \
+    provenance, provenance_problem, source_fingerprint, verified_checksum
 from .specs import register_kinds
 
 COMMAND = "python -m sweeper verify --record"
@@ -167,6 +167,10 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     status = store.status(task)
     if status != "ok":
         return Verdict(run, status)
+    try:
+        provenance_problem(meta)  # sound if the store found it ok, unless the history cannot tell
+    except HistoryUnavailable as exc:
+        return Verdict(run, f"cannot verify: the commits its meta.json names cannot be checked: {exc}")
     t0 = time.perf_counter()
     try:
         known_kinds()
