@@ -332,3 +332,15 @@ def test_the_receptive_field_experiment_varies_only_the_layers():
     out, _ = execute(quick[0])
     assert out.tables["tests"]["board"].tolist() == ["8x8x10"] and out.info["train_games"] == 100
     assert out.info["parameters"] < 5_000  # one 3x3 convolution of 10 codes to 32 channels and the 1x1 head
+
+
+def test_torch_runs_the_pinned_instruction_set():
+    """Issue 49: torch's kernels are pinned to AVX2 (where the CPU has it) before the package first imports torch,
+    so an AVX-512 machine trains the stored networks; the machine's facts then say which set torch runs."""
+    _extra()
+    from sweeper.machine import machine
+    facts = machine()
+    pin = facts["cpu_pin"]["ATEN_CPU_CAPABILITY"]
+    if pin is None:
+        pytest.skip("this CPU has no AVX2: nothing is pinned")
+    assert facts["torch_cpu_capability"] == pin.upper()

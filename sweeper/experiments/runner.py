@@ -36,7 +36,6 @@ import hashlib
 import io
 import json
 import os
-import platform
 import secrets
 import shutil
 import signal
@@ -54,6 +53,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import workers as check_workers
+from ..machine import machine, torch_version
 from ..version import BEHAVIOUR_VERSION
 
 #: Layout of a task directory; part of every task id (the behaviour version is not: a result of
@@ -190,7 +190,8 @@ def output_files(out: Output) -> dict:
 #: The parts of the package whose code makes the stored results (see :func:`source_fingerprint`). The fingerprint
 #: of a past commit is computed with this list (:func:`commit_fingerprint`), so it may only grow by files that no
 #: earlier commit has: a name added here that an old commit holds would change that commit's fingerprint.
-COMPUTING = ("game", "agents", "running", "experiments", "rng.py", "checks.py", "version.py", "__init__.py")
+COMPUTING = ("game", "agents", "running", "experiments", "rng.py", "checks.py", "version.py", "__init__.py",
+             "machine.py")
 #: The checkout the package runs from, whose git history the commits named by stored runs are checked against.
 REPO = Path(__file__).resolve().parents[2]
 
@@ -330,7 +331,9 @@ def provenance_problem(meta: dict) -> str | None:
 
 
 def provenance() -> dict:
-    """Commit, source fingerprint, package versions and machine facts recorded with every result."""
+    """Commit, source fingerprint, package versions (torch's where it is installed, without importing it) and the
+    machine's facts (:func:`sweeper.machine.machine`: CPU model, instruction sets, torch's CPU pin) recorded with
+    every result."""
     root = REPO
     commit, dirty = "unknown", False
     if (root / ".git").exists():  # the package's own checkout, not a repository it happens to be installed in
@@ -346,7 +349,7 @@ def provenance() -> dict:
     return {"commit": commit, "sweeper_modified": dirty, "source": source_fingerprint(),
             "sweeper": sweeper.__version__, "python": sys.version.split()[0],
             "numpy": np.__version__, "numba": numba.__version__, "pandas": pd.__version__,
-            "machine": platform.machine(), "cpus": os.cpu_count()}
+            "torch": torch_version(), "machine": machine()}
 
 
 class Store:
