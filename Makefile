@@ -55,6 +55,8 @@ lock: $(STAMP)
 # installs it and trains the stored runs of ext:neural, ext:neural_field and ext:deep_rl, three seeds each
 # (resumable: finished runs are kept; README.md states the CPU time); `make test-deep` tests the deep-RL module
 # and the neural bandit.
+# torch's CPU kernels are pinned to AVX2 by the package itself before it imports torch (sweeper/machine.py; a
+# machine with AVX-512 would train other networks), so no variable needs setting here.
 # The book reads the stored runs and builds without it; .ci/run runs both test targets.
 $(DEEP): $(STAMP) requirements-deep.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -r requirements-deep.txt

@@ -152,9 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "paper scale, .cache/quick-results/ at quick scale)")
     v = sub.add_parser("verify", help="recompute stored runs with the current code and compare them, byte for byte "
                                       "where deterministic; exit 1 if any differs")
-    v.add_argument("ids", nargs="*", help="runs as KIND/ID or ID (default: every stored run, or --sample of them)")
+    v.add_argument("ids", nargs="*", help="runs as KIND/ID or ID; or choose among the stored runs with --all, --kind, "
+                                          "--exclude and --sample")
+    v.add_argument("--all", action="store_true", help="every stored run (hours at paper scale)")
     v.add_argument("--sample", type=int, default=None, help="verify this many stored runs drawn at random")
-    v.add_argument("--seed", type=int, default=0, help="the draw of --sample")
+    v.add_argument("--seed", type=int, default=None, help="the draw of --sample (default 0)")
     v.add_argument("--kind", action="append", default=[], help="only runs of this task kind (repeatable)")
     v.add_argument("--exclude", action="append", default=[], help="no runs of this task kind (repeatable)")
     v.add_argument("--scale", default="paper", choices=["paper", "quick"])
@@ -362,13 +364,13 @@ def _reproduce(args) -> int:
 
 
 def _verify(args) -> int:
-    """``verify [IDS] [--sample N]``: recompute stored runs and compare; 1 if any differs or cannot be read."""
-    from .experiments import deep_rl, specs  # noqa: F401  (register the task kinds; torch is imported to run only)
+    """``verify IDS | --all | --kind K | --sample N``: recompute stored runs and compare; 1 if any differs, cannot
+    be read or cannot be recomputed."""
     from .experiments.reproduce import default_results, store_for
     from .experiments.verify import select, verify
     results = Path(args.results) if args.results else default_results(args.scale)
     store = store_for(results, args.scale)
-    runs = select(store, args.ids, args.sample, args.seed, args.kind, args.exclude)
+    runs = select(store, args.ids, args.sample, args.seed, args.kind, args.exclude, every=args.all)
     if not runs:
         raise ValueError(f"no stored runs to verify in {store.root}")
     verdicts = verify(store, runs, record=args.record)

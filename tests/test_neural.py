@@ -338,4 +338,16 @@ def test_the_benchmark_scores_a_network_on_both_paths_alike():
     from sweeper.experiments.benchmark import score
     s = score(_small(seed=2), "beginner", games=60, regret_games=20).summary()
     assert s["paths_agree"] == 20 and s["games"] == 60 and s["decisions"] > 0
-    assert s["regret_per_decision"] >= 0 and s["machine"]["torch"]
+    assert s["regret_per_decision"] >= 0 and s["machine"]["cpu"]
+
+
+def test_torch_runs_the_pinned_instruction_set():
+    """Issue 49: torch's kernels are pinned to AVX2 (where the CPU has it) before the package first imports torch,
+    so an AVX-512 machine trains the stored networks; the machine's facts then say which set torch runs."""
+    _extra()
+    from sweeper.machine import machine
+    facts = machine()
+    pin = facts["cpu_pin"]["ATEN_CPU_CAPABILITY"]
+    if pin is None:
+        pytest.skip("this CPU has no AVX2: nothing is pinned")
+    assert facts["torch_cpu_capability"] == pin.upper()

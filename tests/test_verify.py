@@ -2,13 +2,18 @@
 paper-scale runs say which committed code made them, or which commit reproduced them byte for byte."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
 
 from sweeper.cli import main
-from sweeper.experiments.reproduce import store_for
-from sweeper.experiments.runner import sha256_hex, meta_checksum, run_tasks, verified_problem
+import sweeper.experiments.runner as runner
+from sweeper.experiments.reproduce import REPO, store_for
+from sweeper.experiments.runner import (Output, Store, Task, sha256_hex, meta_checksum, run_tasks, task_kind,
+                                        verified_problem)
 from sweeper.experiments.specs import paper_code, player
 from sweeper.experiments.verify import select, verify
 
@@ -39,12 +44,12 @@ def _forge(store, task, table):
 
 def test_verify_finds_the_runs_identical_then_reports_a_forged_one(quick_store, capsys):
     results, store, tasks = quick_store
-    runs = select(store)
+    runs = select(store, every=True)
     assert len(runs) == 2
     assert [v.status for v in verify(store, runs, log=lambda *_: None)] == ["identical", "identical"]
     assert main(["verify", "--scale", "quick", "--results", str(results), "--sample", "1"]) == 0
     _forge(store, tasks[0], "curve.parquet")
-    assert main(["verify", "--scale", "quick", "--results", str(results)]) == 1
+    assert main(["verify", "--scale", "quick", "--results", str(results), "--all"]) == 1
     out = capsys.readouterr().out
     assert f"paper_code/{tasks[0].id}: differs: curve.parquet" in out
     assert f"player/{tasks[1].id}: identical" in out and "1 not (paper_code/" in out
@@ -77,9 +82,201 @@ def test_committed_paper_runs_say_which_committed_code_made_or_reproduced_them()
     reproduced it byte for byte (``verify --record``)."""
     store = store_for(None, "paper")
     unaccounted = []
-    for run in select(store):
+    for run in select(store, every=True):
         meta = json.loads((store.root / run / "meta.json").read_text())
         if meta["provenance"].get("sweeper_modified"):
             if "verified" not in meta or verified_problem(meta) is not None:
                 unaccounted.append(run)
     assert not unaccounted
+
+
+# ------------------------------------------------------------------ issue 49 --
+
+RAISE = {"on": False}
+
+
+@task_kind("test-verify")
+def _facts(x: int, label: str | None = None) -> Output:
+    """A cheap task whose facts include a NaN (as a bandit run's ``mean_count_nonperfect`` with no non-perfect
+    action), which raises when ``RAISE["on"]`` is set and ``x`` is odd (as a task does after its inputs changed)."""
+    if RAISE["on"] and x % 2:
+        raise ValueError("the best-window table of 8x8x10 is not the one this task names")
+    return Output(tables={"t": pd.DataFrame({"x": [x]})}, info={"wins": x, "mean_count_nonperfect": float("nan"),
+                                                                "seconds": 0.1 * x})
+
+
+@pytest.fixture
+def fact_store(tmp_path):
+    store = Store(tmp_path / "runs" / "quick")
+    tasks = [Task.make("test-verify", x=i) for i in (1, 2)]
+    run_tasks(tasks, store, progress=False, log=lambda *_: None)
+    return store, tasks
+
+
+def test_a_nan_fact_stored_and_recomputed_is_identical(fact_store):
+    """Before: ``differs: info mean_count_nonperfect`` (NaN != NaN), so no store with such a run could pass."""
+    store, tasks = fact_store
+    assert [v.status for v in verify(store, select(store, every=True), log=lambda *_: None)] == ["identical"] * 2
+
+
+def test_a_task_that_raises_is_named_and_the_batch_goes_on(fact_store, capsys, monkeypatch):
+    """Before: the ValueError of the first run stopped the batch, naming no run."""
+    store, tasks = fact_store
+    monkeypatch.setitem(RAISE, "on", True)
+    verdicts = {v.run: v for v in verify(store, select(store, every=True), log=lambda *_: None)}
+    bad = verdicts[f"test-verify/{tasks[0].id}"]
+    assert bad.status.startswith("cannot verify: the task failed: ValueError: the best-window table of 8x8x10")
+    assert verdicts[f"test-verify/{tasks[1].id}"].status == "identical"
+    assert main(["verify", "--scale", "quick", "--results", str(store.root.parents[1]), "--all"]) == 1
+    out = capsys.readouterr().out
+    assert f"test-verify/{tasks[0].id}: cannot verify: the task failed" in out and "1 not (test-verify/" in out
+
+
+def test_a_deeply_nested_meta_json_is_corrupt_not_a_recursion_error(fact_store):
+    """Before: a raw RecursionError from the JSON reader."""
+    store, tasks = fact_store
+    (store.path(tasks[0]) / "meta.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert store.status(tasks[0]).startswith("corrupt: meta.json cannot be read (too deeply nested)")
+    v = verify(store, [f"test-verify/{tasks[0].id}"], log=lambda *_: None)[0]
+    assert v.status.startswith("corrupt: meta.json cannot be read (too deeply nested)")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["x", "--exclude", "bandit"], "--exclude chooses among the stored runs"),
+    (["x", "--all"], "--all verifies every stored run"),
+    (["--all", "--kind", "player"], "--all verifies every stored run"),
+    (["--seed", "3"], "--seed draws --sample"),
+    ([], "say which runs to verify"),
+])
+def test_verify_refuses_options_without_effect(argv, message, capsys, tmp_path):
+    """Before: ``--exclude`` with run ids (and ``--seed`` without ``--sample``) were ignored."""
+    assert main(["verify", "--scale", "quick", "--results", str(tmp_path), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_every_kind_of_the_store_is_known_to_verify():
+    """Before: ``verify`` imported the kinds of ``specs`` and ``deep_rl`` but not ``neural``: ``unknown task kind
+    'neural_bandit'`` for its 18 stored runs. In a fresh process, as the command line starts."""
+    code = ("import json, sys; from sweeper.experiments.verify import known_kinds; "
+            "print(json.dumps([sorted(known_kinds()), 'torch' in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONPATH=str(REPO)))
+    known, torch = json.loads(out.stdout)
+    stored = {k.name for k in store_for(None, "paper").root.iterdir() if k.is_dir()}
+    assert stored and stored <= set(known)
+    assert not torch  # registering a kind imports no torch: only running a deep task does
+
+
+def _git(repo, *args):
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture
+def history(tmp_path, monkeypatch):
+    """A git repository of two commits standing in for the package's checkout (so that the test does not depend on
+    how this checkout was cloned): (repo, first commit, second commit)."""
+    repo = tmp_path / "repo"
+    (repo / "sweeper" / "game").mkdir(parents=True)
+    (repo / "sweeper" / "viz").mkdir()
+    _git(repo, "init", "-q")
+    for key, value in (("user.email", "t@example.org"), ("user.name", "t"), ("commit.gpgsign", "false")):
+        _git(repo, "config", key, value)
+    commits = []
+    for rule in ("first", "second"):
+        (repo / "sweeper" / "game" / "rule.py").write_text(f"RULE = {rule!r}\n")
+        (repo / "sweeper" / "viz" / "chart.py").write_text(f"CHART = {rule!r}\n")
+        (repo / "sweeper" / "version.py").write_text("BEHAVIOUR_VERSION = 2\n")
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", rule)
+        commits.append(_git(repo, "rev-parse", "HEAD"))
+    monkeypatch.setattr(runner, "REPO", repo)
+    return repo, *commits
+
+
+def _rewrite(store, task, change):
+    """Change a stored run's meta.json and recompute its checksums, as a careful forger would."""
+    path = store.path(task) / "meta.json"
+    meta = json.loads(path.read_text())
+    change(meta)
+    meta["checksum"] = meta_checksum(meta)
+    if "verified" in meta:
+        meta["verified"]["checksum"] = runner.verified_checksum(meta)
+    path.write_text(json.dumps(meta))
+    return meta
+
+
+def test_a_commits_fingerprint_is_computed_from_git_as_from_its_files(history):
+    repo, first, second = history
+    assert runner.commit_fingerprint(second) == runner.tree_fingerprint(repo / "sweeper")
+    assert runner.commit_fingerprint(first) != runner.commit_fingerprint(second)
+    _git(repo, "checkout", "-q", first)
+    assert runner.commit_fingerprint(first) == runner.tree_fingerprint(repo / "sweeper")
+    assert runner.commit_fingerprint("0" * 40) is None and runner.commit_fingerprint("bogus") is None
+
+
+def _provenance(commit, source, modified=False):
+    return lambda m: m.update(provenance={**m["provenance"], "commit": commit, "source": source,
+                                          "sweeper_modified": modified})
+
+
+def test_provenance_naming_a_commit_not_in_the_history_or_not_its_code_is_refused(fact_store, history):
+    """Before: a meta.json naming commit 000...0 (``sweeper_modified: false``), or a ``verified`` record naming
+    commit 222...2 with source "bogus", checksums recomputed, passed ``Store.status`` and verified as identical."""
+    store, (task, _) = fact_store
+    repo, first, second = history
+    run = f"test-verify/{task.id}"
+    _rewrite(store, task, _provenance(first, runner.commit_fingerprint(first)))
+    assert store.status(task) == "ok" and verify(store, [run], log=lambda *_: None)[0].status == "identical"
+    _rewrite(store, task, _provenance("0" * 40, runner.commit_fingerprint(first)))
+    message = "corrupt: its provenance names commit '000000000000', which is not in this repository's history"
+    assert store.status(task) == message
+    assert verify(store, [run], log=lambda *_: None)[0].status == message
+    _rewrite(store, task, _provenance(first, runner.commit_fingerprint(second)))
+    assert store.status(task).startswith(f"corrupt: its provenance says commit {first[:12]}'s committed code made "
+                                         f"it, but records the source fingerprint "
+                                         f"{runner.commit_fingerprint(second)[:12]}..., not that commit's")
+    _rewrite(store, task, _provenance(first, "made from uncommitted changes", modified=True))
+    assert store.status(task) == "ok"  # the commit it was made from exists; its code was not that commit's
+
+    def record(commit, source):
+        return lambda m: m.update(verified={"commit": commit, "source": source, "date": "d", "files": m["files"],
+                                            "command": "c", "checksum": ""})
+    _rewrite(store, task, record("2" * 40, "bogus"))
+    assert store.status(task) == ("corrupt: its 'verified' record names commit '222222222222', which is not in "
+                                  "this repository's history")
+    _rewrite(store, task, record(second, runner.commit_fingerprint(first)))
+    assert store.status(task).startswith("corrupt: its 'verified' record's source fingerprint")
+    _rewrite(store, task, record(second, runner.commit_fingerprint(second)))
+    assert store.status(task) == "ok" and verify(store, [run], log=lambda *_: None)[0].status == "identical"
+
+
+def test_without_a_git_history_verify_says_it_cannot_check_the_commits(fact_store, tmp_path, monkeypatch):
+    store, (task, other) = fact_store
+    _rewrite(store, task, _provenance("0" * 40, "x"))
+    _rewrite(store, other, lambda m: m.update(provenance={}))  # names no commit: nothing to check
+    monkeypatch.setattr(runner, "REPO", tmp_path / "export")  # as an sdist: no .git
+    assert "no git history here" in runner.history_problem()
+    assert store.status(task) == "ok"  # the store reads it (the book builds); verify says what it cannot check
+    v = {v.run.split("/")[1]: v for v in verify(store, select(store, every=True), log=lambda *_: None)}
+    assert v[task.id].status.startswith("cannot verify: the commits its meta.json names cannot be checked: no git "
+                                        "history here")
+    assert v[other.id].status == "identical"
+
+
+def test_stored_paper_runs_name_commits_of_the_history_with_their_fingerprints():
+    """Every commit the committed paper-scale runs name is in this checkout's history, with the source fingerprint
+    recorded beside it (recomputed from git: the same algorithm as the files' fingerprint)."""
+    if runner.history_problem():
+        pytest.skip(runner.history_problem())
+    store = store_for(None, "paper")
+    problems = {}
+    for run in select(store, every=True):
+        meta = json.loads((store.root / run / "meta.json").read_text())
+        try:
+            problem = runner.provenance_problem(meta)
+        except runner.HistoryUnavailable as exc:
+            pytest.skip(str(exc))
+        if problem:
+            problems[run] = problem
+    assert not problems

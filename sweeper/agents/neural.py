@@ -32,7 +32,8 @@ The learning
 
 Determinism: torch runs on one thread with deterministic algorithms (:func:`require_torch` sets both), the
 initial weights come from the seed's own stream (:func:`sweeper.rng.neural_generator`), so the same seed gives
-bit-identical weights on one machine.
+bit-identical weights on one machine; and torch's CPU kernels are pinned to AVX2 before torch is imported
+(:mod:`sweeper.machine`), so that machines with AVX-512 give the same weights as machines with AVX2 only.
 
 The agent file
     A NumPy ``.npz`` (no pickle; never ``torch.save``): one ``float32`` array per tensor of the network's state,
@@ -60,6 +61,7 @@ from pathlib import Path
 import numpy as np
 
 from ..checks import whole
+from ..machine import pin_cpu
 from ..game.engine import Setting
 from ..game.grid import COVERED, FLAG
 from ..rng import check_seed, neural_generator
@@ -81,7 +83,10 @@ MAX_LAYERS = 32
 
 def import_extra(what: str, *names: str) -> list:
     """The modules ``names`` of the optional extra ``deep``, imported, or one clear ``ValueError`` saying that
-    ``what`` needs the extra and how to install it."""
+    ``what`` needs the extra and how to install it. The one place the package imports torch (and the libraries
+    built on it): torch's CPU instruction set is pinned first (:func:`sweeper.machine.pin_cpu`), so that a run
+    comes out the same on machines with and without AVX-512."""
+    pin_cpu()
     try:
         for name in names:
             __import__(name)

@@ -5,24 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import tempfile
 from pathlib import Path
 
-
-def machine() -> dict:
-    """The facts of this machine that a measurement is recorded with: CPU model, cores, operating system."""
-    return {"cpu": _cpu_model(), "cores": os.cpu_count(), "system": platform.system()}
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+from ..machine import machine  # noqa: F401  (the one home of the machine's facts; measurements record them)
 
 
 def write_record(path: Path, record: dict) -> None:

@@ -601,6 +601,20 @@ def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
     return list(dict.fromkeys(t for i in ids for t in known[i].tasks(scale, seeds)))
 
 
+def register_kinds() -> list[str]:
+    """Register every task kind of the experiments and return their names: this module's (``bandit``, ``player``,
+    ``audit``, ``regret``, ``paper_code``), :mod:`~sweeper.experiments.neural`'s (``neural_bandit``) and
+    :mod:`~sweeper.experiments.deep_rl`'s (``deep_ppo``, ``deep_random``). What recomputes a stored run from its
+    ``meta.json`` alone (``python -m sweeper verify``) calls it; importing those modules imports no torch (only
+    running a deep task does)."""
+    from . import deep_rl, neural  # noqa: F401  (they register their kinds with @task_kind)
+    return sorted(KINDS)
+
+
+#: The task kinds of the experiments (:func:`register_kinds`).
+KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "deep_ppo", "deep_random")
+
+
 # --------------------------------------------------- the neural bandit (issue 38) --
 #: Training games of ext:neural per board (a games budget: deterministic), each about 30 CPU minutes on one thread
 #: of the 2-core machine class (the issue's budget), from speeds measured while learning (process CPU time, 32

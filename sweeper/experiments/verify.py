@@ -33,8 +33,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .runner import Store, Task, sha256_hex, execute, meta_checksum, output_files, provenance, source_fingerprint, \
-    verified_checksum
+from .runner import TASKS, HistoryUnavailable, Store, Task, sha256_hex, execute, meta_checksum, output_files, \
+    provenance, provenance_problem, source_fingerprint, verified_checksum
+from .specs import register_kinds
 
 COMMAND = "python -m sweeper verify --record"
 
@@ -70,12 +71,26 @@ def stored_runs(store: Store) -> list[str]:
                   for d in k.iterdir() if d.is_dir() and not d.name.startswith("."))
 
 
-def select(store: Store, ids=(), sample: int | None = None, seed: int = 0, kinds=(), exclude=()) -> list[str]:
-    """The runs to verify: ``ids`` (``kind/id`` or a bare id), else all runs of ``kinds`` (all kinds if empty,
-    none of ``exclude``), of which ``sample`` drawn at random (seeded by ``seed``) when it is given."""
-    runs = stored_runs(store)
+def select(store: Store, ids=(), sample: int | None = None, seed: int | None = None, kinds=(), exclude=(),
+           every: bool = False) -> list[str]:
+    """The runs to verify: ``ids`` (``kind/id`` or a bare id), or, among the stored runs, every one (``every``,
+    ``--all``), those of ``kinds`` (``--kind``), none of ``exclude`` (``--exclude``), of which ``sample`` drawn at
+    random (seeded by ``seed``, default 0) when it is given. Something must be chosen (a whole paper-scale store
+    takes hours), and an option that would have no effect in the combination is refused (``ValueError``): ids
+    with any of the others, ``every`` with ``kinds``, ``seed`` without ``sample``."""
     if ids and (sample is not None or kinds):
         raise ValueError("give run ids, or --sample/--kind to choose among the stored runs, not both")
+    if ids and exclude:
+        raise ValueError("--exclude chooses among the stored runs: it has no effect with run ids (leave those runs "
+                         "out of the ids)")
+    if every and (ids or kinds):
+        raise ValueError(f"--all verifies every stored run: give {'run ids' if ids else '--kind'} or --all, not both")
+    if seed is not None and sample is None:
+        raise ValueError("--seed draws --sample: it has no effect without --sample")
+    if not (ids or every or kinds or exclude or sample is not None):
+        raise ValueError("say which runs to verify: run ids (KIND/ID or ID), --kind KIND, --sample N or --all "
+                         "(every stored run: hours at paper scale)")
+    runs = stored_runs(store)
     if ids:
         chosen = []
         for rid in ids:
@@ -92,7 +107,7 @@ def select(store: Store, ids=(), sample: int | None = None, seed: int = 0, kinds
     if sample is not None:
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
             raise ValueError(f"--sample must be a whole number >= 1, got {sample!r}")
-        runs = sorted(random.Random(seed).sample(runs, min(sample, len(runs))))
+        runs = sorted(random.Random(0 if seed is None else seed).sample(runs, min(sample, len(runs))))
     return runs
 
 
@@ -108,9 +123,32 @@ def _values_equal(name: str, stored: bytes, ours: bytes) -> bool:
             for k in za.files)
 
 
+def same_fact(a, b) -> bool:
+    """Whether two facts of ``info`` (JSON values) are equal: as ``==`` (so ``1 == 1.0``), in lists and objects
+    too, except that NaN equals NaN (a mean over nothing, such as a bandit run's ``mean_count_nonperfect`` when
+    every action is perfect: with ``NaN != NaN`` such a run would differ from itself)."""
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_fact(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_fact(x, y) for x, y in zip(a, b))
+    return a == b
+
+
 def _info_differences(stored: dict, ours: dict) -> list[str]:
+    """The facts of ``info`` that are not the same (absent on one side, or :func:`same_fact` false), timings
+    left out."""
     keys = sorted(set(stored) | set(ours), key=str)
-    return [k for k in keys if not timing_field(str(k)) and stored.get(k, "<absent>") != ours.get(k, "<absent>")]
+    return [k for k in keys if not timing_field(str(k))
+            and not (k in stored and k in ours and same_fact(stored[k], ours[k]))]
+
+
+def known_kinds() -> set:
+    """The task kinds this process can recompute: every kind of the experiments (:func:`specs.register_kinds`),
+    and any other registered here (a test's)."""
+    register_kinds()
+    return set(TASKS)
 
 
 def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
@@ -120,6 +158,8 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     try:
         meta = json.loads((folder / "meta.json").read_text())
         task = Task.make(meta["task"]["kind"], **meta["task"]["params"])
+    except RecursionError:
+        return Verdict(run, "corrupt: meta.json cannot be read (too deeply nested)")
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return Verdict(run, f"corrupt: meta.json cannot be read ({type(exc).__name__}: {exc})")
     if task.id != rid or task.kind != kind:
@@ -127,11 +167,17 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     status = store.status(task)
     if status != "ok":
         return Verdict(run, status)
+    try:
+        provenance_problem(meta)  # sound if the store found it ok, unless the history cannot tell
+    except HistoryUnavailable as exc:
+        return Verdict(run, f"cannot verify: the commits its meta.json names cannot be checked: {exc}")
     t0 = time.perf_counter()
     try:
+        known_kinds()
         out, _ = execute(task)
-    except ImportError as exc:  # a kind whose optional dependencies are not installed (deep RL)
-        return Verdict(run, f"cannot verify: {exc}")
+    except Exception as exc:  # noqa: BLE001 (one run's failure is its verdict; the batch goes on)
+        return Verdict(run, f"cannot verify: the task failed: {type(exc).__name__}: {exc}", "",
+                       time.perf_counter() - t0)
     files = output_files(out)
     seconds = time.perf_counter() - t0
     stored = {f: (folder / f).read_bytes() for f in meta["files"]}
