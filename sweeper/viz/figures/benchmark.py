@@ -243,3 +243,20 @@ def clock_sentence(runs: dict, here: float) -> str:
             f"at {here:,.0f}, so a CPU second there is about {ratio:.2f} CPU seconds here. The greedy table's "
             f"{int(g['train_games'].iloc[0]):,} training games took {train:.1f} CPU seconds there (mean of "
             f"{g['seed'].nunique()} seeds): about {train * ratio:.1f} here.")
+
+
+def paper_training(spec: str = "greedy") -> dict:
+    """The process CPU seconds of a table agent's training as its stored paper-scale benchmark runs measured them
+    (``ext:benchmark``: 10⁶ beginner games, seeds 1-3): ``games``, ``cpu_seconds`` (per seed), ``mean``, the
+    ``cpu`` model of the machine and the ``calibration`` workload's speed there; an error naming the command when
+    the runs are not stored."""
+    st = store_for(None, "paper")
+    tasks = [t for t in ex.all_tasks(["ext:benchmark"], "paper") if t.params["agent"] == spec]
+    if not tasks or any(st.status(t) != "ok" for t in tasks):
+        raise ValueError(f"the paper-scale benchmark runs of {spec} are missing: `python -m sweeper reproduce "
+                         f"ext:benchmark` computes them")
+    info = [st.load(t).info for t in tasks]
+    cpu = [i["train_cpu_seconds"] for i in info]
+    return {"games": int(info[0]["games"]), "cpu_seconds": cpu, "mean": float(np.mean(cpu)),
+            "seeds": [int(t.params["seed"]) for t in tasks], "cpu": info[0]["machine"]["cpu"],
+            "calibration": float(np.mean([i["calibration_games_per_cpu_second"] for i in info]))}
