@@ -19,7 +19,8 @@ PAGE = REPO / "book" / "api.md"
 #: The page's items (module path, name) with the methods it documents (``:members:``).
 FUNCTIONS = ["sweeper.running.training.train", "sweeper.running.training.evaluate", "sweeper.running.training.play",
              "sweeper.agents.kinds.make_agent", "sweeper.agents.kinds.load_agent", "sweeper.running.belief.audit",
-             "sweeper.running.regret.regret", "sweeper.running.players.play_solver"]
+             "sweeper.running.regret.regret", "sweeper.running.players.play_solver",
+             "sweeper.experiments.benchmark.score"]
 CLASSES = {"sweeper.running.episode.Episode": ["step", "play", "candidates", "table", "window"],
            "sweeper.agents.custom.Rule": ["with_params"],
            "sweeper.running.env.MinesweeperEnv": ["reset", "step", "render", "action_masks"]}

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sweeper import Game, evaluate, make_agent, train
-from sweeper.experiments import benchmark as bm
+from sweeper.experiments import benchmark as bm, leaderboard as lb
 from sweeper.experiments.stats import compare_seeds, seed_summary
 from sweeper.running.policies import solver_action
 
@@ -229,8 +229,8 @@ def test_a_benchmark_run_stores_scores_games_and_checkpoints_and_keeps_times_out
     test = {"levels": ["beginner", "expert"], "games": [30, 5], "regret_games": [5, 2], "opening": "reference",
             "checkpoint_games": 20}
     budget = {"board": "8x8x10", "games": 2_000, "chunk": 500, "checkpoints": [500, 2_000]}
-    a = bm.benchmark_task("greedy", 4, test, budget)
-    b = bm.benchmark_task("greedy", 4, test, budget)
+    a = lb.benchmark_task("greedy", 4, test, budget)
+    b = lb.benchmark_task("greedy", 4, test, budget)
     for name in ("scores", "games", "checkpoints"):
         assert a.tables[name].equals(b.tables[name])  # deterministic
         assert not [c for c in a.tables[name].columns if "second" in c or "cpu" in c]
@@ -249,9 +249,9 @@ def test_a_benchmark_run_stores_scores_games_and_checkpoints_and_keeps_times_out
 
 
 def test_the_best_window_agent_plays_its_table():
-    agent = bm.best_window_agent("8x8x10")
+    agent = lb.best_window_agent("8x8x10")
     assert agent.table.meta[0] > 0 or len(agent.table.keys) > 0
     s = bm.score(agent, games=100, regret_games=10).summary()
     assert s["paths_agree"] == 10 and s["win_rate"] > 0.5
     with pytest.raises(ValueError, match="no best-window table of 16x30x99"):
-        bm.best_window_agent("16x30x99")
+        lb.best_window_agent("16x30x99")

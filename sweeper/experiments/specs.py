@@ -669,58 +669,13 @@ EXTRA_SPECS["ext:neural_field"] = Spec(
 
 
 # ------------------------------------------------------------ the benchmark (issue 48) --
-#: Boards of each level's suite every agent of the leaderboard is scored on (the first ones of the suite, the same
-#: for every agent), boards of them its regret is scored on, and boards of its training level at each checkpoint.
-BENCHMARK_TEST = {"paper": {"games": (10_000, 2_000, 2_000), "regret_games": (200, 100, 50), "checkpoint_games": 1_000},
-                  "quick": {"games": (200, 40, 20), "regret_games": (20, 5, 3), "checkpoint_games": 50}}
-#: The table agents of the leaderboard (the paper's, Thompson sampling, the plug-in rules of chapter 13), each
-#: trained on beginner boards for the scale's training length, on the scale's seeds; checkpoints as fractions.
-BENCHMARK_TABLES = {"paper": ("greedy", "egreedy:0.01", "ucb:0.1", "thompson") + OWN_RULE_AGENTS,
-                    "quick": ("greedy", "thompson")}
-BENCHMARK_SEEDS = {"paper": (1, 2, 3), "quick": (1, 2)}
-BENCHMARK_CHECKPOINTS = (1 / 100, 3 / 100, 1 / 10, 3 / 10, 1)
+# ext:benchmark and ext:benchmark_neural: their specs and task kind live in sweeper/experiments/leaderboard.py
+from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_tasks  # noqa: E402
 
 
-def _bench_test(sc) -> dict:
-    t = BENCHMARK_TEST[sc.name]
-    from .benchmark import LEVELS
-    return {"levels": list(LEVELS), "games": list(t["games"]), "regret_games": list(t["regret_games"]),
-            "opening": "reference", "checkpoint_games": t["checkpoint_games"]}
-
-
-def benchmark_tasks(sc, seeds):
-    """Every agent of the book without the extra on the benchmark's boards: the solver and random clicks (no
-    training, one run each), the best window agents of beginner (and, at paper scale, intermediate), and the table
-    agents of :data:`BENCHMARK_TABLES` on :data:`BENCHMARK_SEEDS` (``seeds`` is not used: the leaderboard fixes
-    its own)."""
-    from .benchmark import benchmark_task  # noqa: F401  (registers the task kind)
-    test = _bench_test(sc)
-    tasks = [Task.make("benchmark", agent=a, seed=0, test=test, label=f"benchmark: {a}", cost=5e5)
-             for a in ("solver", "random")]
-    boards = ("8x8x10", "16x16x40") if sc.name == "paper" else ("8x8x10",)
-    tasks += [Task.make("benchmark", agent=f"best-window:{b}", seed=0, test=test, label=f"benchmark: best window {b}",
-                        cost=1e5) for b in boards]
-    chunk = sc.train // 100
-    budget = {"board": "8x8x10", "games": sc.train, "chunk": chunk,
-              "checkpoints": [round(sc.train * f) for f in BENCHMARK_CHECKPOINTS]}
-    tasks += [Task.make("benchmark", agent=a, seed=s, test=test, train=budget,
-                        label=f"benchmark: {a} trained on 8x8x10 for {sc.train:,} games, seed {s}",
-                        cost=1e6 * (5 if a.startswith("thompson") else 1))
-              for a in BENCHMARK_TABLES[sc.name] for s in BENCHMARK_SEEDS[sc.name]]
-    return tasks
-
-
-def benchmark_neural_tasks(sc, seeds):
-    """The networks of ``ext:neural`` (paper scale, seeds 1-3; read from their stored runs) on the benchmark's
-    boards (needs the extra); none at another scale (the networks are stored at paper scale only)."""
-    if sc.name != "paper":
-        return []
-    from .benchmark import benchmark_task  # noqa: F401  (registers the task kind)
-    test = _bench_test(sc)
-    return [Task.make("benchmark", agent=f"neural:neural_bandit/{t.id}", seed=t.params["seed"], test=test,
-                      label=f"benchmark: neural bandit trained on {t.params['board']}, seed {t.params['seed']}",
-                      cost=3e6)
-            for t in neural_tasks(sc, BENCHMARK_SEEDS["paper"])]
+def _benchmark_neural(sc, seeds):
+    """The networks of ``ext:neural`` (paper scale, the leaderboard's seeds) on the benchmark's boards."""
+    return benchmark_neural_tasks(sc, neural_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]))
 
 
 EXTRA_SPECS["ext:benchmark"] = Spec(
@@ -731,4 +686,4 @@ EXTRA_SPECS["ext:benchmark"] = Spec(
 EXTRA_SPECS["ext:benchmark_neural"] = Spec(
     "ext:benchmark_neural", "The benchmark: the neural bandit's networks on the same boards",
     "The nine stored networks of ext:neural scored on the benchmark's fixed suites of the three levels (needs "
-    "`make deep`).", benchmark_neural_tasks)
+    "`make deep`).", _benchmark_neural)

@@ -41,13 +41,14 @@ def label(agent: str, facts: dict | None = None) -> str:
 def stored_outputs() -> list:
     """``(task, output)`` of every stored benchmark run the page shows: ``ext:benchmark`` at the page's scale (an
     error naming the command when one is missing), and at paper scale the networks of ``ext:benchmark_neural``
-    that are stored (none is needed: the page says which are shown)."""
+    when all of them are stored (else none: the page says so)."""
     st, tasks = ensure_spec("ext:benchmark")
     out = [(t, st.load(t)) for t in tasks]
     if scale() == "paper":
         paper = store_for(None, "paper")
-        out += [(t, paper.load(t)) for t in ex.all_tasks(["ext:benchmark_neural"], "paper")
-                if paper.status(t) == "ok"]
+        nets = ex.all_tasks(["ext:benchmark_neural"], "paper")
+        if all(paper.status(t) == "ok" for t in nets):  # all nine or none: never a partial set of seeds
+            out += [(t, paper.load(t)) for t in nets]
     return out
 
 

@@ -1,0 +1,190 @@
+"""The leaderboard's stored runs: every agent of the book scored on the benchmark's boards (task kind ``benchmark``,
+specs ``ext:benchmark`` and ``ext:benchmark_neural``), with its training's CPU time counted on one clock.
+
+A run trains its agent (a table agent: process CPU of the training alone, with copies kept at checkpoints), or reads
+it (a stored network, the best window agent's table), or needs none (the solver, random clicks), then scores it with
+:func:`sweeper.experiments.benchmark.score` on the first boards of each level's suite. CPU times, the calibration
+workload's speed and the machine go in the run's ``info`` (never in its tables, so that verification compares
+only what is deterministic).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..agents.kinds import Agent, make_agent
+from ..game.engine import Setting
+from ..machine import machine
+from ..running.training import play
+from .benchmark import LEVELS, calibration, score
+from .runner import Output, Task, task_kind
+
+
+#: Where the stored runs of the repository live (the neural bandit's networks are read from there).
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+class _Snapshots:
+    """A recorder of :func:`~sweeper.running.training.play` that keeps a copy of the agent, and the process CPU
+    time of training so far, each time the games played reach one of ``at`` (``play`` is called with a chunk that
+    divides every point, so the copies are taken exactly there)."""
+
+    def __init__(self, agent, at, cpu0: float):
+        self.agent, self.at, self.cpu0, self.done, self.taken, self.copying = agent, list(at), cpu0, 0, [], 0.0
+
+    def begin_setting(self, *args):
+        pass
+
+    def call(self, count):
+        self.done += count
+
+    def adopt(self, probe):
+        pass
+
+    def collect(self):
+        while self.at and self.done >= self.at[0]:
+            t = time.process_time()
+            self.taken.append((self.at.pop(0), t - self.cpu0 - self.copying, self.agent.copy()))
+            self.copying += time.process_time() - t
+
+
+def best_window_agent(board: str) -> Agent:
+    """The best window agent of ``board`` as a player: the greedy agent's choice on the package's best-window table
+    (every key's mean exact probability ``v``, as ``Q = 2 v - 1``: the most certain candidate, flagged when ``v``
+    is above 1/2), frozen."""
+    from ..agents.best_window import default
+    from ..agents.values import ValueTable
+    table = default(board)
+    if table is None:
+        raise ValueError(f"the package has no best-window table of {board}")
+    agent = make_agent("greedy", symmetric=table.symmetric)
+    agent.table = ValueTable.from_recorded(table.keys, 2.0 * table.value - 1.0, table.count, table.decisions)
+    return agent
+
+
+def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
+    """The agent of a benchmark run, its training facts and its checkpoints (copies with their training CPU)."""
+    if agent_spec in ("solver", "random"):
+        return agent_spec, {"kind": agent_spec}, []
+    if agent_spec.startswith("best-window:"):
+        board = agent_spec.split(":", 1)[1]
+        return best_window_agent(board), {"kind": "best window", "board": board}, []
+    if agent_spec.startswith("neural:"):
+        from ..agents.neural import load_neural
+        run = agent_spec.split(":", 1)[1]
+        folder = REPOSITORY / "results" / "runs" / "paper" / run
+        meta = json.loads((folder / "meta.json").read_text())
+        data = (folder / "agent.npz").read_bytes()
+        if hashlib.sha256(data).hexdigest() != meta["files"]["agent.npz"]:
+            raise ValueError(f"the network of {run} does not match its stored checksum")
+        facts = {"kind": "neural bandit", "board": meta["task"]["params"]["board"], "source": run,
+                 "games": meta["info"]["train_games"], "train_cpu_seconds": meta["info"]["train_cpu_seconds"]}
+        return load_neural(folder / "agent.npz"), facts, []
+    agent = make_agent(agent_spec)
+    at = sorted(budget.get("checkpoints", ()))
+    play(make_agent(agent_spec), budget["board"], 10, seed, progress=False)  # compiles outside the timing
+    cpu0 = time.process_time()
+    snaps = _Snapshots(agent, at, cpu0)
+    play(agent, budget["board"], budget["games"], seed, learn=True, progress=False, chunk=budget.get("chunk"),
+         recorder=snaps)
+    cpu = time.process_time() - cpu0 - snaps.copying
+    return agent, {"kind": "table", "board": budget["board"], "games": budget["games"], "train_cpu_seconds": cpu}, \
+        snaps.taken
+
+
+@task_kind("benchmark")
+def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None, label: str = "",
+                   cost: float = 1.0):
+    """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, an agent spec of
+    :func:`~sweeper.agents.kinds.make_agent` trained on ``train["board"]`` for ``train["games"]`` games with
+    ``seed``, ``"best-window:BOARD"`` or ``"neural:neural_bandit/ID"``, a stored network) scored on the first
+    ``test["games"][i]`` boards of the suite of each of ``test["levels"]`` (opening ``test["opening"]``), regret on
+    the first ``test["regret_games"][i]``; a table agent also at its training ``train["checkpoints"]``, on the first
+    ``test["checkpoint_games"]`` boards of its training level. Tables: ``scores`` (one row per level), ``games``
+    (one row per board: won, revealed, clicks), ``checkpoints``; CPU times and the calibration go in ``info``
+    (names with ``second``), never in the tables, beside the ``machine`` they were measured on
+    (:func:`sweeper.machine.machine`); verification compares neither."""
+    player, facts, snaps = _trained(agent, seed, train or {})
+    rows, games, cpu = [], [], {}
+    for level, n, k in zip(test["levels"], test["games"], test["regret_games"]):
+        s = score(player, level, test["opening"], n, k)
+        summ = s.summary()
+        cpu[level] = summ.pop("test_cpu_seconds")
+        for key in ("machine", "oracle", "cpu_us_per_decision"):
+            summ.pop(key)
+        rows.append({"level": level, **summ, "agent": agent})
+        g = s.games.assign(level=level, board=np.arange(len(s.games)))
+        games.append(g[["level", "board", "won", "revealed", "clicks"]])
+    level_of = {str(Setting.parse(lv)): lv for lv in LEVELS}
+    checks = []
+    for at, _, snap in snaps:
+        s = score(snap, level_of[facts["board"]], test["opening"], test["checkpoint_games"], 0)
+        checks.append({"games_trained": at, "level": level_of[facts["board"]], "games": len(s.games),
+                       "wins": s.wins, "win_rate": s.win_rate})
+    info = {"agent": agent, "seed": seed, **{k: v for k, v in facts.items()},
+            "test_cpu_seconds": cpu, "checkpoint_train_cpu_seconds": [c for _, c, _ in snaps],
+            "calibration_games_per_cpu_second": calibration()["games_per_cpu_second"],
+            "calibration_workload": "greedy, 20,000 beginner training games, seed 0", "machine": machine()}
+    return Output(tables={"scores": pd.DataFrame(rows), "games": pd.concat(games, ignore_index=True),
+                          "checkpoints": pd.DataFrame(checks, columns=["games_trained", "level", "games", "wins",
+                                                                       "win_rate"])}, info=info)
+
+
+# ------------------------------------------------------------------ the specs --
+
+#: Boards of each level's suite every agent of the leaderboard is scored on (the first ones of the suite, the same
+#: for every agent), boards of them its regret is scored on, and boards of its training level at each checkpoint.
+BENCHMARK_TEST = {"paper": {"games": (10_000, 2_000, 2_000), "regret_games": (200, 100, 50), "checkpoint_games": 1_000},
+                  "quick": {"games": (200, 40, 20), "regret_games": (20, 5, 3), "checkpoint_games": 50}}
+#: The table agents of the leaderboard (the paper's, Thompson sampling, the plug-in rules of chapter 13), each
+#: trained on beginner boards for the scale's training length, on the scale's seeds; checkpoints as fractions.
+BENCHMARK_TABLES = {"paper": ("greedy", "egreedy:0.01", "ucb:0.1", "thompson", "rule:decaying-eps:1000",
+                              "rule:softmax:0.05", "rule:ucb1:1"),
+                    "quick": ("greedy", "thompson")}
+BENCHMARK_SEEDS = {"paper": (1, 2, 3), "quick": (1, 2)}
+BENCHMARK_CHECKPOINTS = (1 / 100, 3 / 100, 1 / 10, 3 / 10, 1)
+
+
+def _bench_test(sc) -> dict:
+    t = BENCHMARK_TEST[sc.name]
+    return {"levels": list(LEVELS), "games": list(t["games"]), "regret_games": list(t["regret_games"]),
+            "opening": "reference", "checkpoint_games": t["checkpoint_games"]}
+
+
+def benchmark_tasks(sc, seeds):
+    """Every agent of the book without the extra on the benchmark's boards: the solver and random clicks (no
+    training, one run each), the best window agents of beginner (and, at paper scale, intermediate), and the table
+    agents of :data:`BENCHMARK_TABLES` on :data:`BENCHMARK_SEEDS` (``seeds`` is not used: the leaderboard fixes
+    its own)."""
+    test = _bench_test(sc)
+    tasks = [Task.make("benchmark", agent=a, seed=0, test=test, label=f"benchmark: {a}", cost=5e5)
+             for a in ("solver", "random")]
+    boards = ("8x8x10", "16x16x40") if sc.name == "paper" else ("8x8x10",)
+    tasks += [Task.make("benchmark", agent=f"best-window:{b}", seed=0, test=test, label=f"benchmark: best window {b}",
+                        cost=1e5) for b in boards]
+    chunk = sc.train // 100
+    budget = {"board": "8x8x10", "games": sc.train, "chunk": chunk,
+              "checkpoints": [round(sc.train * f) for f in BENCHMARK_CHECKPOINTS]}
+    tasks += [Task.make("benchmark", agent=a, seed=s, test=test, train=budget,
+                        label=f"benchmark: {a} trained on 8x8x10 for {sc.train:,} games, seed {s}",
+                        cost=1e6 * (5 if a.startswith("thompson") else 1))
+              for a in BENCHMARK_TABLES[sc.name] for s in BENCHMARK_SEEDS[sc.name]]
+    return tasks
+
+
+def benchmark_neural_tasks(sc, networks):
+    """The stored networks of ``networks`` (tasks of ``ext:neural`` at paper scale, read from their stored runs) on
+    the benchmark's boards (needs the extra); none at another scale (the networks are stored at paper scale only)."""
+    if sc.name != "paper":
+        return []
+    test = _bench_test(sc)
+    return [Task.make("benchmark", agent=f"neural:neural_bandit/{t.id}", seed=t.params["seed"], test=test,
+                      label=f"benchmark: neural bandit trained on {t.params['board']}, seed {t.params['seed']}",
+                      cost=3e6)
+            for t in networks]
