@@ -9,17 +9,22 @@ from sweeper.experiments.stats import wilson
 from sweeper.viz.figures import neural as nf
 
 
-def _output(board, seed, own_wins, others):
-    """One run's output: 1,000 test games per level; ``others`` maps a test level to its wins."""
+def _output(board, seed, own_wins, others, points=None):
+    """One run's output: 1,000 test games per level, in the order of the levels (as the experiment stores them: the
+    i-th plays the boards of ``held_out_seed(seed, i)``, the checkpoints those of 0); ``others`` maps a test level to
+    its wins; ``points``: the wins at the two checkpoints (100 and 300 games, the end of training), by default half
+    of ``own_wins`` and ``own_wins``."""
     tests = []
-    for test, wins in {board: own_wins, **others}.items():
+    wins_on = {board: own_wins, **others}
+    for test, wins in ((t, wins_on[t]) for t in nf.LEVELS if t in wins_on):
         lo, hi = wilson(wins, 1000)
         tests.append({"board": test, "test_games": 1000, "wins": wins, "win_rate": wins / 1000, "lo": lo, "hi": hi,
                       "revealed": 0.9, "quality_games": 20, "quality_decisions": 400 + seed,
                       "quality_sure_share": 0.9, "quality_missed_per_sure": 0.01 * seed,
                       "quality_regret_per_decision": 0.001 * seed})
-    points = pd.DataFrame({"games": [100, 300], "cpu_seconds": [60.0, 1700.0], "wins": [own_wins // 2, own_wins],
-                           "test_games": 1000, "win_rate": [own_wins / 2000, own_wins / 1000]})
+    points = points or (own_wins // 2, own_wins)
+    points = pd.DataFrame({"games": [100, 300], "cpu_seconds": [60.0, 1700.0], "wins": list(points),
+                           "test_games": 1000, "win_rate": [w / 1000 for w in points]})
     view = np.full((8, 8), 9, np.int8)
     mines = np.zeros((8, 8), bool)
     mistakes = pd.DataFrame({"board": [board], "name": [f"{board}_0"], "game": [3], "decision": [5], "tile": [7],
@@ -86,7 +91,48 @@ def test_targets_and_sentences_agree_with_the_numbers():
     r["facts"].loc[r["facts"]["board"] == "16x16x40", "cpu_seconds"] = [2400.0, 2700.0, 2646.0]
     assert "16x16x40: 300 games in 43.0 CPU minutes (over the 30-minute budget its games were sized for: the seeds " \
         "took 40 to 45)" in nf.findings(r, players)["speed"]
-    assert "on 8x8x10, from 0.430 at 100 games to 0.860 at 300" in f["rising"]
+    assert "on 8x8x10, from 0.430 at 100 games to 0.860 at 300 (+0.430)" in f["rising"]
+
+
+def test_a_level_is_called_still_rising_only_beyond_what_the_boards_move():
+    r, players = _runs(), _players()
+    own = r["tests"][r["tests"]["train"] == r["tests"]["test"]].set_index("train")["board_set"]
+    assert (own["8x8x10"] == 0).all() and (own["16x16x40"] == 1).all()
+    rising = nf.findings(r, players)["rising"]
+    assert "the same 1,000 boards every time" in rising
+    # beginner: the final test is the last checkpoint on the checkpoints' boards, so no board noise is measured
+    assert ("the table's test of these networks played the checkpoints' boards (0.860, the same games), so no "
+            "board-to-board difference is measured on 8x8x10 and these runs cannot tell whether it was still "
+            "rising") in rising
+    # intermediate: the final test (other boards) gives what the last checkpoint gave; the step 0.300 is larger
+    assert ("on 16x16x40, from 0.300 at 100 games to 0.600 at 300 (+0.300); the table's test, the same networks on "
+            "other boards, gives 0.600, 0.000 away: the boards alone move the rate that much, and the step is larger, "
+            "so it was still rising when the budget ran out") in rising
+    # a step of 0.010 (0.690 -> 0.700) beside a final test 0.020 away on other boards: the data cannot tell
+    outs = [_output("16x16x40", s, 720, {"8x8x10": 800}, points=(690, 700)) for s in (1, 2, 3)]
+    rising = nf.findings(nf.neural_runs(outs), players)["rising"]
+    assert "(+0.010); the table's test, the same networks on other boards, gives 0.720, 0.020 away" in rising
+    assert "the step is not larger, so these runs cannot tell whether it was still rising" in rising
+    assert "still rising when the budget ran out" not in rising
+    # the last checkpoint is not the end of training: it is not the tested network, nothing measures the boards
+    r = nf.neural_runs(outs)
+    r["facts"]["games"] = 400
+    assert "no test of the same networks on other boards measures the boards' effect" in nf.findings(
+        r, players)["rising"]
+
+
+def test_the_regret_sentence_names_both_oracles_and_draws_no_order():
+    q = pd.DataFrame([{"train": "8x8x10", "test": "8x8x10", "games": 60, "decisions": 1141,
+                       "regret_per_decision": 0.0035, "regret_per_game": 0.066}])
+    w = pd.DataFrame([{"trained games": 1_000_000, "test games": 10_000, "regret per decision": 0.0096,
+                       "regret per game": 0.236, "gap per game": 0.187}])
+    text = nf.regret_sentence(q, w)
+    assert "0.066 per game against an oracle that takes the best click (0.0035 per decision" in text
+    assert "0.236 per game against an oracle that takes the best click or flag, over its own 10,000 test games" in text
+    assert "0.187 per game is its representation gap, measured on the same games against the best window agent" in text
+    assert "ranks neither against the other and sets no floor" in text
+    assert "below that gap" not in text and "the floor of any agent" not in text
+    assert nf.regret_sentence(q.assign(test="16x16x40"), w) == ""
 
 
 def test_the_budget_reads_the_last_checkpoint_within_it():

@@ -83,8 +83,23 @@ def test_findings_say_what_the_tables_show(runs, frozen_runs):
     assert "between 0.0100 and 0.0100" in f["growth"]
     # the frozen sentence quotes the frozen table and the last decade of training
     assert "0.0110 per decision over 100 test games" in f["frozen"] and "0.0090 of representation gap" in f["frozen"]
-    assert f["glance"].endswith("falls to 0.0220 per decision by the end of its "
-                                f"{rf.lengths()[0]:,} training games.")
+    # the glance sentence says over which games its rates are: the last decade here (no last-tenth block stored)
+    long, short = rf.lengths()
+    assert f["glance"].endswith(f"over games {short:,}-{long:,} of its {long:,} training games, a representation gap "
+                                f"of 0.0100 per decision and a learning regret of 0.0220.")
+    assert "no window agent can remove" not in f["glance"] and "by the end" not in f["glance"]
+
+
+def test_the_glance_gives_the_last_tenth_of_training_as_its_end(runs, frozen_runs):
+    long, short = rf.lengths()
+    end = runs[(runs["agent"] == "greedy") & (runs["seed"] == 1) & (runs["games"] == long)].iloc[0]
+    # the running totals at nine tenths of the run: the last tenth adds 1,000 decisions, 8 of gap, 5 of learning
+    nine = end.copy()
+    nine["games"], nine["decisions"] = long - long // 10, end["decisions"] - 1000
+    nine["gap"], nine["learning"] = end["gap"] - 8, end["learning"] - 5
+    f = rf.findings(r=pd.concat([runs, nine.to_frame().T], ignore_index=True), frozen_table=frozen_runs)
+    assert f["glance"].endswith(f"a learning regret of 0.0220; over the last {long // 10:,} games (games "
+                                f"{long - long // 10:,}-{long:,}), 0.0080 and 0.0050.")
 
 
 def test_the_boards_paradox_is_explained_from_the_numbers(runs):
@@ -97,6 +112,44 @@ def test_the_boards_paradox_is_explained_from_the_numbers(runs):
     # both boards' runs carry the split: the sentence gives each part per decision on each board
     assert ("UCB (c = 0.1)'s representation gap 0.0100 on beginner and 0.0100 on intermediate, its learning regret "
             "0.0930 and 0.0700") in b
+    # the regret per game adds up a game's decisions: it is not said to move with the win rate
+    assert "moves with the win rate" not in b and "as many decisions as a game lasts" in b
+
+
+def test_the_regret_per_game_is_no_stand_in_for_the_win_rate(runs):
+    long, short = rf.lengths()
+    # Thompson on intermediate: 0.0201 x 40 = 0.804 per game, about UCB's 0.08 x 10, but winning 0.6 against 0.25
+    more = pd.DataFrame(_run("thompson", "16x16x40", 1, short, 0.0201, 40, win_rate=0.6))
+    b = rf.findings(r=pd.concat([runs, more], ignore_index=True), frozen_table=pd.DataFrame())["boards"]
+    assert ("on intermediate, UCB (c = 0.1) has 0.800 per game over 10.0 decisions and wins 0.250 of its games, "
+            "Thompson 0.804 over 40.0 and wins 0.600.") in b
+    assert "the regret per game does not stand in for the win rate" in b
+    # a regret per game twice as large: the two are shown, nothing more is claimed
+    more = pd.DataFrame(_run("thompson", "16x16x40", 1, short, 0.04, 40, win_rate=0.6))
+    b = rf.findings(r=pd.concat([runs, more], ignore_index=True), frozen_table=pd.DataFrame())["boards"]
+    assert "Thompson 1.600 over 40.0 and wins 0.600." in b and "does not stand in" not in b
+
+
+def test_the_comparator_note_gives_the_convergence_and_no_bound():
+    def note(gaps, learning):
+        conv = pd.DataFrame({"parts": [2 ** i for i in range(len(gaps))], "games": [1000 * 2 ** i for i in
+                             range(len(gaps))], "keys": 100, "gap_per_decision": gaps,
+                             "learning_per_decision": learning, "unknown_share": 0.01})
+        c = {"keys": 100, "decisions": 1000, "games": 10, "play": "hand-made", "candidates": 5000, "command": "x",
+             "commit": "0123456789abc", "convergence": conv, "convergence_games": {"games": 50, "train": 500}}
+        return rf.comparator_note(c)
+    # as on intermediate: the gap still falls by about as much per doubling as the learning regret is
+    text = note([0.0185, 0.0102, 0.0073, 0.0057, 0.0043], [-0.012, -0.0037, -0.0008, 0.0008, 0.0021])
+    assert "by 0.00160 and 0.00140 per decision over the last two doublings" in text
+    assert "went from -0.01200 (1 part) to 0.00210 (16 parts)" in text
+    assert "these numbers do not say by how much" in text and "of the order of the last difference" not in text
+    assert ("The split is not settled at this sample size: the last doubling alone moved 0.00140 per decision from "
+            "one part to the other, against a learning regret of 0.00210.") in text
+    # as on beginner: the last doubling moved a tenth of the learning regret; no verdict on the split
+    text = note([0.0113, 0.0098, 0.0085, 0.0080], [0.0024, 0.0039, 0.0052, 0.0057])
+    assert "still falling" in text and "not settled" not in text
+    # a gap that no longer falls: nothing is said of it
+    assert "still falling" not in note([0.0113, 0.0098, 0.0098], [0.002, 0.003, 0.003])
 
 
 def test_growth_gives_decisions_per_game_and_parts_chart_takes_games(runs):

@@ -262,6 +262,27 @@ def _range(values, fmt="{:.3f}") -> str:
     return lo if lo == hi else f"{lo} to {hi}"
 
 
+def _per_game(b: pd.DataFrame) -> str:
+    """What the regret per game says, from one board's rows of :func:`boards_compared`: it adds up as many decisions
+    as a game lasts, shown on the two agents whose regret per game is closest; if those are within 5% of each other
+    while their win rates are more than 0.05 apart, it is no stand-in for the win rate."""
+    text = (" Per decision, the regret says how well moves are chosen; per game, it adds up as many decisions as a "
+            "game lasts, and a player that loses sooner makes fewer of them.")
+    if len(b) < 2:
+        return text
+    b = b.sort_values("regret per game")
+    i = int(np.argmin(np.diff(b["regret per game"].to_numpy())))
+    x, y = b.iloc[i], b.iloc[i + 1]
+    text = text[:-1] + (f": on intermediate, {x['agent']} has {x['regret per game']:.3f} per game over "
+                        f"{x['decisions per game']:.1f} decisions and wins {x['win rate']:.3f} of its games, "
+                        f"{y['agent']} {y['regret per game']:.3f} over {y['decisions per game']:.1f} and wins "
+                        f"{y['win rate']:.3f}.")
+    if y["regret per game"] <= 1.05 * x["regret per game"] and abs(x["win rate"] - y["win rate"]) > 0.05:
+        text += (" Regrets per game this close go with win rates this far apart: the regret per game does not stand "
+                 "in for the win rate.")
+    return text
+
+
 def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = None) -> dict:
     """The chapter's sentences that compare numbers, generated from the tables above (so they say what the
     page's tables and charts show): ``ranking``, ``split``, ``growth``, ``frozen``, ``tradeoff_*``,
@@ -399,8 +420,8 @@ def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = 
                 text += (f" But a game needs {b16['decisions per game']:.1f} decisions (beginner "
                          f"{b8['decisions per game']:.1f}), so the regret per game is {b16['regret per game']:.2f} "
                          f"against {b8['regret per game']:.2f}: more chances per game for the wrong click that ends "
-                         f"it. Per decision, the regret says how well moves are chosen; per game, it moves with the "
-                         f"win rate.")
+                         f"it.")
+        text += _per_game(bc[bc["board"] == "16x16x40"])
         split_rows = [(n, x, y) for n, x, y in rows
                       if np.isfinite([x["gap per decision"], y["gap per decision"]]).all()]
         if split_rows:
@@ -411,12 +432,30 @@ def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = 
         out["boards"] = text
     if "split" in out and "growth" in out:
         gl = gg.iloc[-1]
-        out["glance"] = (
-            f"Scored against the best agent that reads the board through the same windows, greedy's regret splits in "
-            f"two: a representation gap of {gl['gap per decision']:.4f} per decision that no window agent can remove, "
-            f"and a learning regret that falls to {gl['learning per decision']:.4f} per decision by the end of its "
-            f"{long:,} training games.")
+        text = (f"Scored against the best window agent (an estimate of the best agent that reads the board through "
+                f"the same windows), greedy's regret splits in two: over games {gl['games']} of its {long:,} "
+                f"training games, a representation gap of {gl['gap per decision']:.4f} per decision and a learning "
+                f"regret of {gl['learning per decision']:.4f}")
+        end = _last_tenth(r)
+        if end is not None:
+            text += (f"; over the last {long // 10:,} games (games {long - long // 10:,}-{long:,}), "
+                     f"{end['gap']:.4f} and {end['learning']:.4f}")
+        out["glance"] = text + "."
     return out
+
+
+def _last_tenth(r: pd.DataFrame, board: str = "8x8x10", agent: str = "greedy") -> dict | None:
+    """Seed 1's long run of ``agent``: the representation gap and the learning regret per decision over the last
+    tenth of its training games (differences of the stored running totals), or None when those block ends are not
+    stored."""
+    long, _ = lengths()
+    g = r[(r["board"] == board) & (r["agent"] == agent) & (r["seed"] == 1) & (r["episodes"] == long)]
+    g = g.set_index("games")
+    lo = long - long // 10
+    if lo not in g.index or long not in g.index:
+        return None
+    d = g.loc[long, ["gap", "learning", "decisions"]] - g.loc[lo, ["gap", "learning", "decisions"]]
+    return {"gap": d["gap"] / d["decisions"], "learning": d["learning"] / d["decisions"]}
 
 
 # ----------------------------------------------------------------------- tables for the page --
@@ -504,7 +543,8 @@ def convergence_table(c: dict) -> pd.DataFrame:
 
 
 def comparator_note(c: dict) -> str:
-    """Two sentences on the table's sample and its convergence, generated from :func:`comparator`."""
+    """Sentences on the table's sample and its convergence, generated from :func:`comparator` (see
+    :func:`_unsettled`)."""
     conv = c["convergence"]
     first, last = conv.iloc[0], conv.iloc[-1]
     cg = c["convergence_games"]
@@ -520,11 +560,32 @@ def comparator_note(c: dict) -> str:
             f"{'falls' if last['unknown_share'] < first['unknown_share'] else 'goes'} from "
             f"{first['unknown_share']:.2%} to "
             f"{last['unknown_share']:.2%}."
-            + (f" The gap is still falling as the sample grows: a table estimated from more games would rank the keys "
-               f"a little better, so the gaps on this page overstate the true one, and understate the learning "
-               f"regret, by an amount of the order of the last difference "
-               f"({prev['gap_per_decision'] - last['gap_per_decision']:.5f} per decision on these games)."
-               if last["gap_per_decision"] < prev["gap_per_decision"] else ""))
+            + _unsettled(conv))
+
+
+def _unsettled(conv: pd.DataFrame) -> str:
+    """What the convergence table says of the split, if the gap is still falling at its last doubling: the last
+    steps of the gap, the learning regret's path over the sample, and whether the split is settled. It is not when
+    the last doubling moved more than half the learning regret the whole table measures, or that learning regret
+    is not positive; the table gives no bound on how much further the gap would fall."""
+    if len(conv) < 2:
+        return ""
+    gap, learn = conv["gap_per_decision"].to_numpy(), conv["learning_per_decision"].to_numpy()
+    if gap[-1] >= gap[-2]:
+        return ""
+    steps = -np.diff(gap)[-2:]
+    last, final = steps[-1], learn[-1]
+    text = (f" The gap is still falling as the sample grows: by "
+            + " and ".join(f"{x:.5f}" for x in steps)
+            + f" per decision over the last {'two doublings' if len(steps) > 1 else 'doubling'}, while the learning "
+            f"regret on these games went from {learn[0]:.5f} ({int(conv['parts'].iloc[0])} part) to {final:.5f} "
+            f"({int(conv['parts'].iloc[-1])} parts). "
+            f"A table estimated from more games would rank the keys better, so the gaps on this page overstate the "
+            f"best window agent's and understate the learning regret; these numbers do not say by how much.")
+    if final <= 0 or last > final / 2:
+        text += (f" The split is not settled at this sample size: the last doubling alone moved {last:.5f} per "
+                 f"decision from one part to the other, against a learning regret of {final:.5f}.")
+    return text
 
 
 def scale_note() -> str:
