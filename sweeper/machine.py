@@ -21,7 +21,7 @@ beginner network of ``ext:neural`` seed 1 (75,000 games) then wins 0.871 of its 
 stored 0.858, inside the stored 95% interval (0.835 to 0.878).
 
 :func:`machine` is the one home of the machine's facts: every stored run's provenance records them
-(:func:`sweeper.experiments.runner.provenance`), and so do the bench and the timed reproduction.
+(:func:`sweeper.experiments.provenance.provenance`), and so do the bench and the timed reproduction.
 """
 
 from __future__ import annotations

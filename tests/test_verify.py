@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from sweeper.cli import main
+import sweeper.experiments.provenance as prov
 import sweeper.experiments.runner as runner
 from sweeper.experiments.reproduce import REPO, store_for
 from sweeper.experiments.runner import (Output, Store, Task, sha256_hex, meta_checksum, run_tasks, task_kind,
@@ -190,7 +191,7 @@ def history(tmp_path, monkeypatch):
         _git(repo, "add", "-A")
         _git(repo, "commit", "-qm", rule)
         commits.append(_git(repo, "rev-parse", "HEAD"))
-    monkeypatch.setattr(runner, "REPO", repo)
+    monkeypatch.setattr(prov, "REPO", repo)
     return repo, *commits
 
 
@@ -201,18 +202,18 @@ def _rewrite(store, task, change):
     change(meta)
     meta["checksum"] = meta_checksum(meta)
     if "verified" in meta:
-        meta["verified"]["checksum"] = runner.verified_checksum(meta)
+        meta["verified"]["checksum"] = prov.verified_checksum(meta)
     path.write_text(json.dumps(meta))
     return meta
 
 
 def test_a_commits_fingerprint_is_computed_from_git_as_from_its_files(history):
     repo, first, second = history
-    assert runner.commit_fingerprint(second) == runner.tree_fingerprint(repo / "sweeper")
-    assert runner.commit_fingerprint(first) != runner.commit_fingerprint(second)
+    assert prov.commit_fingerprint(second) == prov.tree_fingerprint(repo / "sweeper")
+    assert prov.commit_fingerprint(first) != prov.commit_fingerprint(second)
     _git(repo, "checkout", "-q", first)
-    assert runner.commit_fingerprint(first) == runner.tree_fingerprint(repo / "sweeper")
-    assert runner.commit_fingerprint("0" * 40) is None and runner.commit_fingerprint("bogus") is None
+    assert prov.commit_fingerprint(first) == prov.tree_fingerprint(repo / "sweeper")
+    assert prov.commit_fingerprint("0" * 40) is None and prov.commit_fingerprint("bogus") is None
 
 
 def _provenance(commit, source, modified=False):
@@ -226,16 +227,16 @@ def test_provenance_naming_a_commit_not_in_the_history_or_not_its_code_is_refuse
     store, (task, _) = fact_store
     repo, first, second = history
     run = f"test-verify/{task.id}"
-    _rewrite(store, task, _provenance(first, runner.commit_fingerprint(first)))
+    _rewrite(store, task, _provenance(first, prov.commit_fingerprint(first)))
     assert store.status(task) == "ok" and verify(store, [run], log=lambda *_: None)[0].status == "identical"
-    _rewrite(store, task, _provenance("0" * 40, runner.commit_fingerprint(first)))
+    _rewrite(store, task, _provenance("0" * 40, prov.commit_fingerprint(first)))
     message = "corrupt: its provenance names commit '000000000000', which is not in this repository's history"
     assert store.status(task) == message
     assert verify(store, [run], log=lambda *_: None)[0].status == message
-    _rewrite(store, task, _provenance(first, runner.commit_fingerprint(second)))
+    _rewrite(store, task, _provenance(first, prov.commit_fingerprint(second)))
     assert store.status(task).startswith(f"corrupt: its provenance says commit {first[:12]}'s committed code made "
                                          f"it, but records the source fingerprint "
-                                         f"{runner.commit_fingerprint(second)[:12]}..., not that commit's")
+                                         f"{prov.commit_fingerprint(second)[:12]}..., not that commit's")
     _rewrite(store, task, _provenance(first, "made from uncommitted changes", modified=True))
     assert store.status(task) == "ok"  # the commit it was made from exists; its code was not that commit's
 
@@ -245,9 +246,9 @@ def test_provenance_naming_a_commit_not_in_the_history_or_not_its_code_is_refuse
     _rewrite(store, task, record("2" * 40, "bogus"))
     assert store.status(task) == ("corrupt: its 'verified' record names commit '222222222222', which is not in "
                                   "this repository's history")
-    _rewrite(store, task, record(second, runner.commit_fingerprint(first)))
+    _rewrite(store, task, record(second, prov.commit_fingerprint(first)))
     assert store.status(task).startswith("corrupt: its 'verified' record's source fingerprint")
-    _rewrite(store, task, record(second, runner.commit_fingerprint(second)))
+    _rewrite(store, task, record(second, prov.commit_fingerprint(second)))
     assert store.status(task) == "ok" and verify(store, [run], log=lambda *_: None)[0].status == "identical"
 
 
@@ -255,8 +256,8 @@ def test_without_a_git_history_verify_says_it_cannot_check_the_commits(fact_stor
     store, (task, other) = fact_store
     _rewrite(store, task, _provenance("0" * 40, "x"))
     _rewrite(store, other, lambda m: m.update(provenance={}))  # names no commit: nothing to check
-    monkeypatch.setattr(runner, "REPO", tmp_path / "export")  # as an sdist: no .git
-    assert "no git history here" in runner.history_problem()
+    monkeypatch.setattr(prov, "REPO", tmp_path / "export")  # as an sdist: no .git
+    assert "no git history here" in prov.history_problem()
     assert store.status(task) == "ok"  # the store reads it (the book builds); verify says what it cannot check
     v = {v.run.split("/")[1]: v for v in verify(store, select(store, every=True), log=lambda *_: None)}
     assert v[task.id].status.startswith("cannot verify: the commits its meta.json names cannot be checked: no git "
@@ -267,16 +268,69 @@ def test_without_a_git_history_verify_says_it_cannot_check_the_commits(fact_stor
 def test_stored_paper_runs_name_commits_of_the_history_with_their_fingerprints():
     """Every commit the committed paper-scale runs name is in this checkout's history, with the source fingerprint
     recorded beside it (recomputed from git: the same algorithm as the files' fingerprint)."""
-    if runner.history_problem():
-        pytest.skip(runner.history_problem())
+    if prov.history_problem():
+        pytest.skip(prov.history_problem())
     store = store_for(None, "paper")
     problems = {}
     for run in select(store, every=True):
         meta = json.loads((store.root / run / "meta.json").read_text())
         try:
-            problem = runner.provenance_problem(meta)
-        except runner.HistoryUnavailable as exc:
+            problem = prov.provenance_problem(meta)
+        except prov.HistoryUnavailable as exc:
             pytest.skip(str(exc))
         if problem:
             problems[run] = problem
     assert not problems
+
+
+@task_kind("test-verify-timed")
+def _timed_table(x: int, label: str | None = None) -> Output:
+    """A table with a CPU-second column (as the neural bandit's and deep_ppo's curves and tests): never the same."""
+    import time
+    return Output(tables={"curve": pd.DataFrame({"games": [x, 2 * x], "cpu_seconds": [time.process_time()] * 2,
+                                                 "wins": [1, 2], "games_per_cpu_second": [1e9, time.time()]})},
+                  info={"wins": 2})
+
+
+def test_timing_columns_stay_out_of_the_data_files_so_a_recomputed_run_is_identical(tmp_path):
+    """Before: the CPU seconds were in the parquet file, so such a run verified as "same values" at best."""
+    store = Store(tmp_path)
+    task = Task.make("test-verify-timed", x=3)
+    run_tasks([task], store, progress=False)
+    assert list(pd.read_parquet(store.path(task) / "curve.parquet").columns) == ["games", "wins"]
+    meta = store.meta(task)
+    assert list(meta["info"]["table_seconds"]["curve"]["values"]) == ["cpu_seconds", "games_per_cpu_second"]
+    out = store.load(task)  # as the task returned it: the columns back in their places
+    assert list(out.tables["curve"].columns) == ["games", "cpu_seconds", "wins", "games_per_cpu_second"]
+    assert out.tables["curve"]["cpu_seconds"].dtype == "float64" and out.info == {"wins": 2}
+    assert verify(store, [f"test-verify-timed/{task.id}"], log=lambda *_: None)[0].status == "identical"
+
+
+def test_runs_stored_with_timing_columns_are_migrated_to_the_same_tables(tmp_path, monkeypatch):
+    """Stored runs of the old layout (timing columns in their data files) rewritten by the committed migration:
+    sound for the store, the same tables for their readers, identical for verify, with a record of the rewrite."""
+    from sweeper.experiments.migrate import WHAT, migrate_timings
+    store = Store(tmp_path)
+    tasks = [Task.make("test-verify-timed", x=3), Task.make("test-verify", x=2)]
+    with monkeypatch.context() as old:  # the store as it wrote runs before issue 49
+        old.setattr(runner, "stored_form", lambda out: (runner.output_files(out), dict(out.info)))
+        run_tasks(tasks, store, progress=False)
+    before = store.load(tasks[0])
+    old_files = dict(store.meta(tasks[0])["files"])
+    assert "cpu_seconds" in pd.read_parquet(store.path(tasks[0]) / "curve.parquet")
+    assert verify(store, [f"test-verify-timed/{tasks[0].id}"], log=lambda *_: None)[0].status == "same values"
+    head = prov.provenance()["commit"]
+    assert migrate_timings(store, head, log=lambda *_: None) == [f"test-verify-timed/{tasks[0].id}"]
+    meta = store.meta(tasks[0])
+    assert store.status(tasks[0]) == "ok" and meta["checksum"] == meta_checksum(meta)
+    assert [{k: r[k] for k in ("commit", "what", "files")} for r in meta["migrated"]] == [
+        {"commit": head, "what": WHAT, "files": old_files}]
+    after = store.load(tasks[0])
+    pd.testing.assert_frame_equal(after.tables["curve"], before.tables["curve"])
+    assert after.info == before.info and "migrated" not in store.meta(tasks[1])
+    assert verify(store, [f"test-verify-timed/{tasks[0].id}"], log=lambda *_: None)[0].status == "identical"
+    assert migrate_timings(store, head, log=lambda *_: None) == []  # nothing left to migrate
+    forged = _rewrite(store, tasks[0], lambda m: m["migrated"][0].update(commit="3" * 40))
+    assert store.status(tasks[0]) == ("corrupt: its 'migrated' record names commit '333333333333', which is not in "
+                                      "this repository's history") or prov.history_problem()
+    assert forged["migrated"][0]["commit"] == "3" * 40

@@ -2,21 +2,29 @@
 
 A stored run (``<results>/runs/<scale>/<kind>/<id>/``) records the data files it wrote and their checksums. To
 verify it, its task is computed again in this process, its output serialised as the store writes it
-(:func:`sweeper.experiments.runner.output_files`), and compared with what is stored:
+(:func:`sweeper.experiments.runner.stored_form`: the tables' timing columns go to ``info``, not to the data
+files), and compared with what is stored:
 
 ``identical``
-    every data file byte for byte, and the facts of ``info`` equal, except the wall times measured on the way
-    (:func:`timing_field`: names with ``second`` in them, which no two runs share);
+    every data file byte for byte, and the facts of ``info`` equal (:func:`same_fact`: NaN equals NaN), except the
+    times measured on the way (:func:`~sweeper.experiments.runner.timing_field`: names with ``second`` in them,
+    which no two runs share);
 ``same values``
     the bytes differ but every table and array holds the same values (another pandas or pyarrow writes other
     bytes), and ``info`` agrees as above;
 ``differs``
     anything else, named: which files or fields.
 
-A run stored as corrupt or stale (see :meth:`~sweeper.experiments.runner.Store.status`) is reported as such and
-not recomputed. With ``record=True`` an identical run made from uncommitted code (``provenance.sweeper_modified``)
+``cannot verify: ...``
+    the task raised (its inputs changed: a best-window table rewritten in place, an optional extra missing), or
+    the commits its ``meta.json`` names cannot be checked here (no git history); the batch goes on.
+
+A run stored as corrupt or stale (see :meth:`~sweeper.experiments.runner.Store.status`: checksums, and the commits
+it names against the history) is reported as such and not recomputed. A run that differs is reported with the
+machine it was made on where that differs from this one (:func:`sweeper.machine.machine`: torch's kernels
+depend on the CPU's instruction set). With ``record=True`` an identical run made from uncommitted code (``provenance.sweeper_modified``)
 gets a ``verified`` record in its ``meta.json``: the commit that reproduced it byte for byte, with that code's
-source fingerprint and a checksum of its own (:func:`sweeper.experiments.runner.verified_problem` checks it),
+source fingerprint and a checksum of its own (:func:`sweeper.experiments.provenance.verified_problem` checks it),
 while the run's own checksum, which the summary tables' manifest names, stays as it was. Recording needs a clean
 ``sweeper/`` (committed code), else the commit would not say which code verified it.
 """
@@ -33,17 +41,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .runner import TASKS, HistoryUnavailable, Store, Task, sha256_hex, execute, meta_checksum, output_files, \
-    provenance, provenance_problem, source_fingerprint, verified_checksum
+from .provenance import HistoryUnavailable, meta_checksum, provenance, provenance_problem, sha256_hex, \
+    source_fingerprint, verified_checksum
+from .runner import TASKS, Store, Task, execute, stored_form, timing_field
 from .specs import register_kinds
+from ..machine import machine
 
 COMMAND = "python -m sweeper verify --record"
-
-
-def timing_field(name: str) -> bool:
-    """A fact or column that is a time measured on the machine that ran the task (``seconds``,
-    ``games_per_second``, ``train_cpu_seconds`` ...), or the facts of that machine (``machine``): never compared."""
-    return "second" in name or name == "machine"
 
 
 @dataclass
@@ -112,11 +116,12 @@ def select(store: Store, ids=(), sample: int | None = None, seed: int | None = N
 
 
 def _values_equal(name: str, stored: bytes, ours: bytes) -> bool:
-    """Whether two versions of a data file hold the same values (timing columns of tables left out)."""
+    """Whether two versions of a data file hold the same values (timing columns of tables left out: a run stored
+    before they left the data files holds them, see :mod:`~sweeper.experiments.migrate`)."""
     if name.endswith(".parquet"):
         a, b = pd.read_parquet(io.BytesIO(stored)), pd.read_parquet(io.BytesIO(ours))
         keep = lambda f: f[[c for c in f.columns if not timing_field(str(c))]]  # noqa: E731
-        return list(a.columns) == list(b.columns) and keep(a).equals(keep(b))
+        return list(keep(a).columns) == list(keep(b).columns) and keep(a).equals(keep(b))
     with np.load(io.BytesIO(stored), allow_pickle=False) as za, np.load(io.BytesIO(ours), allow_pickle=False) as zb:
         return set(za.files) == set(zb.files) and all(
             za[k].dtype == zb[k].dtype and np.array_equal(za[k], zb[k], equal_nan=za[k].dtype.kind in "fc")
@@ -142,6 +147,20 @@ def _info_differences(stored: dict, ours: dict) -> list[str]:
     keys = sorted(set(stored) | set(ours), key=str)
     return [k for k in keys if not timing_field(str(k))
             and not (k in stored and k in ours and same_fact(stored[k], ours[k]))]
+
+
+def _machine_note(meta: dict) -> list[str]:
+    """Where the machine a run was made on differs from this one in what decides torch's kernels (its instruction
+    sets, torch's pin), a line that says so; runs stored before machines were recorded say nothing."""
+    theirs = meta.get("provenance", {}).get("machine")
+    if not isinstance(theirs, dict):
+        return []
+    ours = machine()
+    keys = ("isa", "cpu_pin")
+    if all(theirs.get(k) == ours.get(k) for k in keys):
+        return []
+    say = lambda m: f"{m.get('cpu')}, instruction sets {m.get('isa')}, torch pin {m.get('cpu_pin')}"  # noqa: E731
+    return [f"made on {say(theirs)}; this machine: {say(ours)}"]
 
 
 def known_kinds() -> set:
@@ -178,7 +197,7 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     except Exception as exc:  # noqa: BLE001 (one run's failure is its verdict; the batch goes on)
         return Verdict(run, f"cannot verify: the task failed: {type(exc).__name__}: {exc}", "",
                        time.perf_counter() - t0)
-    files = output_files(out)
+    files, info = stored_form(out)
     seconds = time.perf_counter() - t0
     stored = {f: (folder / f).read_bytes() for f in meta["files"]}
     problems = []
@@ -187,11 +206,11 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     same_bytes = not problems and all(sha256_hex(files[f]) == meta["files"][f] for f in files)
     if not problems and not same_bytes:
         problems += [f for f in sorted(files) if not _values_equal(f, stored[f], files[f])]
-    info = _info_differences(meta["info"], json.loads(json.dumps(out.info)))
+    info = _info_differences(meta["info"], json.loads(json.dumps(info)))
     if info:
         problems.append("info " + ", ".join(map(str, info)))
     if problems:
-        return Verdict(run, "differs", "; ".join(problems), seconds)
+        return Verdict(run, "differs", "; ".join(problems + _machine_note(meta)), seconds)
     verdict = Verdict(run, "identical" if same_bytes else "same values", "", seconds)
     if record and same_bytes and meta["provenance"].get("sweeper_modified"):
         _record(folder, meta)
