@@ -486,16 +486,16 @@ def describe(summary: dict) -> list:
     """The lines a person reads of a score's :meth:`Score.summary` (the command line prints them)."""
     r = summary
     lines = [f"agent: {r['agent']}",
-             f"suite: {r['suite']} ({r['board']}, {r['opening']} opening), the first {r['games']:,} boards; layouts "
-             f"sha256 {r['suite_sha256'][:16]}",
+             f"suite: {r['suite']} ({r['board']}, {r['opening']} opening), the first {r['games']:,} boards",
+             f"layouts sha256: {r['suite_sha256'][:16]}",
              f"wins: {r['wins']:,} of {r['games']:,}: win rate {r['win_rate']:.4f} [{r['win_low']:.4f}, "
              f"{r['win_high']:.4f}] (95% Wilson)",
              f"safe tiles revealed: {100 * r['safe_revealed']:.1f}% per game",
-             f"test CPU: {r['cpu_us_per_decision']:.1f} microseconds per decision ({r['decisions']:,} decisions, "
-             f"{r['test_cpu_seconds']:.2f} s of process CPU on {r['machine']['cpu']})"]
+             f"test CPU: {r['cpu_us_per_decision']:.1f} µs per decision ({r['decisions']:,} decisions)",
+             f"  {r['test_cpu_seconds']:.2f} s of process CPU on {r['machine']['cpu']}"]
     if r["regret_games"]:
-        lines += [f"regret: {r['regret_per_decision']:.4f} per decision, {r['regret_per_game']:.4f} per game "
-                  f"({r['regret_decisions']:,} decisions on the first {r['regret_games']:,} boards)",
+        lines += [f"regret: {r['regret_per_decision']:.4f} per decision, {r['regret_per_game']:.4f} per game",
+                  f"  {r['regret_decisions']:,} decisions on the first {r['regret_games']:,} boards",
                   f"  oracle: {r['oracle']}"]
     if r["paths_agree"] is not None and r["paths_agree"] != r["regret_games"]:
         lines.append(f"note: the environment's games agreed with the fast player's on {r['paths_agree']} of "

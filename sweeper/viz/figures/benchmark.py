@@ -151,8 +151,9 @@ def verdict(runs: dict, a: str, b: str, level: str) -> str:
     c = compare_seeds(outcomes(runs["games"], a, level), outcomes(runs["games"], b, level))
     na, nb = c["n_seeds"]
     boards = len(outcomes(runs["games"], a, level)[0])
-    diff = f"a difference of {c['difference']:+.3f}"
-    ci = "" if np.isnan(c["low"]) else f" [{c['low']:+.3f}, {c['high']:+.3f}]"
+    signed = lambda v: f"{v + 0.0:+.3f}".replace("-0.000", "+0.000")  # noqa: E731  (no "-0.000")
+    diff = f"a difference of {signed(c['difference'])}"
+    ci = "" if np.isnan(c["low"]) else f" [{signed(c['low'])}, {signed(c['high'])}]"
     text = {"more than": "wins more than", "less than": "wins less than", "level with": "is level with",
             "cannot be told apart": "cannot be told apart from"}[c["verdict"]]
     pooled = {"more than": "more", "less than": "less", "overlapping": "an overlap"}[c["pooled_verdict"]]
@@ -175,7 +176,7 @@ def suites_table() -> pd.DataFrame:
 
 def method_note() -> str:
     """How the page's intervals and verdicts are made (one sentence)."""
-    return f"Verdicts between two learners: {SEED_METHOD}."
+    return f"Verdicts between two learners: {SEED_METHOD} (a margin of ±0.01 here)."
 
 
 def untrained(runs: dict, level: str) -> pd.DataFrame:
@@ -223,11 +224,15 @@ def own_policy_sentence(own: dict, runs: dict) -> str:
         return "The leaderboard of this level has no random clicks or best window agent to compare with."
     rate = own["win_rate"]
     nearer = "random clicks" if abs(rate - lo["win rate"]) < abs(rate - hi["win rate"]) else "the best window agent"
+    mine, r_lo, r_hi = own["regret_per_decision"], lo["regret / decision"], hi["regret / decision"]
+    regret = ("above both" if mine > max(r_lo, r_hi) else "below both" if mine < min(r_lo, r_hi)
+              else "between the two")
     return (f"The policy wins {own['wins']:,} of {own['games']:,} boards ({rate:.3f} [{own['win_low']:.3f}, "
             f"{own['win_high']:.3f}]), with a regret of {own['regret_per_decision']:.4f} per decision on "
             f"{own['regret_games']} boards; on the leaderboard ({int(board['boards'].iloc[0]):,} boards of the same "
             f"suite) random clicks win {lo['win rate']:.3f} with {lo['regret / decision']:.4f}, the best window agent "
-            f"{hi['win rate']:.3f} with {hi['regret / decision']:.4f}. In win rate it is nearer to {nearer}.")
+            f"{hi['win rate']:.3f} with {hi['regret / decision']:.4f}. In win rate it is nearer to {nearer}; its regret "
+            f"per decision is {regret}.")
 
 
 def clock_sentence(runs: dict, here: float) -> str:
