@@ -172,10 +172,15 @@ def restore_timings(tables: dict, info: dict) -> tuple[dict, dict]:
     timings = info.pop(TABLE_SECONDS, {})
     tables = dict(tables)
     for name, spec in timings.items():
-        frame = tables[name].copy()
-        for column, values in spec["values"].items():
-            frame[column] = pd.Series(values, index=frame.index, dtype=None if values else "float64")
-        tables[name] = frame[spec["columns"]]
+        try:
+            frame = tables[name].copy()
+            for column, values in spec["values"].items():
+                if len(values) != len(frame) or column in frame:
+                    raise ValueError
+                frame[column] = pd.Series(values, index=frame.index, dtype=None if values else "float64")
+            tables[name] = frame[spec["columns"]]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise ValueError(f"info[{TABLE_SECONDS!r}] does not fit the table {name!r} of this run") from None
     return tables, info
 
 
