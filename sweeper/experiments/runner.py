@@ -305,8 +305,9 @@ class Store:
     def status(self, task: Task) -> str:
         """``missing``, ``ok``, ``corrupt: <reason>`` or ``stale: <reason>``. Besides the checksums, the commits
         that ``meta.json`` names must be in this checkout's history with their source fingerprints
-        (:func:`~sweeper.experiments.provenance.provenance_problem`); where that history cannot be read (no git checkout, a shallow clone: see
-        :func:`~sweeper.experiments.provenance.history_problem`) they are not checked here, and ``python -m sweeper verify`` says so."""
+        (:func:`~sweeper.experiments.provenance.provenance_problem`); where that history cannot be read (no git
+        checkout, a shallow clone: :func:`~sweeper.experiments.provenance.history_problem`) they are not checked
+        here, and ``python -m sweeper verify`` says so."""
         d = self.path(task)
         if not d.exists():
             return "missing"
