@@ -56,6 +56,24 @@ def test_verify_finds_the_runs_identical_then_reports_a_forged_one(quick_store, 
     assert f"player/{tasks[1].id}: identical" in out and "1 not (paper_code/" in out
 
 
+def test_a_small_run_of_every_kind_verifies_identical(tmp_path):
+    """One small run of each kind of the experiments that needs no optional extra (bandit with its test games,
+    player, audit, regret against the package's best-window table, the paper's code, the deep-RL chapter's random
+    floor), stored, then recomputed: identical, byte for byte (the neural bandit and MaskablePPO, which need the
+    extra, in tests/test_neural.py and tests/test_deep_rl.py under ``make test-deep``)."""
+    from sweeper.experiments.specs import audit_spec_task, bandit, register_kinds, regret_spec_task, Scale
+    tiny = Scale("tiny", 300, 20, 100, 0, 0)
+    tasks = [bandit("greedy", "4x4x3", 300, 1, block=100, tests=["4x4x3"], test_episodes=20),
+             player("solver", "8x8x10", 20, 1, "reference"), audit_spec_task("greedy", tiny, 1),
+             regret_spec_task("greedy", "8x8x10", 200, 1, 100, frozen=20), paper_code("greedy-4x4x3", 300, 100),
+             Task.make("deep_random", board="8x8x10", seed=1, tests=["8x8x10"], test_episodes=5, audit_games=2)]
+    assert {t.kind for t in tasks} == set(register_kinds()) - {"neural_bandit", "deep_ppo"}
+    store = store_for(tmp_path, "quick")
+    run_tasks(tasks, store, progress=False, log=lambda *_: None)
+    verdicts = verify(store, select(store, every=True), log=lambda *_: None)
+    assert [v.status for v in verdicts] == ["identical"] * len(tasks), [v.line() for v in verdicts]
+
+
 def test_verify_refuses_what_it_cannot_do(quick_store, capsys):
     results, store, _ = quick_store
     for argv, message in ((["nosuchid"], "no stored run 'nosuchid'"), (["--kind", "bandit"], "no stored runs of kind"),
@@ -160,12 +178,16 @@ def test_every_kind_of_the_store_is_known_to_verify():
     """Before: ``verify`` imported the kinds of ``specs`` and ``deep_rl`` but not ``neural``: ``unknown task kind
     'neural_bandit'`` for its 18 stored runs. In a fresh process, as the command line starts."""
     code = ("import json, sys; from sweeper.experiments.verify import known_kinds; "
-            "print(json.dumps([sorted(known_kinds()), 'torch' in sys.modules]))")
+            "from sweeper.experiments.runner import TASKS; from sweeper.experiments.specs import KINDS; "
+            "known = sorted(known_kinds()); "
+            "ours = sorted(k for k, f in TASKS.items() if f.__module__.startswith('sweeper.')); "
+            "print(json.dumps([known, ours, sorted(KINDS), 'torch' in sys.modules]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=dict(os.environ, PYTHONPATH=str(REPO)))
-    known, torch = json.loads(out.stdout)
+    known, ours, kinds, torch = json.loads(out.stdout)
     stored = {k.name for k in store_for(None, "paper").root.iterdir() if k.is_dir()}
     assert stored and stored <= set(known)
+    assert ours == kinds  # every kind the package defines is in specs.KINDS, which register_kinds checks
     assert not torch  # registering a kind imports no torch: only running a deep task does
 
 
@@ -304,6 +326,9 @@ def test_timing_columns_stay_out_of_the_data_files_so_a_recomputed_run_is_identi
     assert list(out.tables["curve"].columns) == ["games", "cpu_seconds", "wins", "games_per_cpu_second"]
     assert out.tables["curve"]["cpu_seconds"].dtype == "float64" and out.info == {"wins": 2}
     assert verify(store, [f"test-verify-timed/{task.id}"], log=lambda *_: None)[0].status == "identical"
+    _rewrite(store, task, lambda m: m["info"]["table_seconds"]["curve"]["values"]["cpu_seconds"].pop())
+    with pytest.raises(ValueError, match="info\\['table_seconds'\\] does not fit the table 'curve' of this run"):
+        store.load(task)  # a forged record is one clear error, not a KeyError
 
 
 def test_runs_stored_with_timing_columns_are_migrated_to_the_same_tables(tmp_path, monkeypatch):

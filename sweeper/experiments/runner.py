@@ -173,10 +173,15 @@ def restore_timings(tables: dict, info: dict) -> tuple[dict, dict]:
     timings = info.pop(TABLE_SECONDS, {})
     tables = dict(tables)
     for name, spec in timings.items():
-        frame = tables[name].copy()
-        for column, values in spec["values"].items():
-            frame[column] = pd.Series(values, index=frame.index, dtype=None if values else "float64")
-        tables[name] = frame[spec["columns"]]
+        try:
+            frame = tables[name].copy()
+            for column, values in spec["values"].items():
+                if len(values) != len(frame) or column in frame:
+                    raise ValueError
+                frame[column] = pd.Series(values, index=frame.index, dtype=None if values else "float64")
+            tables[name] = frame[spec["columns"]]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise ValueError(f"info[{TABLE_SECONDS!r}] does not fit the table {name!r} of this run") from None
     return tables, info
 
 
@@ -301,8 +306,9 @@ class Store:
     def status(self, task: Task) -> str:
         """``missing``, ``ok``, ``corrupt: <reason>`` or ``stale: <reason>``. Besides the checksums, the commits
         that ``meta.json`` names must be in this checkout's history with their source fingerprints
-        (:func:`~sweeper.experiments.provenance.provenance_problem`); where that history cannot be read (no git checkout, a shallow clone: see
-        :func:`~sweeper.experiments.provenance.history_problem`) they are not checked here, and ``python -m sweeper verify`` says so."""
+        (:func:`~sweeper.experiments.provenance.provenance_problem`); where that history cannot be read (no git
+        checkout, a shallow clone: :func:`~sweeper.experiments.provenance.history_problem`) they are not checked
+        here, and ``python -m sweeper verify`` says so."""
         d = self.path(task)
         if not d.exists():
             return "missing"

@@ -609,6 +609,10 @@ def register_kinds() -> list[str]:
     ``meta.json`` alone (``python -m sweeper verify``) calls it; importing those modules imports no torch (only
     running a deep task does)."""
     from . import deep_rl, neural  # noqa: F401  (they register their kinds with @task_kind)
+    from .runner import TASKS
+    missing = sorted(set(KINDS) - set(TASKS))
+    if missing:  # a kind renamed or moved without this list: verify could not recompute its runs
+        raise AssertionError(f"task kinds {missing} are not registered by the modules register_kinds imports")
     return sorted(KINDS)
 
 

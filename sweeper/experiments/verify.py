@@ -22,8 +22,10 @@ files), and compared with what is stored:
 A run stored as corrupt or stale (see :meth:`~sweeper.experiments.runner.Store.status`: checksums, and the commits
 it names against the history) is reported as such and not recomputed. A run that differs is reported with the
 machine it was made on where that differs from this one (:func:`sweeper.machine.machine`: torch's kernels
-depend on the CPU's instruction set). With ``record=True`` an identical run made from uncommitted code (``provenance.sweeper_modified``)
-gets a ``verified`` record in its ``meta.json``: the commit that reproduced it byte for byte, with that code's
+depend on the CPU's instruction set).
+
+With ``record=True`` an identical run made from uncommitted code (``provenance.sweeper_modified``) gets a
+``verified`` record in its ``meta.json``: the commit that reproduced it byte for byte, with that code's
 source fingerprint and a checksum of its own (:func:`sweeper.experiments.provenance.verified_problem` checks it),
 while the run's own checksum, which the summary tables' manifest names, stays as it was. Recording needs a clean
 ``sweeper/`` (committed code), else the commit would not say which code verified it.
