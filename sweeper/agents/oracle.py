@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from ..game.engine import G_K, LOST, ST
-from ..game.grid import COVERED, OUT
+from ..game.grid import COVERED, FLAG, OUT
 from ..game.probability import INCONSISTENT, analyse
 from .values import EMPTY, USED, ensure_room, find, prefetch, probe as slot_of
 from .windows import window_code, window_key
@@ -72,9 +72,9 @@ GAME_INT_COLUMNS = ("won", "cause", "by_removal", "decisions", "sure_decisions",
 S_REGRET_SURE, S_REGRET_GUESS, S_REGRET_FLAGS, S_RIGHT, S_GAP_SURE, S_GAP_GUESS = range(6)
 GAME_FLOAT_COLUMNS = ("regret_sure", "regret_guess", "regret_flags", "right", "gap_sure", "gap_guess")
 # the probe's counters ``state``: rows written, solver fallbacks, and of the game in progress: cause, lost by
-# a removal, decisions; ``fstate``: of the decision in progress: lowest P among the candidates, best, P(target),
+# a removal, decisions; the fallbacks of the last view analysed (-1: none yet); ``fstate``: of the decision in progress: lowest P among the candidates, best, P(target),
 # the best window agent's P(right), whether a candidate's key was unknown to its table
-R_ROWS, R_FALLBACKS, R_CAUSE, R_REMOVAL, R_DEC = range(5)
+R_ROWS, R_FALLBACKS, R_CAUSE, R_REMOVAL, R_DEC, R_SOLVED = range(6)
 X_LOWEST, X_BEST, X_EXACT, X_WINDOW, X_UNKNOWN = range(5)
 #: What a probe does with its best-window table ``wkeys/wq/wn/wmeta`` (``wmode[0]``): nothing, score each decision
 #: against it (Q holds each key's value), or estimate it (Q sums each key's exact probabilities, N counts them).
@@ -84,7 +84,8 @@ EMPTY_KEY = EMPTY
 #: The value of a key the table has never met: no information.
 UNKNOWN = 0.5
 
-#: The probe bundle: ``prob`` (the exact probabilities of the current view, by padded tile), ``budget``
+#: The probe bundle: ``prob`` (the exact probabilities of the current view, by padded tile), ``pview`` (the view
+#: they were computed from, flags shown as covered tiles, as the solver reads them; -1: none yet), ``budget``
 #: (the solver's node budget, one int), ``state``/``fstate`` (counters above), ``di``/``df`` (per-decision
 #: rows; length 0: none recorded), ``games``/``gsum`` (per game, indexed like the loop's records), ``cbins``
 #: (every candidate's count, belief sum, exact sum, known-safe, known-mine by belief bin); the best-window table
@@ -97,7 +98,7 @@ UNKNOWN = 0.5
 #: ``wacc``/``wcnt``: the exact
 #: probabilities each candidate gathered for its current slot and their number, added to the slot when its window
 #: changes (:func:`flush` adds them all).
-Probe = namedtuple("Probe", ["prob", "budget", "state", "fstate", "di", "df", "games", "gsum", "cbins",
+Probe = namedtuple("Probe", ["prob", "pview", "budget", "state", "fstate", "di", "df", "games", "gsum", "cbins",
                              "wkeys", "wq", "wn", "wmeta", "wmode", "wcode", "wslot", "wval", "codes", "wpend",
                              "wacc", "wcnt"])
 
@@ -113,8 +114,8 @@ def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int 
         from .values import ValueTable
         window, mode = ValueTable(16), WINDOW_NONE
     t = window.bundle
-    return Probe(prob=np.zeros(P), budget=np.array([budget], np.int64),
-                 state=np.zeros(5, np.int64), fstate=np.zeros(5), di=np.zeros((rows, D_SIZE), np.int64),
+    return Probe(prob=np.zeros(P), pview=np.full(P, -1, np.int8), budget=np.array([budget], np.int64),
+                 state=np.array([0, 0, 0, 0, 0, -1], np.int64), fstate=np.zeros(5), di=np.zeros((rows, D_SIZE), np.int64),
                  df=np.zeros((rows, F_SIZE)), games=np.zeros((games, len(GAME_INT_COLUMNS)), np.int64),
                  gsum=np.zeros((games, len(GAME_FLOAT_COLUMNS))), cbins=np.zeros((N_BINS, 5)),
                  wkeys=t.keys, wq=t.q, wn=t.n, wmeta=t.meta, wmode=np.array([mode, int(bool(symmetric))], np.int64),
@@ -230,11 +231,24 @@ def before_choice(b, c, window_agent, probe):
     """The exact probabilities of the view the agent is about to decide on, the lowest and the best move
     among its candidates (live tiles), (window agents) every seen candidate into the belief bins, and the
     best window agent's move (scoring) or every candidate's probability into its key's sum (estimating)."""
-    tiles, view, flg, prob = b.tiles, b.shown, b.flg, probe.prob
-    f = analyse(view, tiles, b.off8, b.geo[G_K], probe.budget[0], prob)
-    if f == INCONSISTENT:
-        raise RuntimeError("the solver found a real board's view inconsistent")
-    probe.state[R_FALLBACKS] += f
+    tiles, view, flg, prob, pview, st = b.tiles, b.shown, b.flg, probe.prob, probe.pview, probe.state
+    # the solver reads a flag as a covered tile: after a flag (a third of the decisions) it would see the view it saw
+    # before, so the probabilities of that view are kept (the same numbers: the solver is a function of the view)
+    same = st[R_SOLVED] >= 0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        v = view[p] if view[p] != FLAG else np.int8(COVERED)
+        if pview[p] != v:
+            pview[p] = v
+            same = False
+    if same:
+        f = st[R_SOLVED]
+    else:
+        f = analyse(view, tiles, b.off8, b.geo[G_K], probe.budget[0], prob)
+        if f == INCONSISTENT:
+            raise RuntimeError("the solver found a real board's view inconsistent")
+        st[R_SOLVED] = f
+    st[R_FALLBACKS] += f
     cq, cn, cbins = c.cq, c.cn, probe.cbins
     off8, off9 = b.off8, b.off9
     mode = probe.wmode[0]
