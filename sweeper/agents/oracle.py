@@ -43,9 +43,9 @@ import numpy as np
 from numba import njit
 
 from ..game.engine import G_K, LOST, ST
-from ..game.grid import COVERED, OUT
+from ..game.grid import COVERED, FLAG, OUT
 from ..game.probability import INCONSISTENT, analyse
-from .values import EMPTY, USED, ensure_room, probe as slot_of
+from .values import EMPTY, USED, ensure_room, find, prefetch, probe as slot_of
 from .windows import window_code, window_key
 
 #: Probabilities within EPS of 0 or 1 count as known.
@@ -72,9 +72,9 @@ GAME_INT_COLUMNS = ("won", "cause", "by_removal", "decisions", "sure_decisions",
 S_REGRET_SURE, S_REGRET_GUESS, S_REGRET_FLAGS, S_RIGHT, S_GAP_SURE, S_GAP_GUESS = range(6)
 GAME_FLOAT_COLUMNS = ("regret_sure", "regret_guess", "regret_flags", "right", "gap_sure", "gap_guess")
 # the probe's counters ``state``: rows written, solver fallbacks, and of the game in progress: cause, lost by
-# a removal, decisions; ``fstate``: of the decision in progress: lowest P among the candidates, best, P(target),
+# a removal, decisions; the fallbacks of the last view analysed (-1: none yet); ``fstate``: of the decision in progress: lowest P among the candidates, best, P(target),
 # the best window agent's P(right), whether a candidate's key was unknown to its table
-R_ROWS, R_FALLBACKS, R_CAUSE, R_REMOVAL, R_DEC = range(5)
+R_ROWS, R_FALLBACKS, R_CAUSE, R_REMOVAL, R_DEC, R_SOLVED = range(6)
 X_LOWEST, X_BEST, X_EXACT, X_WINDOW, X_UNKNOWN = range(5)
 #: What a probe does with its best-window table ``wkeys/wq/wn/wmeta`` (``wmode[0]``): nothing, score each decision
 #: against it (Q holds each key's value), or estimate it (Q sums each key's exact probabilities, N counts them).
@@ -84,18 +84,23 @@ EMPTY_KEY = EMPTY
 #: The value of a key the table has never met: no information.
 UNKNOWN = 0.5
 
-#: The probe bundle: ``prob`` (the exact probabilities of the current view, by padded tile), ``budget``
+#: The probe bundle: ``prob`` (the exact probabilities of the current view, by padded tile), ``pview`` (the view
+#: they were computed from, flags shown as covered tiles, as the solver reads them; -1: none yet), ``budget``
 #: (the solver's node budget, one int), ``state``/``fstate`` (counters above), ``di``/``df`` (per-decision
 #: rows; length 0: none recorded), ``games``/``gsum`` (per game, indexed like the loop's records), ``cbins``
 #: (every candidate's count, belief sum, exact sum, known-safe, known-mine by belief bin); the best-window table
 #: ``wkeys``/``wq``/``wn``/``wmeta`` (a :class:`~sweeper.agents.values.Table`'s arrays) with ``wmode`` (what is
 #: done with it, and whether its keys are symmetric) and, per candidate (``tile * 8 + k``), the window code its
-#: slot was last looked up for (``wcode``, -1: never) and that slot (``wslot``, -1: not in the table); ``codes``:
-#: scratch space, the window code of each tile of the current view; estimating, ``wacc``/``wcnt``: the exact
+#: slot was last looked up for (``wcode``, -1: never), that slot (``wslot``, -1: not in the table) and, scoring, its
+#: value (``wval``: a copy, read at every decision without touching the large table); ``codes``: scratch space, the
+#: window code of each tile of the current view (a state-action agent's: a window agent's cache holds them);
+#: ``wpend``: scratch space, scoring, the candidates whose slots are looked up, with their keys; estimating,
+#: ``wacc``/``wcnt``: the exact
 #: probabilities each candidate gathered for its current slot and their number, added to the slot when its window
 #: changes (:func:`flush` adds them all).
-Probe = namedtuple("Probe", ["prob", "budget", "state", "fstate", "di", "df", "games", "gsum", "cbins",
-                             "wkeys", "wq", "wn", "wmeta", "wmode", "wcode", "wslot", "codes", "wacc", "wcnt"])
+Probe = namedtuple("Probe", ["prob", "pview", "budget", "state", "fstate", "di", "df", "games", "gsum", "cbins",
+                             "wkeys", "wq", "wn", "wmeta", "wmode", "wcode", "wslot", "wval", "codes", "wpend",
+                             "wacc", "wcnt"])
 
 
 def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int = WINDOW_NONE,
@@ -109,12 +114,13 @@ def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int 
         from .values import ValueTable
         window, mode = ValueTable(16), WINDOW_NONE
     t = window.bundle
-    return Probe(prob=np.zeros(P), budget=np.array([budget], np.int64),
-                 state=np.zeros(5, np.int64), fstate=np.zeros(5), di=np.zeros((rows, D_SIZE), np.int64),
+    return Probe(prob=np.zeros(P), pview=np.full(P, -1, np.int8), budget=np.array([budget], np.int64),
+                 state=np.array([0, 0, 0, 0, 0, -1], np.int64), fstate=np.zeros(5), di=np.zeros((rows, D_SIZE), np.int64),
                  df=np.zeros((rows, F_SIZE)), games=np.zeros((games, len(GAME_INT_COLUMNS)), np.int64),
                  gsum=np.zeros((games, len(GAME_FLOAT_COLUMNS))), cbins=np.zeros((N_BINS, 5)),
                  wkeys=t.keys, wq=t.q, wn=t.n, wmeta=t.meta, wmode=np.array([mode, int(bool(symmetric))], np.int64),
-                 wcode=np.full(P * 8, -1, np.int64), wslot=np.full(P * 8, -1, np.int64), codes=np.zeros(P, np.int64),
+                 wcode=np.full(P * 8, -1, np.int64), wslot=np.full(P * 8, -1, np.int64), wval=np.full(P * 8, UNKNOWN),
+                 codes=np.zeros(P, np.int64), wpend=np.zeros(2 * P * 8, np.int64),
                  wacc=np.zeros(P * 8), wcnt=np.zeros(P * 8, np.int64))
 
 
@@ -146,14 +152,14 @@ def grow(probe: Probe, room: int) -> Probe:
 
 
 @njit(cache=True)
-def window_slot(probe, estimate, symmetric, view, off9, centre, code, bp, i):
-    """Look up, in the probe's best-window table, the slot of the candidate with cache index ``i`` (window around ``centre``,
-    whose cells have the code ``code``, target direction ``bp``) and remember it with the code (estimating: the
-    key is added when absent, and the sums the candidate gathered for its previous key are added to that key's
-    slot; scoring: -1 when absent). The caller looks up only windows that changed."""
+def window_slot(probe, symmetric, view, off9, centre, code, bp, i):
+    """Estimating: the slot, in the probe's best-window table, of the candidate with cache index ``i`` (window around
+    ``centre``, whose cells have the code ``code``, target direction ``bp``), its key added when absent, remembered
+    with the code; the sums the candidate gathered for its previous key are first added to that key's slot. The
+    caller looks up only windows that changed."""
     keys, wq, wn, wmeta, wcode, wslot, wacc, wcnt = probe.wkeys, probe.wq, probe.wn, probe.wmeta, probe.wcode, \
         probe.wslot, probe.wacc, probe.wcnt
-    if estimate and wcnt[i] > 0:  # the sums gathered for the window's previous key go to its slot
+    if wcnt[i] > 0:  # the sums gathered for the window's previous key go to its slot
         wq[wslot[i]] += wacc[i]
         wn[wslot[i]] += wcnt[i]
         wacc[i] = 0.0
@@ -161,16 +167,45 @@ def window_slot(probe, estimate, symmetric, view, off9, centre, code, bp, i):
     key = window_key(view, centre, off9, bp, symmetric)
     s = slot_of(keys, key)
     if keys[s] == EMPTY:
-        if estimate:
-            keys[s] = key
-            wq[s] = 0.0
-            wn[s] = 0
-            wmeta[USED] += 1
-        else:
-            s = -1
+        keys[s] = key
+        wq[s] = 0.0
+        wn[s] = 0
+        wmeta[USED] += 1
     wcode[i] = code
     wslot[i] = s
     return s
+
+
+@njit(cache=True)
+def scored_slots(b, codes, probe):
+    """Scoring: look up, in the best-window table, the slot of every live candidate whose window changed since its
+    slot was looked up (its window's code, in ``codes``, is not the one it remembers), and keep the slot's value
+    (:data:`UNKNOWN` when absent) beside it. The keys are computed first and their slots' cache lines requested
+    at once, then looked up in the same order: the table is large, most lookups miss the CPU caches, and the misses
+    then overlap (as :func:`sweeper.agents.kernels.refresh_keys` does for the agent's table)."""
+    tiles, view, flg, off8, off9 = b.tiles, b.shown, b.flg, b.off8, b.off9
+    keys, wq, wcode, wslot, wval, pend = probe.wkeys, probe.wq, probe.wcode, probe.wslot, probe.wval, probe.wpend
+    symmetric = probe.wmode[1] != 0
+    m = 0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if view[p] != COVERED or flg[p] != 0:  # not a live tile
+            continue
+        for k in range(8):
+            ctr = p + off8[k]
+            i = p * 8 + k
+            if view[ctr] != OUT and codes[ctr] != wcode[i]:
+                key = window_key(view, ctr, off9, 7 - k, symmetric)
+                prefetch(keys, key)
+                wcode[i] = codes[ctr]
+                pend[2 * m] = i
+                pend[2 * m + 1] = key
+                m += 1
+    for r in range(m):
+        i = pend[2 * r]
+        s = find(keys, pend[2 * r + 1])
+        wslot[i] = s
+        wval[i] = wq[s] if s >= 0 else UNKNOWN
 
 
 @njit(cache=True)
@@ -196,21 +231,39 @@ def before_choice(b, c, window_agent, probe):
     """The exact probabilities of the view the agent is about to decide on, the lowest and the best move
     among its candidates (live tiles), (window agents) every seen candidate into the belief bins, and the
     best window agent's move (scoring) or every candidate's probability into its key's sum (estimating)."""
-    tiles, view, flg, prob = b.tiles, b.shown, b.flg, probe.prob
-    f = analyse(view, tiles, b.off8, b.geo[G_K], probe.budget[0], prob)
-    if f == INCONSISTENT:
-        raise RuntimeError("the solver found a real board's view inconsistent")
-    probe.state[R_FALLBACKS] += f
+    tiles, view, flg, prob, pview, st = b.tiles, b.shown, b.flg, probe.prob, probe.pview, probe.state
+    # the solver reads a flag as a covered tile: after a flag (a third of the decisions) it would see the view it saw
+    # before, so the probabilities of that view are kept (the same numbers: the solver is a function of the view)
+    same = st[R_SOLVED] >= 0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        v = view[p] if view[p] != FLAG else np.int8(COVERED)
+        if pview[p] != v:
+            pview[p] = v
+            same = False
+    if same:
+        f = st[R_SOLVED]
+    else:
+        f = analyse(view, tiles, b.off8, b.geo[G_K], probe.budget[0], prob)
+        if f == INCONSISTENT:
+            raise RuntimeError("the solver found a real board's view inconsistent")
+        st[R_SOLVED] = f
+    st[R_FALLBACKS] += f
     cq, cn, cbins = c.cq, c.cn, probe.cbins
     off8, off9 = b.off8, b.off9
     mode = probe.wmode[0]
     estimate = mode == WINDOW_ESTIMATE
     symmetric = probe.wmode[1] != 0
-    wq, wcode, wslot, codes = probe.wq, probe.wcode, probe.wslot, probe.codes
+    wval, wcode, wslot = probe.wval, probe.wcode, probe.wslot
     wacc, wcnt = probe.wacc, probe.wcnt
-    if mode != WINDOW_NONE:  # every window's code, once per decision (a window is the centre of 8 candidates)
+    # every window's code (a window is the centre of 8 candidates): a window agent's cache holds them, up to date
+    # (its refresh recomputes the code of every window that changed, sweeper.agents.kernels.refresh_keys)
+    codes = c.rawc if window_agent else probe.codes
+    if mode != WINDOW_NONE and not window_agent:
         for j in range(tiles.shape[0]):
             codes[tiles[j]] = window_code(view, tiles[j], off9)
+    if mode == WINDOW_SCORE:
+        scored_slots(b, codes, probe)
     lowest = 2.0
     best = 0.0
     w_certain = -1.0  # the best window agent: the most certain value, its tied candidates' summed P(right)
@@ -230,18 +283,14 @@ def before_choice(b, c, window_agent, probe):
                 if view[ctr] == OUT:
                     continue
                 i = p * 8 + k
-                s = wslot[i]
-                if codes[ctr] != wcode[i]:  # the window changed since its slot was looked up
-                    s = window_slot(probe, estimate, symmetric, view, off9, ctr, codes[ctr], 7 - k, i)
                 if estimate:  # gathered per candidate while its window stays the same (no memory traffic)
+                    if codes[ctr] != wcode[i]:  # the window changed since its slot was looked up
+                        window_slot(probe, symmetric, view, off9, ctr, codes[ctr], 7 - k, i)
                     wacc[i] += pp
                     wcnt[i] += 1
                     continue
-                v = UNKNOWN
-                if s >= 0:
-                    v = wq[s]
-                else:
-                    unknown = True
+                v = wval[i]  # the value of its slot (scored_slots looked it up)
+                unknown |= wslot[i] < 0
                 certain = max(v, 1.0 - v)
                 right = pp if v > 0.5 else 1.0 - pp
                 if certain > w_certain:
