@@ -617,7 +617,7 @@ def register_kinds() -> list[str]:
 
 
 #: The task kinds of the experiments (:func:`register_kinds`).
-KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "deep_ppo", "deep_random")
+KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "deep_ppo", "deep_random", "benchmark")
 
 
 # --------------------------------------------------- the neural bandit (issue 38) --

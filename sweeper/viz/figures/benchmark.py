@@ -26,9 +26,9 @@ LEVEL_OF = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "exper
 SHORT = {"8x8x10": "beg.", "16x16x40": "int.", "16x30x99": "exp."}
 #: What each short label stands for (the page's key to its tables).
 KEY = ("greedy, ε-greedy (ε = 0.01) and UCB (c = 0.1) tables: the paper's agents; Thompson table: Thompson sampling "
-       "on the same table; decaying-ε, softmax (τ = 0.05) and UCB1 rules: the plug-in rules of chapter 13; best "
-       "window (beg., int.): the best window agent of beginner or intermediate boards; network (beg., int., exp.): "
-       "the neural bandit trained on that level")
+       "on the same table; decaying-ε, softmax (τ = 0.05) and UCB1 rules: the plug-in rules of the chapter \"Write "
+       "your own bandit\"; best window (beg., int.): the best window agent of beginner or intermediate boards; "
+       "network (beg., int., exp.): the neural bandit trained on that level")
 
 
 def label(agent: str, facts: dict | None = None) -> str:
