@@ -83,24 +83,29 @@ WINDOW_NONE, WINDOW_SCORE, WINDOW_ESTIMATE = 0, 1, 2
 EMPTY_KEY = EMPTY
 #: The value of a key the table has never met: no information.
 UNKNOWN = 0.5
+#: The certainty of no candidate (a window centre off the board): below every value's max(v, 1 - v).
+NO_CERTAINTY = -2.0
 
 #: The probe bundle: ``prob`` (the exact probabilities of the current view, by padded tile), ``pview`` (the view
 #: they were computed from, flags shown as covered tiles, as the solver reads them; -1: none yet), ``budget``
 #: (the solver's node budget, one int), ``state``/``fstate`` (counters above), ``di``/``df`` (per-decision
 #: rows; length 0: none recorded), ``games``/``gsum`` (per game, indexed like the loop's records), ``cbins``
-#: (every candidate's count, belief sum, exact sum, known-safe, known-mine by belief bin); the best-window table
+#: (every candidate's count, belief sum, exact sum, known-safe, known-mine by belief bin; 0 rows: not gathered);
+#: the best-window table
 #: ``wkeys``/``wq``/``wn``/``wmeta`` (a :class:`~sweeper.agents.values.Table`'s arrays) with ``wmode`` (what is
-#: done with it, and whether its keys are symmetric) and, per candidate (``tile * 8 + k``), the window code its
-#: slot was last looked up for (``wcode``, -1: never), that slot (``wslot``, -1: not in the table) and, scoring, its
-#: value (``wval``: a copy, read at every decision without touching the large table); ``codes``: scratch space, the
-#: window code of each tile of the current view (a state-action agent's: a window agent's cache holds them);
-#: ``wpend``: scratch space, scoring, the candidates whose slots are looked up, with their keys; estimating,
-#: ``wacc``/``wcnt``: the exact
-#: probabilities each candidate gathered for its current slot and their number, added to the slot when its window
-#: changes (:func:`flush` adds them all).
+#: done with it, and whether its keys are symmetric) and, per candidate (``tile * 8 + k``), its slot (``wslot``, -1:
+#: not in the table); estimating, the window code that slot was looked up for (``wcode``, -1: never); scoring, that
+#: slot's value (``wval``, a copy: :data:`UNKNOWN` when absent) and its certainty ``max(v, 1 - v)`` (``wcert``,
+#: -2: none, off the board), with per tile the largest certainty of its candidates (``tcert``) and whether one of
+#: them is unknown to the table (``tunk``), and per window centre the code its candidates were looked up for
+#: (``ccode``, -1: never); ``codes``: scratch space, the window code of each tile of the current view (for a
+#: state-action agent: a window agent's cache holds them); ``wpend``: scratch space, scoring, the candidates whose
+#: slots are looked up, with their keys; estimating, ``wacc``/``wcnt``: the exact probabilities each candidate
+#: gathered for its current slot and their number, added to the slot when its window changes (:func:`flush` adds
+#: them all).
 Probe = namedtuple("Probe", ["prob", "pview", "budget", "state", "fstate", "di", "df", "games", "gsum", "cbins",
-                             "wkeys", "wq", "wn", "wmeta", "wmode", "wcode", "wslot", "wval", "codes", "wpend",
-                             "wacc", "wcnt"])
+                             "wkeys", "wq", "wn", "wmeta", "wmode", "wcode", "wslot", "wval", "wcert", "tcert",
+                             "tunk", "ccode", "codes", "wpend", "wacc", "wcnt"])
 
 
 def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int = WINDOW_NONE,
@@ -120,7 +125,8 @@ def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int 
                  gsum=np.zeros((games, len(GAME_FLOAT_COLUMNS))), cbins=np.zeros((N_BINS, 5)),
                  wkeys=t.keys, wq=t.q, wn=t.n, wmeta=t.meta, wmode=np.array([mode, int(bool(symmetric))], np.int64),
                  wcode=np.full(P * 8, -1, np.int64), wslot=np.full(P * 8, -1, np.int64), wval=np.full(P * 8, UNKNOWN),
-                 codes=np.zeros(P, np.int64), wpend=np.zeros(2 * P * 8, np.int64),
+                 wcert=np.full(P * 8, NO_CERTAINTY), tcert=np.full(P, NO_CERTAINTY), tunk=np.zeros(P, np.uint8),
+                 ccode=np.full(P, -1, np.int64), codes=np.zeros(P, np.int64), wpend=np.zeros(2 * P * 8, np.int64),
                  wacc=np.zeros(P * 8), wcnt=np.zeros(P * 8, np.int64))
 
 
@@ -178,34 +184,78 @@ def window_slot(probe, symmetric, view, off9, centre, code, bp, i):
 
 @njit(cache=True)
 def scored_slots(b, codes, probe):
-    """Scoring: look up, in the best-window table, the slot of every live candidate whose window changed since its
-    slot was looked up (its window's code, in ``codes``, is not the one it remembers), and keep the slot's value
-    (:data:`UNKNOWN` when absent) beside it. The keys are computed first and their slots' cache lines requested
-    at once, then looked up in the same order: the table is large, most lookups miss the CPU caches, and the misses
-    then overlap (as :func:`sweeper.agents.kernels.refresh_keys` does for the agent's table)."""
-    tiles, view, flg, off8, off9 = b.tiles, b.shown, b.flg, b.off8, b.off9
-    keys, wq, wcode, wslot, wval, pend = probe.wkeys, probe.wq, probe.wcode, probe.wslot, probe.wval, probe.wpend
+    """Scoring: look up, in the best-window table, the slot of every candidate (covered target) of every window that
+    changed since its candidates were looked up (its code, in ``codes``, is not the one the centre remembers), keep
+    the slot's value (:data:`UNKNOWN` when absent) and certainty beside it, and bring its tile's largest certainty
+    and unknown mark up to date. As :func:`sweeper.agents.kernels.refresh_keys` does for the agent's table, the keys
+    are computed first and their slots' cache lines requested at once, then looked up in the same order: the table
+    is large, most lookups miss the CPU caches, and the misses then overlap. (A window's code holds its target cells,
+    so a target that is covered now was covered when the window last changed, and was looked up then.)"""
+    tiles, view, off8, off9 = b.tiles, b.shown, b.off8, b.off9
+    keys, wq, wslot, wval, wcert = probe.wkeys, probe.wq, probe.wslot, probe.wval, probe.wcert
+    tcert, tunk, ccode, pend = probe.tcert, probe.tunk, probe.ccode, probe.wpend
     symmetric = probe.wmode[1] != 0
     m = 0
     for j in range(tiles.shape[0]):
-        p = tiles[j]
-        if view[p] != COVERED or flg[p] != 0:  # not a live tile
+        ctr = tiles[j]
+        code = codes[ctr]
+        if code == ccode[ctr]:
             continue
-        for k in range(8):
-            ctr = p + off8[k]
-            i = p * 8 + k
-            if view[ctr] != OUT and codes[ctr] != wcode[i]:
-                key = window_key(view, ctr, off9, 7 - k, symmetric)
+        ccode[ctr] = code
+        for bp in range(8):
+            x = ctr + off8[bp]
+            if view[x] == COVERED:
+                key = window_key(view, ctr, off9, bp, symmetric)
                 prefetch(keys, key)
-                wcode[i] = codes[ctr]
-                pend[2 * m] = i
+                pend[2 * m] = x * 8 + 7 - bp  # the candidate's index: its target, then the centre as seen from it
                 pend[2 * m + 1] = key
                 m += 1
     for r in range(m):
         i = pend[2 * r]
         s = find(keys, pend[2 * r + 1])
+        v = wq[s] if s >= 0 else UNKNOWN
         wslot[i] = s
-        wval[i] = wq[s] if s >= 0 else UNKNOWN
+        wval[i] = v
+        wcert[i] = max(v, 1.0 - v)
+    for r in range(m):  # the tiles whose candidates changed
+        x = pend[2 * r] // 8
+        top = NO_CERTAINTY
+        unknown = False
+        for i in range(x * 8, x * 8 + 8):
+            top = max(top, wcert[i])
+            unknown |= wslot[i] < 0 and wcert[i] != NO_CERTAINTY
+        tcert[x] = top
+        tunk[x] = unknown
+
+
+@njit(cache=True)
+def best_window_right(b, probe):
+    """Scoring: the best window agent's move on the current view (candidates looked up by :func:`scored_slots`):
+    the largest certainty among the live tiles' candidates; its tied candidates' summed probability that the move
+    is right (a click when the value is at most 1/2, else a flag), in scan order; their number; and whether a live
+    candidate's key is unknown to the table. The tiles' largest certainties find the tied candidates without a test
+    of every candidate."""
+    tiles, view, flg, prob = b.tiles, b.shown, b.flg, probe.prob
+    wval, wcert, tcert, tunk = probe.wval, probe.wcert, probe.tcert, probe.tunk
+    top = -1.0
+    unknown = False
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if view[p] == COVERED and flg[p] == 0:  # a live tile
+            top = max(top, tcert[p])
+            unknown |= tunk[p] != 0
+    right = 0.0
+    ties = 0
+    for j in range(tiles.shape[0]):
+        p = tiles[j]
+        if view[p] != COVERED or flg[p] != 0 or tcert[p] != top:
+            continue
+        pp = prob[p]
+        for i in range(p * 8, p * 8 + 8):
+            if wcert[i] == top:
+                right += pp if wval[i] > 0.5 else 1.0 - pp
+                ties += 1
+    return right, ties, unknown
 
 
 @njit(cache=True)
@@ -229,7 +279,8 @@ def begin_game(probe):
 @njit(cache=True)
 def before_choice(b, c, window_agent, probe):
     """The exact probabilities of the view the agent is about to decide on, the lowest and the best move
-    among its candidates (live tiles), (window agents) every seen candidate into the belief bins, and the
+    among its candidates (live tiles), (window agents, if the probe has bins) every seen candidate into the belief
+    bins, and the
     best window agent's move (scoring) or every candidate's probability into its key's sum (estimating)."""
     tiles, view, flg, prob, pview, st = b.tiles, b.shown, b.flg, probe.prob, probe.pview, probe.state
     # the solver reads a flag as a covered tile: after a flag (a third of the decisions) it would see the view it saw
@@ -254,8 +305,7 @@ def before_choice(b, c, window_agent, probe):
     mode = probe.wmode[0]
     estimate = mode == WINDOW_ESTIMATE
     symmetric = probe.wmode[1] != 0
-    wval, wcode, wslot = probe.wval, probe.wcode, probe.wslot
-    wacc, wcnt = probe.wacc, probe.wcnt
+    wcode, wacc, wcnt = probe.wcode, probe.wacc, probe.wcnt
     # every window's code (a window is the centre of 8 candidates): a window agent's cache holds them, up to date
     # (its refresh recomputes the code of every window that changed, sweeper.agents.kernels.refresh_keys)
     codes = c.rawc if window_agent else probe.codes
@@ -264,12 +314,9 @@ def before_choice(b, c, window_agent, probe):
             codes[tiles[j]] = window_code(view, tiles[j], off9)
     if mode == WINDOW_SCORE:
         scored_slots(b, codes, probe)
+    bins = window_agent and cbins.shape[0] > 0
     lowest = 2.0
     best = 0.0
-    w_certain = -1.0  # the best window agent: the most certain value, its tied candidates' summed P(right)
-    w_right = 0.0
-    w_ties = 0
-    unknown = False
     for j in range(tiles.shape[0]):
         p = tiles[j]
         if view[p] != COVERED or flg[p] != 0:  # not a live tile (sweeper.agents.kernels.live)
@@ -277,28 +324,17 @@ def before_choice(b, c, window_agent, probe):
         pp = prob[p]
         lowest = min(lowest, pp)
         best = max(best, pp, 1.0 - pp)
-        if mode != WINDOW_NONE:
+        if estimate:  # gathered per candidate while its window stays the same (no memory traffic)
             for k in range(8):
                 ctr = p + off8[k]
                 if view[ctr] == OUT:
                     continue
                 i = p * 8 + k
-                if estimate:  # gathered per candidate while its window stays the same (no memory traffic)
-                    if codes[ctr] != wcode[i]:  # the window changed since its slot was looked up
-                        window_slot(probe, symmetric, view, off9, ctr, codes[ctr], 7 - k, i)
-                    wacc[i] += pp
-                    wcnt[i] += 1
-                    continue
-                v = wval[i]  # the value of its slot (scored_slots looked it up)
-                unknown |= wslot[i] < 0
-                certain = max(v, 1.0 - v)
-                right = pp if v > 0.5 else 1.0 - pp
-                if certain > w_certain:
-                    w_certain, w_right, w_ties = certain, right, 1
-                elif certain == w_certain:
-                    w_right += right
-                    w_ties += 1
-        if window_agent:
+                if codes[ctr] != wcode[i]:  # the window changed since its slot was looked up
+                    window_slot(probe, symmetric, view, off9, ctr, codes[ctr], 7 - k, i)
+                wacc[i] += pp
+                wcnt[i] += 1
+        if bins:
             for i in range(p * 8, p * 8 + 8):
                 if cn[i] > 0:
                     k = belief_bin(cq[i])
@@ -307,6 +343,9 @@ def before_choice(b, c, window_agent, probe):
                     cbins[k, 2] += pp
                     cbins[k, 3] += pp <= EPS
                     cbins[k, 4] += pp >= 1.0 - EPS
+    w_right, w_ties, unknown = 0.0, 0, False
+    if mode == WINDOW_SCORE:
+        w_right, w_ties, unknown = best_window_right(b, probe)
     probe.fstate[X_LOWEST] = lowest
     probe.fstate[X_BEST] = best
     probe.fstate[X_WINDOW] = w_right / w_ties if w_ties > 0 else best

@@ -50,9 +50,11 @@ __all__ = ["Audit", "audit", "find_episode", "Recorder", "bin_label", "belief_bi
 class Recorder:
     """What :func:`~sweeper.running.training.play` hands the one game loop to measure every decision
     against the exact probabilities (:mod:`sweeper.agents.oracle`): a probe per kernel call, the rows and
-    per-game sums gathered here. ``rows``: also keep one row per decision (the audit; costs memory)."""
+    per-game sums gathered here. ``rows``: also keep one row per decision (the audit; costs memory). ``bins``: gather
+    the calibration tables (``cbins``; the regret runs, which do not read them, save their time)."""
 
-    def __init__(self, rows: bool = True, budget: int = NODE_BUDGET, window=None, mode: int = oracle.WINDOW_NONE):
+    def __init__(self, rows: bool = True, budget: int = NODE_BUDGET, window=None, mode: int = oracle.WINDOW_NONE,
+                 bins: bool = True):
         self.rows = bool(rows)
         self.budget = check_budget(budget)
         # the best-window table: a ValueTable scored against or estimated (oracle.WINDOW_SCORE / WINDOW_ESTIMATE),
@@ -60,7 +62,7 @@ class Recorder:
         self.window, self.mode = window, mode
         self.parts_i, self.parts_f, self.games, self.gsums = [], [], [], []
         self.probe = None
-        self.cbins = np.zeros((N_BINS, 5))
+        self.cbins = np.zeros((N_BINS if bins else 0, 5))
         self.fallbacks = 0  # solver groups over the budget, over the run
         self._fallbacks_before = 0
 

@@ -169,7 +169,7 @@ def regret(agent, board="8x8x10", episodes: int = 10_000, seed: int = 0, *, lear
     board = str(Setting.parse(board)) if not isinstance(board, Setting) else str(board)
     table = _window(window, board)
     scored = None if table is None else (table.table(), table.symmetric)
-    recorder = Recorder(rows=False, budget=budget, window=scored, mode=WINDOW_SCORE)
+    recorder = Recorder(rows=False, budget=budget, window=scored, mode=WINDOW_SCORE, bins=False)
     run = play(agent, board, episodes, seed, learn=learn, opening=opening, first=first, progress=progress,
                recorder=recorder)
     gi, gf = recorder.game_arrays(len(run.records))
@@ -205,7 +205,8 @@ def estimate_best_window(board="8x8x10", games: int = 1_000_000, seed: int = 0, 
     agent = make_agent(agent) if not isinstance(agent, Agent) else agent
     setting = Setting.parse(board)
     symmetric = bool(getattr(agent, "symmetric", True))
-    recorder = Recorder(rows=False, budget=budget, window=(ValueTable(1 << 16), symmetric), mode=WINDOW_ESTIMATE)
+    recorder = Recorder(rows=False, budget=budget, window=(ValueTable(1 << 16), symmetric), mode=WINDOW_ESTIMATE,
+                        bins=False)
     run = play(agent, setting, games, seed, learn=True, opening=opening, progress=progress, recorder=recorder)
     keys, sums, counts = recorder.window_sums()
     order = np.argsort(keys, kind="stable")
