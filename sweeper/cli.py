@@ -1,4 +1,4 @@
-"""Command line: ``python -m sweeper train|eval|audit|bench|reproduce|time-reproduction|verify``.
+"""Command line: ``python -m sweeper train|eval|audit|bench|reproduce|time-reproduction|verify|best-window``.
 
 With ``--json`` the last line printed is one JSON object (agent, board,
 episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
@@ -9,6 +9,8 @@ checked first (missing or unwritable directory, a directory where a file
 should go, an existing file without ``--force``). Nothing is written unless
 the run finished; if the agent cannot be written after all (a full disk), the
 summary is still printed and the agent is written to the temporary directory.
+Ctrl-C stops any command within a second or so, with the one line
+``interrupted`` (and how far it got) and status 130, leaving no partial file.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -175,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--games", type=int, default=125_000, help="training games of the greedy agent per part")
     w.add_argument("--parts", type=int, default=8, help="independent parts (seeds 1001, 1002, ...), added")
     w.add_argument("--workers", type=int, default=2, help="local worker processes (at most --parts)")
+    w.add_argument("--out", default=None, help="the table's file (default: the package's file for the board, "
+                                               "sweeper/agents/data/best-window/BOARD.npz)")
+    w.add_argument("--force", action="store_true", help="replace an existing file (the package's own table too)")
     return parser
 
 
@@ -182,16 +189,20 @@ def _boards(text):
     return [b for b in text.split(",") if b.strip()]
 
 
-def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def main(argv=None, *, ending: bool = False) -> int:
+    """Run the command line ``argv`` (default: this process's); returns the exit status. ``ending``: the process
+    ends when this returns (``python -m sweeper``), so after a Ctrl-C a second one is ignored, not a traceback."""
     try:
+        args = build_parser().parse_args(argv)
         return _run(args)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C: one line, the shell's code for SIGINT
+        previous = _ignore_ctrl_c()
         print(f"interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        if previous is not None and not ending:
+            signal.signal(signal.SIGINT, previous)
         return 130
     except MemoryError:
         print("error: out of memory: play fewer games per run (or on smaller boards)", file=sys.stderr)
@@ -201,6 +212,13 @@ def main(argv=None) -> int:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         print(f"error: {what}{where}", file=sys.stderr)
         return 1
+
+
+def _ignore_ctrl_c():
+    """Ignore Ctrl-C from now on (in the main thread); the handler it replaced, or None."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _refuse_no_effect(args) -> None:
@@ -425,19 +443,30 @@ def _print(summary: dict, as_json: bool) -> None:
 
 def _best_window(args) -> int:
     from .agents.best_window import default_path
-    from .experiments.comparator import make_table
+    from .checks import output_file, whole, workers
+    from .experiments.comparator import MAX_PARTS, make_table
     from .game.engine import Setting
+    from .running.training import check_record_memory
     setting = Setting.parse(args.board)
-    for name in ("games", "parts", "workers"):
-        if getattr(args, name) < 1:
-            raise ValueError(f"--{name} must be at least 1, got {getattr(args, name)}")
+    whole(args.games, "--games", 1)
+    whole(args.parts, "--parts", 1)
+    if args.parts > MAX_PARTS:
+        raise ValueError(f"--parts must be at most {MAX_PARTS} (every part's table is kept until they are added), "
+                         f"got {args.parts}")
+    workers(args.workers, "--workers")
     if args.workers > args.parts:
         raise ValueError(f"--workers ({args.workers}) above --parts ({args.parts}): a worker computes one part")
-    out = default_path(setting)
-    out.parent.mkdir(parents=True, exist_ok=True)  # the package's data folder (git keeps no empty folder)
-    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
-        raise ValueError(f"cannot write {out}")
-    t = make_table(str(setting), args.games, args.parts, args.workers)
+    check_record_memory(args.games)
+    out = Path(args.out) if args.out else default_path(setting)
+    if args.out is None:
+        out.parent.mkdir(parents=True, exist_ok=True)  # the package's data folder (git keeps no empty folder)
+    output_file(out, f"--out {out}")
+    if out.exists() and not args.force:
+        whose = "the package's table of " + str(setting) if args.out is None else "a file"
+        raise ValueError(f"{out} exists ({whose}): add --force to replace it")
+    print(f"best-window {setting}: {args.parts} parts of {args.games:,} games on {args.workers} "
+          f"worker{'s' if args.workers > 1 else ''}, then the convergence; writing {out}", flush=True)
+    t = make_table(str(setting), args.games, args.parts, args.workers, out=out)
     c = t.info["convergence"][-1]
     print(f"{out}: {len(t):,} keys over {t.info['decisions']:,} decisions ({t.info['games']:,} games); "
           f"gap per decision {c['gap_per_decision']:.5f} on the convergence games")

@@ -29,6 +29,7 @@ from ..agents.kernels import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM,
                             new_cache)
 from ..agents.loop import play_games
 from ..game.engine import Setting, check_layout, new_board
+from ..kernel_cache import compiling
 from ..rng import check_seed, streams
 
 
@@ -136,9 +137,10 @@ def next_chunk(count: int, seconds: float, target: float = CALL_SECONDS) -> int:
     return max(1, min(4 * count, int(count * target / seconds)))
 
 
-class _InterruptBetweenCalls:
+class InterruptBetweenCalls:
     """Ctrl-C during a kernel call is noted and acted on once the call has returned and its
-    table is stored, so an interrupted agent holds exactly the games it finished. Active
+    table is stored, so an interrupted agent holds exactly the games it finished; while a
+    kernel is compiled (its first use), before any of it runs, Ctrl-C raises at once. Active
     from construction to :meth:`restore` (main thread, default Ctrl-C handler only)."""
 
     def __init__(self, on_hit=None):
@@ -150,6 +152,8 @@ class _InterruptBetweenCalls:
             self.previous = signal.signal(signal.SIGINT, self._note)
 
     def _note(self, signum, frame):
+        if compiling(frame):  # a kernel is being compiled on its first use (a minute or more): nothing ran yet
+            raise KeyboardInterrupt("while the kernels were being compiled")
         self.hit = True
         if self.on_hit is not None:
             self.on_hit()
@@ -270,7 +274,7 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     python_rule = rule_stream is not None and not agent.rule.compiled
     # a rule is told to stop at its next decision (a compiled one's kernel asks about every tenth of a second);
     # the other kernels stop between calls
-    interrupt = _InterruptBetweenCalls(agent.rule.interrupt if rule_stream is not None else None)
+    interrupt = InterruptBetweenCalls(agent.rule.interrupt if rule_stream is not None else None)
     try:
         done = 0
         for s in settings:
