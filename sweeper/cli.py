@@ -6,8 +6,10 @@ games_per_second, ...); numbers that do not exist (the win rate of 0 games)
 are ``null``. Errors in the arguments exit with status 2 and a one-line
 message, before any long work: ``--save`` and ``--results`` destinations are
 checked first (missing or unwritable directory, a directory where a file
-should go, an existing file without ``--force``). Nothing is written unless
-the run finished; if the agent cannot be written after all (a full disk), the
+should go, an existing file without ``--force``). A plug-in rule that fails
+(``--agent rule:module.function``) exits with status 1 and a one-line message
+naming the rule, the game, the decision and what went wrong. Nothing is written
+unless the run finished; if the agent cannot be written after all (a full disk), the
 summary is still printed and the agent is written to the temporary directory.
 Ctrl-C stops any command within a second or so, with the one line
 ``interrupted`` (and how far it got) and status 130, leaving no partial file.
@@ -212,6 +214,18 @@ def main(argv=None, *, ending: bool = False) -> int:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         print(f"error: {what}{where}", file=sys.stderr)
         return 1
+    except RuntimeError as exc:  # a plug-in rule failed (RuleError): what, where, and the games finished before
+        custom = sys.modules.get(f"{__package__}.agents.custom")
+        if custom is None or not isinstance(exc, custom.RuleError):
+            raise
+        message = str(exc)
+        if exc.run is not None:
+            n = len(exc.run.records)
+            message = message.removesuffix(f"; the {n:,} finished games are in error.run") + \
+                f" (after {n:,} finished games; nothing was written)"
+        print(f"error: {message}", file=sys.stderr)
+        return 1
+
 
 
 def _ignore_ctrl_c():

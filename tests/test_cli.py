@@ -158,3 +158,36 @@ def test_save_force_refuses_a_node_that_is_not_a_regular_file(tmp_path, capsys):
     code = main(["train", "--episodes", "10", "--save", str(fifo), "--force", "--no-progress"])
     assert code != 0 and "not a regular file" in capsys.readouterr().err
     assert fifo.exists() and not fifo.is_file()
+
+# ------------------------------------------------------------ issue 49: clear errors --
+
+def test_a_failing_rule_is_a_one_line_error(tmp_path):
+    """Issue 49: `train --agent rule:mybad.choose`, whose rule returns len(q), printed a raw traceback."""
+    import os
+    from pathlib import Path
+
+    import sweeper
+    (tmp_path / "mybad.py").write_text("def choose(q, n, t, params, rng):\n    return len(q), False\n")
+    repo = Path(sweeper.__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(repo)]))
+    save = tmp_path / "agent.npz"
+    r = subprocess.run([sys.executable, "-m", "sweeper", "train", "--agent", "rule:mybad.choose", "--board", "5x5x3",
+                        "--episodes", "5", "--no-progress", "--save", str(save)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith("error: rule 'mybad.choose': choose returned index ") and r.stderr.count("\n") == 1
+    assert "(after 0 finished games; nothing was written)" in r.stderr and not save.exists()
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def choose(q, n, t, params, rng)\n    return 0, False\n", "SyntaxError"),
+    ("raise RuntimeError('no')\n", "RuntimeError: no"),
+])
+def test_a_rule_module_that_fails_to_import_is_a_one_line_error(source, message, tmp_path, monkeypatch, capsys):
+    (tmp_path / "mybroken.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["train", "--agent", "rule:mybroken.choose", "--episodes", "5", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot import rule 'mybroken.choose': importing 'mybroken' raised " + message)
+    assert err.count("\n") == 1
+
