@@ -191,3 +191,56 @@ def test_a_rule_module_that_fails_to_import_is_a_one_line_error(source, message,
     assert err.startswith("error: cannot import rule 'mybroken.choose': importing 'mybroken' raised " + message)
     assert err.count("\n") == 1
 
+
+def test_a_state_action_agent_plays_only_boards_of_its_table_shape(tmp_path, capsys):
+    """Issue 49: a 4x4 state-action agent file played 2x8 and 3x3 boards without a word (its keys are whole views:
+    a 2x8 view read as a 4x4 one means nothing)."""
+    from sweeper import Episode, StateAction, evaluate, load_agent, make_agent, train
+    path = tmp_path / "sa.npz"
+    assert main(["train", "--agent", "sa", "--board", "4x4x3", "--episodes", "300", "--save", str(path),
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    agent = load_agent(path)
+    assert agent.shape == (4, 4) and agent.metadata()["params"] == {"rows": 4, "cols": 4}
+    for board in ("2x8x3", "3x3x1"):
+        for play in (lambda: evaluate(agent, board, 5, freeze=True, progress=False),
+                     lambda: train(agent, board, 5, progress=False), lambda: Episode(agent, board)):
+            with pytest.raises(ValueError, match=rf"table is of 4x4 boards .*: it cannot play {board}"):
+                play()
+        assert main(["eval", "--load", str(path), "--board", board, "--episodes", "5", "--no-progress"]) == 2
+        assert f"it cannot play {board}, a {board[0]}x{board[2]} board" in capsys.readouterr().err
+    assert len(evaluate(agent, "4x4x5", 5, freeze=True, progress=False).records) == 5
+    fresh = make_agent("sa")  # a new agent takes the shape of the boards it first plays, one shape
+    with pytest.raises(ValueError, match="holds the views of one board shape: 4x4x3 .4x4. and 2x8x3 .2x8. differ"):
+        train(fresh, ["4x4x3", "2x8x3"], 5, progress=False)
+    assert fresh.shape is None  # refused before any change
+    train(fresh, "2x8x3", 5, progress=False)
+    assert fresh.shape == (2, 8) and fresh.copy().shape == (2, 8)
+    with pytest.raises(ValueError, match="at most 16 tiles"):
+        StateAction(shape=(5, 4))
+
+
+def test_an_agent_file_whose_state_action_shape_is_bad_is_refused(tmp_path):
+    import json as _json
+
+    import numpy as np
+
+    from sweeper import load_agent, make_agent, train
+    agent = train(make_agent("sa"), "3x3x1", 50, progress=False).agent
+    path = agent.save(tmp_path / "sa.npz")
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = _json.loads(str(arrays["metadata"]))
+    for params, message in (({"rows": 5, "cols": 4}, "a 5x4 board; the state-action agent's boards have at most 16"),
+                            ({"rows": 0, "cols": 3}, "params.rows' must be a positive integer"),
+                            ({"rows": 3}, r"must have exactly \[\] \(or \['rows', 'cols'\]"),
+                            ({"rows": 2, "cols": 2}, "is not the key of a state-action pair of a 2x2 board")):
+        arrays["metadata"] = np.array(_json.dumps({**meta, "params": params}))
+        bad = tmp_path / "bad.npz"
+        np.savez_compressed(bad, **arrays)
+        with pytest.raises(ValueError, match=message):
+            load_agent(bad)
+    arrays["metadata"] = np.array(_json.dumps({**meta, "params": {}}))  # a file of older code: no shape
+    np.savez_compressed(tmp_path / "old.npz", **arrays)
+    assert load_agent(tmp_path / "old.npz").shape is None
+

@@ -225,9 +225,10 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         mines, or ``boards`` is empty; ``episodes`` is None without ``layouts``, not a non-negative integer,
         or not the number of layouts; ``seed`` is not an integer in ``[0, 2**64)``; ``learn`` or
         ``progress`` is not a bool; ``chunk`` is not None or an integer >= 1; the state-action agent is
-        given a board of more than 16 tiles; ``layouts`` go with several settings or a layout does not fit
-        the setting or the opening; ``opening`` or ``first`` is invalid; or the per-game records would take
-        more than half of this machine's memory.
+        given a board of more than 16 tiles, or of another shape than its table's (or boards of two
+        shapes); ``layouts`` go with several settings or a layout does not fit the setting or the opening;
+        ``opening`` or ``first`` is invalid; or the per-game records would take more than half of this
+        machine's memory.
     RuleError
         If a plug-in rule fails (:class:`~sweeper.agents.custom.RuleError`): the finished games are in
         ``error.run``.
@@ -245,11 +246,6 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     learn, progress = boolean(learn, "learn"), boolean(progress, "progress")
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
         raise ValueError(f"chunk must be None or an integer >= 1, got {chunk!r}")
-    if isinstance(agent, StateAction):
-        for s in settings:
-            if s.tiles > StateAction.MAX_TILES:
-                raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles, "
-                                 f"got {s}")
     if layouts is not None:
         if len(settings) != 1:
             raise ValueError("layouts go with a single board setting")
@@ -260,6 +256,8 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
             np.zeros((0, settings[0].tiles), np.uint8)
     total = episodes * len(settings)
     check_record_memory(total)
+    if isinstance(agent, StateAction):  # last of the checks: it gives the agent its board shape
+        agent.claim(settings)
     records = np.zeros((total, REC_SIZE), dtype=np.int64)
     rng_b, rng_a, rule_stream = streams(seed)
     pol = agent.policy(learn)
