@@ -2,17 +2,23 @@
 
 With ``--json`` the last line printed is one JSON object (agent, board,
 episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
-games_per_second, ...); numbers that do not exist (the win rate of 0 games)
-are ``null``. Errors in the arguments exit with status 2 and a one-line
-message, before any long work: ``--save`` and ``--results`` destinations are
-checked first (missing or unwritable directory, a directory where a file
-should go, an existing file without ``--force``). A plug-in rule that fails
-(``--agent rule:module.function``) exits with status 1 and a one-line message
-naming the rule, the game, the decision and what went wrong. Nothing is written
-unless the run finished; if the agent cannot be written after all (a full disk), the
-summary is still printed and the agent is written to the temporary directory.
-Ctrl-C stops any command within a second or so, with the one line
-``interrupted`` (and how far it got) and status 130, leaving no partial file.
+games_per_second, compile_seconds, ...); numbers that do not exist (the win
+rate of 0 games) are ``null``. ``seconds`` and ``games_per_second`` of
+``train`` and ``eval`` time the games alone: before them, one game is played on
+a copy of the agent (or by the solver or the random player) while the kernels
+are compiled on their first use, or loaded from the compiler's disk cache, and
+``compile_seconds`` is the time that warm-up took. Errors in the arguments
+exit with status 2 and a one-line message, before any long work: ``--save`` and
+``--results`` destinations are checked first (missing or unwritable directory,
+a directory where a file should go, an existing file without ``--force``). A
+plug-in rule that fails (``--agent rule:module.function``) exits with status 1
+and a one-line message naming the rule, the game, the decision and what went
+wrong. Nothing is written unless the run finished; if the agent cannot be
+written after all (a full disk), the summary is still printed and the agent is
+written to the temporary directory. Ctrl-C stops any command within a second or
+so (while the kernels are first compiled, as soon as the compiler returns), with
+the one line ``interrupted`` (and how far it got) and status 130, leaving no
+partial file.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -227,7 +234,6 @@ def main(argv=None, *, ending: bool = False) -> int:
         return 1
 
 
-
 def _ignore_ctrl_c():
     """Ignore Ctrl-C from now on (in the main thread); the handler it replaced, or None."""
     if threading.current_thread() is not threading.main_thread():
@@ -275,7 +281,7 @@ def _run(args) -> int:
         from .checks import output_file
         output_file(args.out, f"--out {args.out}")
     from .agents.kinds import load_agent, make_agent
-    from .running.training import evaluate, train
+    from .running.training import evaluate, train, warm_up
 
     if args.command == "bench":
         from .bench import REPEAT, check_bench_path, run_benchmarks, save_bench
@@ -302,15 +308,21 @@ def _run(args) -> int:
         return _audit(args)
     first = _parse_first(args.first, args.opening)
     common = dict(seed=args.seed, opening=args.opening, first=first, progress=not args.no_progress)
+    if args.command == "eval" and args.agent:
+        return _players(args, first)
+    boards = _check_run(args)
     if args.command == "train":
         agent = make_agent(args.agent, symmetric=False if args.no_symmetry else None, flags=not args.no_flags)
-        run = train(agent, _boards(args.board), args.episodes, **common)
-    elif args.agent:
-        return _players(args, first)
     else:
         agent = load_agent(args.load)
-        run = evaluate(agent, _boards(args.board), args.episodes, freeze=args.freeze, **common)
+    learn = args.command == "train" or not args.freeze
+    compile_seconds = warm_up(agent, boards[0], learn=learn, opening=args.opening, first=first)
+    if args.command == "train":
+        run = train(agent, boards, args.episodes, **common)
+    else:
+        run = evaluate(agent, boards, args.episodes, freeze=args.freeze, **common)
     summary = run.summary()
+    summary["compile_seconds"] = compile_seconds
     failure = None
     if args.save:
         try:
@@ -330,6 +342,22 @@ def _run(args) -> int:
         print(failure, file=sys.stderr)
         return 1
     return 0
+
+
+def _check_run(args) -> list:
+    """The boards of a ``train`` or ``eval`` run, with its episodes, seed and memory checked (before the warm-up,
+    which compiles the kernels)."""
+    from .game.engine import Setting
+    from .rng import check_seed
+    from .running.training import check_episodes, check_record_memory
+    boards = _boards(args.board)
+    if not boards:
+        raise ValueError("--board: no board setting given")
+    for b in boards:
+        Setting.parse(b)
+    check_seed(args.seed)
+    check_record_memory(check_episodes(args.episodes) * len(boards))
+    return boards
 
 
 def _reproduce(args) -> int:
@@ -423,11 +451,13 @@ def _audit(args) -> int:
 def _players(args, first) -> int:
     """``eval --agent solver|random``: the same summary keys as the bandit agents."""
     from .running.players import play_random, play_solver
-    boards = _boards(args.board)
     if args.save:
         raise ValueError("--save is for bandit agents; the solver and the random player learn nothing")
     fn = play_solver if args.agent == "solver" else play_random
-    fn("3x3x1", 1)  # compile outside the timing
+    boards = _check_run(args)
+    t0 = time.perf_counter()
+    fn(boards[0], 1, opening=args.opening, first=first)  # compile outside the timing
+    compile_seconds = time.perf_counter() - t0
     won, seconds, fallbacks, decisions = [], 0.0, 0, []
     for board in boards:
         r = fn(board, args.episodes, seed=args.seed, opening=args.opening, first=first)
@@ -442,7 +472,8 @@ def _players(args, first) -> int:
                "win_rate": float(won.mean()) if n else float("nan"),
                "mean_decisions": float(np.concatenate(decisions).mean()) if n else float("nan"),
                "actions_recorded": 0, "perfect_actions": 0, "seconds": seconds,
-               "games_per_second": n / seconds if seconds > 0 else float("inf"), "fallbacks": fallbacks}
+               "games_per_second": n / seconds if seconds > 0 else float("inf"), "fallbacks": fallbacks,
+               "compile_seconds": compile_seconds}
     _print(summary, args.json)
     return 0
 

@@ -28,6 +28,7 @@ from ..checks import boolean, whole
 from ..agents.kernels import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
                             new_cache)
 from ..agents.loop import play_games
+from ..agents.values import ValueTable
 from ..game.engine import Setting, check_layout, new_board
 from ..kernel_cache import compiling
 from ..rng import check_seed, streams
@@ -324,6 +325,18 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         if bar is not None:
             bar.close()
     return _run(agent, settings, episodes, total, records, seed, opening, learn, time.perf_counter() - t0)
+
+
+def warm_up(agent: Agent, board, *, learn: bool = True, opening: str = "reference", first=None) -> float:
+    """Play one game of ``board`` with a copy of ``agent`` (``agent`` and the run's streams are untouched) and
+    return the seconds it took: compiling the kernels the agent plays with on their first use, or loading
+    them from the disk cache, plus the game. A run timed after it times the games alone (the command line's
+    ``compile_seconds``); the board's setting, ``opening`` and ``first`` are checked as :func:`play` checks them."""
+    t0 = time.perf_counter()
+    other = agent.copy()
+    other.table = ValueTable(16)  # empty and small, so that the game grows it as a longer run grows its table
+    play(other, board, 1, learn=learn, opening=opening, first=first, progress=False)
+    return time.perf_counter() - t0
 
 
 def _run(agent, settings, episodes, upto, records, seed, opening, learn, seconds) -> Run:
