@@ -1,6 +1,16 @@
 """Bandit Sweeper: the paper "Multi-Armed Bandits for Minesweeper" as a fast, tested package."""
 
-from . import kernel_cache  # noqa: F401  first: numba's cache must see every kernel source (see its docstring)
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"]:  # `python -m sweeper` is starting: Ctrl-C while it imports is one line too, no traceback
+    def _one_line(kind, value, tb, _hook=_sys.excepthook):
+        if issubclass(kind, KeyboardInterrupt):
+            print("interrupted", file=_sys.stderr)
+        else:
+            _hook(kind, value, tb)
+    _sys.excepthook = _one_line
+
+from . import kernel_cache  # noqa: E402,F401  first: numba's cache must see every kernel source (see its docstring)
 
 from .agents.windows import decode_key, key_of, to_paper_tuple
 from .agents.custom import Rule, RuleError

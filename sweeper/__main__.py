@@ -1,5 +1,11 @@
+import signal
 import sys
 
-from .cli import main
-
-sys.exit(main())
+try:
+    from .cli import main
+    code = main(ending=True)
+except KeyboardInterrupt:  # Ctrl-C while Python was still starting, before the command's own handling
+    print("interrupted", file=sys.stderr)
+    code = 130
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process ends: a late Ctrl-C changes nothing
+sys.exit(code)

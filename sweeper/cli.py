@@ -1,14 +1,24 @@
-"""Command line: ``python -m sweeper train|eval|audit|benchmark|bench|reproduce|time-reproduction|verify``.
+"""Command line: ``python -m sweeper train|eval|audit|benchmark|bench|reproduce|time-reproduction|verify|best-window``.
 
 With ``--json`` the last line printed is one JSON object (agent, board,
 episodes, wins, win_rate, actions_recorded, perfect_actions, seconds,
-games_per_second, ...); numbers that do not exist (the win rate of 0 games)
-are ``null``. Errors in the arguments exit with status 2 and a one-line
-message, before any long work: ``--save`` and ``--results`` destinations are
-checked first (missing or unwritable directory, a directory where a file
-should go, an existing file without ``--force``). Nothing is written unless
-the run finished; if the agent cannot be written after all (a full disk), the
-summary is still printed and the agent is written to the temporary directory.
+games_per_second, compile_seconds, ...); numbers that do not exist (the win
+rate of 0 games) are ``null``. ``seconds`` and ``games_per_second`` of
+``train`` and ``eval`` time the games alone: before them, one game is played on
+a copy of the agent (or by the solver or the random player) while the kernels
+are compiled on their first use, or loaded from the compiler's disk cache, and
+``compile_seconds`` is the time that warm-up took. Errors in the arguments
+exit with status 2 and a one-line message, before any long work: ``--save`` and
+``--results`` destinations are checked first (missing or unwritable directory,
+a directory where a file should go, an existing file without ``--force``). A
+plug-in rule that fails (``--agent rule:module.function``) exits with status 1
+and a one-line message naming the rule, the game, the decision and what went
+wrong. Nothing is written unless the run finished; if the agent cannot be
+written after all (a full disk), the summary is still printed and the agent is
+written to the temporary directory. Ctrl-C stops any command within a second or
+so (while the kernels are first compiled, as soon as the compiler returns), with
+the one line ``interrupted`` (and how far it got) and status 130, leaving no
+partial file.
 """
 
 from __future__ import annotations
@@ -17,8 +27,11 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -190,6 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--games", type=int, default=125_000, help="training games of the greedy agent per part")
     w.add_argument("--parts", type=int, default=8, help="independent parts (seeds 1001, 1002, ...), added")
     w.add_argument("--workers", type=int, default=2, help="local worker processes (at most --parts)")
+    w.add_argument("--out", default=None, help="the table's file (default: the package's file for the board, "
+                                               "sweeper/agents/data/best-window/BOARD.npz)")
+    w.add_argument("--force", action="store_true", help="replace an existing file (the package's own table too)")
     return parser
 
 
@@ -197,16 +213,20 @@ def _boards(text):
     return [b for b in text.split(",") if b.strip()]
 
 
-def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def main(argv=None, *, ending: bool = False) -> int:
+    """Run the command line ``argv`` (default: this process's); returns the exit status. ``ending``: the process
+    ends when this returns (``python -m sweeper``), so after a Ctrl-C a second one is ignored, not a traceback."""
     try:
+        args = build_parser().parse_args(argv)
         return _run(args)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C: one line, the shell's code for SIGINT
+        previous = _ignore_ctrl_c()
         print(f"interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        if previous is not None and not ending:
+            signal.signal(signal.SIGINT, previous)
         return 130
     except MemoryError:
         print("error: out of memory: play fewer games per run (or on smaller boards)", file=sys.stderr)
@@ -216,6 +236,24 @@ def main(argv=None) -> int:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         print(f"error: {what}{where}", file=sys.stderr)
         return 1
+    except RuntimeError as exc:  # a plug-in rule failed (RuleError): what, where, and the games finished before
+        custom = sys.modules.get(f"{__package__}.agents.custom")
+        if custom is None or not isinstance(exc, custom.RuleError):
+            raise
+        message = str(exc)
+        if exc.run is not None:
+            n = len(exc.run.records)
+            message = message.removesuffix(f"; the {n:,} finished games are in error.run") + \
+                f" (after {n:,} finished games; nothing was written)"
+        print(f"error: {message}", file=sys.stderr)
+        return 1
+
+
+def _ignore_ctrl_c():
+    """Ignore Ctrl-C from now on (in the main thread); the handler it replaced, or None."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _refuse_no_effect(args) -> None:
@@ -258,7 +296,7 @@ def _run(args) -> int:
         from .checks import output_file
         output_file(args.out, f"--out {args.out}")
     from .agents.kinds import load_agent, make_agent
-    from .running.training import evaluate, train
+    from .running.training import evaluate, train, warm_up
 
     if args.command == "bench":
         from .bench import REPEAT, check_bench_path, run_benchmarks, save_bench
@@ -287,15 +325,21 @@ def _run(args) -> int:
         return _audit(args)
     first = _parse_first(args.first, args.opening)
     common = dict(seed=args.seed, opening=args.opening, first=first, progress=not args.no_progress)
+    if args.command == "eval" and args.agent:
+        return _players(args, first)
+    boards = _check_run(args)
     if args.command == "train":
         agent = make_agent(args.agent, symmetric=False if args.no_symmetry else None, flags=not args.no_flags)
-        run = train(agent, _boards(args.board), args.episodes, **common)
-    elif args.agent:
-        return _players(args, first)
     else:
         agent = load_agent(args.load)
-        run = evaluate(agent, _boards(args.board), args.episodes, freeze=args.freeze, **common)
+    learn = args.command == "train" or not args.freeze
+    compile_seconds = warm_up(agent, boards[0], learn=learn, opening=args.opening, first=first)
+    if args.command == "train":
+        run = train(agent, boards, args.episodes, **common)
+    else:
+        run = evaluate(agent, boards, args.episodes, freeze=args.freeze, **common)
     summary = run.summary()
+    summary["compile_seconds"] = compile_seconds
     failure = None
     if args.save:
         try:
@@ -315,6 +359,22 @@ def _run(args) -> int:
         print(failure, file=sys.stderr)
         return 1
     return 0
+
+
+def _check_run(args) -> list:
+    """The boards of a ``train`` or ``eval`` run, with its episodes, seed and memory checked (before the warm-up,
+    which compiles the kernels)."""
+    from .game.engine import Setting
+    from .rng import check_seed
+    from .running.training import check_episodes, check_record_memory
+    boards = _boards(args.board)
+    if not boards:
+        raise ValueError("--board: no board setting given")
+    for b in boards:
+        Setting.parse(b)
+    check_seed(args.seed)
+    check_record_memory(check_episodes(args.episodes) * len(boards))
+    return boards
 
 
 def _reproduce(args) -> int:
@@ -422,11 +482,13 @@ def _audit(args) -> int:
 def _players(args, first) -> int:
     """``eval --agent solver|random``: the same summary keys as the bandit agents."""
     from .running.players import play_random, play_solver
-    boards = _boards(args.board)
     if args.save:
         raise ValueError("--save is for bandit agents; the solver and the random player learn nothing")
     fn = play_solver if args.agent == "solver" else play_random
-    fn("3x3x1", 1)  # compile outside the timing
+    boards = _check_run(args)
+    t0 = time.perf_counter()
+    fn(boards[0], 1, opening=args.opening, first=first)  # compile outside the timing
+    compile_seconds = time.perf_counter() - t0
     won, seconds, fallbacks, decisions = [], 0.0, 0, []
     for board in boards:
         r = fn(board, args.episodes, seed=args.seed, opening=args.opening, first=first)
@@ -441,7 +503,8 @@ def _players(args, first) -> int:
                "win_rate": float(won.mean()) if n else float("nan"),
                "mean_decisions": float(np.concatenate(decisions).mean()) if n else float("nan"),
                "actions_recorded": 0, "perfect_actions": 0, "seconds": seconds,
-               "games_per_second": n / seconds if seconds > 0 else float("inf"), "fallbacks": fallbacks}
+               "games_per_second": n / seconds if seconds > 0 else float("inf"), "fallbacks": fallbacks,
+               "compile_seconds": compile_seconds}
     _print(summary, args.json)
     return 0
 
@@ -456,19 +519,30 @@ def _print(summary: dict, as_json: bool) -> None:
 
 def _best_window(args) -> int:
     from .agents.best_window import default_path
-    from .experiments.comparator import make_table
+    from .checks import output_file, whole, workers
+    from .experiments.comparator import MAX_PARTS, make_table
     from .game.engine import Setting
+    from .running.training import check_record_memory
     setting = Setting.parse(args.board)
-    for name in ("games", "parts", "workers"):
-        if getattr(args, name) < 1:
-            raise ValueError(f"--{name} must be at least 1, got {getattr(args, name)}")
+    whole(args.games, "--games", 1)
+    whole(args.parts, "--parts", 1)
+    if args.parts > MAX_PARTS:
+        raise ValueError(f"--parts must be at most {MAX_PARTS} (every part's table is kept until they are added), "
+                         f"got {args.parts}")
+    workers(args.workers, "--workers")
     if args.workers > args.parts:
         raise ValueError(f"--workers ({args.workers}) above --parts ({args.parts}): a worker computes one part")
-    out = default_path(setting)
-    out.parent.mkdir(parents=True, exist_ok=True)  # the package's data folder (git keeps no empty folder)
-    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
-        raise ValueError(f"cannot write {out}")
-    t = make_table(str(setting), args.games, args.parts, args.workers)
+    check_record_memory(args.games)
+    out = Path(args.out) if args.out else default_path(setting)
+    if args.out is None:
+        out.parent.mkdir(parents=True, exist_ok=True)  # the package's data folder (git keeps no empty folder)
+    output_file(out, f"--out {out}")
+    if out.exists() and not args.force:
+        whose = "the package's table of " + str(setting) if args.out is None else "a file"
+        raise ValueError(f"{out} exists ({whose}): add --force to replace it")
+    print(f"best-window {setting}: {args.parts} parts of {args.games:,} games on {args.workers} "
+          f"worker{'s' if args.workers > 1 else ''}, then the convergence; writing {out}", flush=True)
+    t = make_table(str(setting), args.games, args.parts, args.workers, out=out)
     c = t.info["convergence"][-1]
     print(f"{out}: {len(t):,} keys over {t.info['decisions']:,} decisions ({t.info['games']:,} games); "
           f"gap per decision {c['gap_per_decision']:.5f} on the convergence games")

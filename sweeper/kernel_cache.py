@@ -88,3 +88,21 @@ def install() -> None:
 
 
 install()
+
+
+#: Where numba's compiler runs: its own package and llvmlite's (Python code between the long calls into LLVM).
+_COMPILER = tuple(str(Path(m.__file__).resolve().parent) for m in (__import__("numba"), __import__("llvmlite")))
+
+
+def compiling(frame) -> bool:
+    """Whether a signal handler called with ``frame`` interrupts numba's compiler, not a kernel: a handler runs
+    only between Python instructions, never inside a running kernel, so a frame of numba or llvmlite's own code
+    means a kernel is being compiled (or loaded from the cache) and none of it has run yet."""
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.startswith(_COMPILER):
+            return True
+        if not name.startswith("<"):  # the innermost frame of real code decides
+            return False
+        frame = frame.f_back
+    return False

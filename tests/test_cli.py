@@ -158,3 +158,139 @@ def test_save_force_refuses_a_node_that_is_not_a_regular_file(tmp_path, capsys):
     code = main(["train", "--episodes", "10", "--save", str(fifo), "--force", "--no-progress"])
     assert code != 0 and "not a regular file" in capsys.readouterr().err
     assert fifo.exists() and not fifo.is_file()
+
+
+# ------------------------------------------------------------ issue 49: clear errors --
+
+def test_a_failing_rule_is_a_one_line_error(tmp_path):
+    """Issue 49: `train --agent rule:mybad.choose`, whose rule returns len(q), printed a raw traceback."""
+    import os
+    from pathlib import Path
+
+    import sweeper
+    (tmp_path / "mybad.py").write_text("def choose(q, n, t, params, rng):\n    return len(q), False\n")
+    repo = Path(sweeper.__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(repo)]))
+    save = tmp_path / "agent.npz"
+    r = subprocess.run([sys.executable, "-m", "sweeper", "train", "--agent", "rule:mybad.choose", "--board", "5x5x3",
+                        "--episodes", "5", "--no-progress", "--save", str(save)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith("error: rule 'mybad.choose': choose returned index ") and r.stderr.count("\n") == 1
+    assert "(after 0 finished games; nothing was written)" in r.stderr and not save.exists()
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def choose(q, n, t, params, rng)\n    return 0, False\n", "SyntaxError"),
+    ("raise RuntimeError('no')\n", "RuntimeError: no"),
+])
+def test_a_rule_module_that_fails_to_import_is_a_one_line_error(source, message, tmp_path, monkeypatch, capsys):
+    (tmp_path / "mybroken.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["train", "--agent", "rule:mybroken.choose", "--episodes", "5", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot import rule 'mybroken.choose': importing 'mybroken' raised " + message)
+    assert err.count("\n") == 1
+
+
+def test_a_state_action_agent_plays_only_boards_of_its_table_shape(tmp_path, capsys):
+    """Issue 49: a 4x4 state-action agent file played 2x8 and 3x3 boards without a word (its keys are whole views:
+    a 2x8 view read as a 4x4 one means nothing)."""
+    from sweeper import Episode, StateAction, evaluate, load_agent, make_agent, train
+    path = tmp_path / "sa.npz"
+    assert main(["train", "--agent", "sa", "--board", "4x4x3", "--episodes", "300", "--save", str(path),
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    agent = load_agent(path)
+    assert agent.shape == (4, 4) and agent.metadata()["params"] == {"rows": 4, "cols": 4}
+    for board in ("2x8x3", "3x3x1"):
+        for play in (lambda: evaluate(agent, board, 5, freeze=True, progress=False),
+                     lambda: train(agent, board, 5, progress=False), lambda: Episode(agent, board)):
+            with pytest.raises(ValueError, match=rf"table is of 4x4 boards .*: it cannot play {board}"):
+                play()
+        assert main(["eval", "--load", str(path), "--board", board, "--episodes", "5", "--no-progress"]) == 2
+        assert f"it cannot play {board}, a {board[0]}x{board[2]} board" in capsys.readouterr().err
+    assert len(evaluate(agent, "4x4x5", 5, freeze=True, progress=False).records) == 5
+    fresh = make_agent("sa")  # a new agent takes the shape of the boards it first plays, one shape
+    with pytest.raises(ValueError, match="holds the views of one board shape: 4x4x3 .4x4. and 2x8x3 .2x8. differ"):
+        train(fresh, ["4x4x3", "2x8x3"], 5, progress=False)
+    assert fresh.shape is None  # refused before any change
+    train(fresh, "2x8x3", 5, progress=False)
+    assert fresh.shape == (2, 8) and fresh.copy().shape == (2, 8)
+    with pytest.raises(ValueError, match="at most 16 tiles"):
+        StateAction(shape=(5, 4))
+
+
+def test_an_agent_file_whose_state_action_shape_is_bad_is_refused(tmp_path):
+    import json as _json
+
+    import numpy as np
+
+    from sweeper import load_agent, make_agent, train
+    agent = train(make_agent("sa"), "3x3x1", 50, progress=False).agent
+    path = agent.save(tmp_path / "sa.npz")
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = _json.loads(str(arrays["metadata"]))
+    for params, message in (({"rows": 5, "cols": 4}, "a 5x4 board; the state-action agent's boards have at most 16"),
+                            ({"rows": 0, "cols": 3}, "params.rows' must be a positive integer"),
+                            ({"rows": 3}, r"must have exactly \[\] \(or \['rows', 'cols'\]"),
+                            ({"rows": 2, "cols": 2}, "is not the key of a state-action pair of a 2x2 board")):
+        arrays["metadata"] = np.array(_json.dumps({**meta, "params": params}))
+        bad = tmp_path / "bad.npz"
+        np.savez_compressed(bad, **arrays)
+        with pytest.raises(ValueError, match=message):
+            load_agent(bad)
+    arrays["metadata"] = np.array(_json.dumps({**meta, "params": {}}))  # a file of older code: no shape
+    np.savez_compressed(tmp_path / "old.npz", **arrays)
+    assert load_agent(tmp_path / "old.npz").shape is None
+
+
+WARM_RUN = """
+import gc, json, sys
+from numba.core.dispatcher import Dispatcher
+import sweeper.cli
+from sweeper.running import players, training
+
+def overloads():  # every kernel of the package this process has compiled or loaded from numba's cache
+    return {id(d): len(d.overloads) for d in gc.get_objects()
+            if isinstance(d, Dispatcher) and d.py_func.__module__.startswith("sweeper")}
+
+during = []
+def timed(fn, warm_up=0):  # the first ``warm_up`` calls are the warm-up: not timed
+    calls = []
+    def run(*a, **k):
+        calls.append(1)
+        before = overloads()
+        out = fn(*a, **k)
+        if len(calls) > warm_up:
+            during.extend(i for i, n in overloads().items() if n != before.get(i, 0))
+        return out
+    return run
+
+training.train, training.evaluate = timed(training.train), timed(training.evaluate)
+players.play_solver = timed(players.play_solver, warm_up=1)  # the players' warm-up is a game of the player
+code = sweeper.cli.main(sys.argv[1:])
+print(json.dumps({"code": code, "kernels loaded while timed": len(during)}))
+"""
+
+
+@pytest.mark.parametrize("argv", [["train", "--agent", "ucb:0.1", "--board", "6x6x5,7x7x6"],
+                                  ["eval", "--agent", "solver", "--board", "6x6x5"]])
+def test_the_games_per_second_leave_out_compiling(argv, tmp_path):
+    """Issue 49: the first run's games_per_second included numba compiling (337 games/s printed, 7,819 on the
+    second run). A warm-up game now compiles (or loads from the cache) every kernel before the timed games; its
+    time is reported apart as compile_seconds."""
+    import os
+    from pathlib import Path
+
+    import sweeper
+    script = tmp_path / "warm.py"
+    script.write_text(WARM_RUN)
+    repo = Path(sweeper.__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, str(script), *argv, "--episodes", "300", "--json", "--no-progress"],
+                       env=dict(os.environ, PYTHONPATH=str(repo)), capture_output=True, text=True, timeout=600)
+    lines = r.stdout.strip().splitlines()
+    summary, check = json.loads(lines[-2]), json.loads(lines[-1])
+    assert check == {"code": 0, "kernels loaded while timed": 0}, r.stderr
+    assert summary["compile_seconds"] > 0 and summary["games_per_second"] > 0

@@ -1039,3 +1039,232 @@ def test_a_forged_tables_manifest_is_a_clear_error(tmp_path, drop):
     path.write_text(json.dumps(manifest))
     with pytest.raises(ValueError, match="is not a manifest of tables"):
         read_table("summary", tmp_path, attempts=1)
+
+
+# ------------------------------------------------------------ issue 49: stopping --
+# Ctrl-C pressed in a terminal: SIGINT to the command's whole process group (its worker processes too). Each test
+# starts the command in a session of its own, waits until it is working, sends SIGINT to the group and checks that it
+# stops within 2 s with the one line "interrupted", status 130, no traceback and no file left behind.
+
+def _sweeper(argv, **kw):
+    """``python -m sweeper ARGV`` of this checkout, as a process of its own session, Ctrl-C given back to it (a
+    background job's children start with SIGINT ignored), its output unbuffered."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
+    return subprocess.Popen([sys.executable, "-m", "sweeper", *argv], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **kw)
+
+
+def _cpu_of_run(argv) -> float:
+    """CPU seconds a whole run of ``python -m sweeper ARGV`` takes (its start-up, warm-up and work) once numba's cache
+    holds its kernels (the first of two runs may compile them); checks that it ran."""
+    import resource
+    for _ in range(2):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        proc = _sweeper(argv)
+        out, err = proc.communicate(timeout=900)
+        assert proc.returncode == 0, err
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def _ctrl_c(proc, ready, presses=1, gap=0.3):
+    """Wait for ``ready(proc)``, press Ctrl-C ``presses`` times ``gap`` s apart; (seconds from the first press to
+    the exit, exit status, stdout, stderr, the processes the command had started)."""
+    deadline = time.time() + 300
+    try:
+        while not ready(proc):
+            assert proc.poll() is None, proc.communicate()
+            assert time.time() < deadline, "the command never got to work"
+            time.sleep(0.05)
+        kids = _children(proc.pid)
+        t = time.perf_counter()
+        for k in range(presses):
+            if k:
+                time.sleep(gap)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=2 + (presses - 1) * gap)
+        except subprocess.TimeoutExpired:
+            pytest.fail("still running 2 s after Ctrl-C")
+        took = time.perf_counter() - t
+        out, err = proc.communicate(timeout=10)
+        return took, proc.returncode, out, err, kids
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _stopped(result, stopped_after=False):
+    took, code, out, err, kids = result
+    assert code == 130 and took < 2.0, (code, took, err)
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and err.startswith("interrupted"), err
+    if stopped_after:
+        assert re.fullmatch(r"interrupted: stopped after [\d,]+ of [\d,]+ games\n", err), err
+    deadline = time.time() + 5
+    while any(_alive(k) for k in kids) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not [k for k in kids if _alive(k)], "worker processes left running"
+
+
+def _working(cpu_seconds):
+    """Ready once the process has used ``cpu_seconds`` of CPU."""
+    return lambda proc: _cpu_seconds(proc.pid) >= cpu_seconds
+
+
+def _first_line(proc):
+    """Ready once the process has printed its first line (kept in ``proc.first``)."""
+    proc.first = proc.stdout.readline()
+    return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("player", ["solver", "random"])
+def test_ctrl_c_stops_the_solver_and_the_random_player(player):
+    """Issue 49: `eval --agent solver --board 16x30x99` still ran 60 s after Ctrl-C (every game in one kernel call)."""
+    argv = ["eval", "--agent", player, "--board", "16x30x99", "--no-progress"]
+    start = _cpu_of_run(argv + ["--episodes", "1"])  # start-up and warm-up (the kernels compiled and cached)
+    result = _ctrl_c(_sweeper(argv + ["--episodes", "10000000"]), _working(start + 1.0))
+    _stopped(result, stopped_after=True)
+
+
+def test_the_players_play_the_games_of_one_kernel_call_in_short_calls(monkeypatch):
+    """The players' games in calls of about a tenth of a second (so that Ctrl-C is acted on), the streams carrying
+    on from call to call: every game as one call plays it."""
+    from sweeper.game.engine import Setting, new_board
+    from sweeper.rng import streams
+    from sweeper.running import players
+
+    def one_call(randomly, board, n, seed, opening, pseq=False):
+        b = new_board(Setting.parse(board), opening, None)
+        arrays = [np.zeros(n, np.bool_)] + [np.zeros(n, np.int64) for _ in range(3)]
+        rng = streams(seed)
+        fallbacks = players._play(b, rng.boards, rng.agent, randomly, pseq, players.NODE_BUDGET, *arrays)
+        return arrays, fallbacks
+
+    calls = []
+    kernel = players._play
+    monkeypatch.setattr(players, "_play", lambda *a: calls.append(len(a[6])) or kernel(*a))
+    for randomly, board, n, opening, guess in ((False, "8x8x10", 3000, "safe", "fewest"),
+                                               (True, "16x30x99", 2000, "reference", "fewest"),
+                                               (False, "8x8x10", 300, "zero", "pseq")):
+        calls.clear()
+        fn = (lambda *a, **k: players.play_random(*a, **k)) if randomly else \
+            (lambda *a, **k: players.play_solver(*a, guess=guess, **k))
+        r = fn(board, n, seed=5, opening=opening)
+        assert len(calls) > 1 and sum(calls) == n
+        (won, dec, rev, gue), fallbacks = one_call(randomly, board, n, 5, opening, guess == "pseq")
+        s = Setting.parse(board)
+        assert np.array_equal(r["won"], won) and np.array_equal(r["decisions"], dec)
+        assert np.array_equal(r["guesses"], gue) and np.array_equal(r["revealed"], rev / (s.tiles - s.mines))
+        assert r["fallbacks"] == fallbacks
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_ctrl_c_stops_verify_of_a_player_run(tmp_path):
+    """Issue 49: `verify player/3d0290c42d31574a` (the solver on expert) still ran 60 s after Ctrl-C."""
+    from sweeper.experiments.reproduce import store_for
+    from sweeper.experiments.specs import player
+    store = store_for(tmp_path, "quick")
+    small, long = player("random", "8x8x10", 300, 1, "reference"), player("solver", "16x30x99", 10**6, 1, "safe")
+    run_tasks([small], store, progress=False, log=lambda *_: None)
+    # the long run is stored as a placeholder, sound to the store: verify recomputes it, for minutes
+    store.save(long, Output(tables={"games": pd.DataFrame({"won": [True]})}), 0.0, runner.provenance())
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    proc = _sweeper(["verify", "--scale", "quick", "--results", str(tmp_path), f"player/{small.id}",
+                     f"player/{long.id}"])
+    # its first line is the small run's verdict: then it computes the long one (after a moment's warm-up)
+    result = _ctrl_c(proc, lambda p: _first_line(p) and time.sleep(1.5) is None)
+    assert proc.first.startswith(f"player/{small.id}: identical")
+    _stopped(result)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # nothing written
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("workers, presses", [(1, 1), (2, 1), (2, 2)])
+def test_ctrl_c_stops_best_window(tmp_path, workers, presses):
+    """Issue 49: with --workers 2 a quick double Ctrl-C printed `interrupted` and then waited forever on its idle
+    workers; two Ctrl-Cs 0.3 s apart printed the workers' raw tracebacks."""
+    from sweeper.experiments.comparator import estimate_part
+    estimate_part("6x6x5", 10, 1)  # its kernels compiled here first, into numba's cache (else Ctrl-C waits for LLVM)
+    out = tmp_path / "table.npz"
+    proc = _sweeper(["best-window", "--board", "6x6x5", "--games", "100000", "--parts", "4", "--workers",
+                     str(workers), "--out", str(out)])
+    result = _ctrl_c(proc, lambda p: _first_line(p) and time.sleep(2.5) is None, presses=presses)
+    assert proc.first.startswith("best-window 6x6x5: 4 parts")
+    _stopped(result)
+    assert list(tmp_path.iterdir()) == []  # no table, no temporary file
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_ctrl_c_stops_reproduce(tmp_path):
+    """Ctrl-C in the middle of a task: the finished tasks stay stored, the one in progress leaves nothing."""
+    results = tmp_path / "results"
+    start = _cpu_of_run(["reproduce", "ext:pseq", "--scale", "quick", "--results", str(tmp_path / "r"), "--list"])
+    proc = _sweeper(["reproduce", "ext:pseq", "--scale", "quick", "--results", str(results), "--no-progress"])
+    _stopped(_ctrl_c(proc, _working(start + 2.0)))  # its first task, the longest, takes many seconds
+    store = Store(results / "runs" / "quick")
+    left = [p for p in results.rglob("*") if p.name.startswith(".") and p.name != Store.LOCK]
+    assert not left, left  # no temporary or set-aside folder
+    for d in (results / "runs" / "quick").glob("*/*"):  # what was stored, if anything, is whole
+        meta = json.loads((d / "meta.json").read_text())
+        task = Task.make(meta["task"]["kind"], **meta["task"]["params"])
+        assert store.status(task) == "ok"
+
+
+# ------------------------------------------------------------ issue 49: best-window's arguments and file --
+
+@pytest.mark.parametrize("argv, message", [
+    (["--parts", "100000000"], "--parts must be at most 128"),
+    (["--parts", "0"], "--parts must be a positive integer"),
+    (["--workers", "100000", "--parts", "128"], "--workers must be at most"),
+    (["--games", "0"], "--games must be a positive integer"),
+])
+def test_best_window_bounds_its_arguments(argv, message, capsys, tmp_path):
+    """Issue 49: `--parts 100000000` grew memory with no output; `--workers` had no bound."""
+    assert main(["best-window", "--board", "5x5x3", "--out", str(tmp_path / "t.npz"), *argv]) == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_best_window_replaces_a_table_only_with_force(capsys, tmp_path, monkeypatch):
+    """Issue 49: it overwrote the package's own table in place without --force."""
+    from sweeper.agents import best_window as bw
+    from sweeper.experiments import comparator
+
+    class Computing(Exception):
+        pass
+
+    def make_table(*a, **k):  # never computes here: the tables take many minutes
+        raise Computing(k["out"])
+
+    monkeypatch.setattr(comparator, "make_table", make_table)
+    package = bw.default_path("8x8x10")
+    assert package.exists()
+    assert main(["best-window", "--board", "8x8x10"]) == 2
+    assert f"{package} exists (the package's table of 8x8x10): add --force to replace it" in capsys.readouterr().err
+    mine = tmp_path / "t.npz"
+    mine.write_bytes(b"old")
+    assert main(["best-window", "--board", "8x8x10", "--out", str(mine)]) == 2
+    assert "exists (a file): add --force" in capsys.readouterr().err
+    with pytest.raises(Computing, match=str(mine)):  # with --force it goes on to compute the table
+        main(["best-window", "--board", "8x8x10", "--out", str(mine), "--force", "--parts", "2", "--games", "10"])
+
+
+def test_a_best_window_table_is_written_atomically(tmp_path, monkeypatch):
+    from sweeper.agents import best_window as bw
+    table = bw.BestWindow("5x5x3", [1, 5], [0.25, 1.0], [3, 1], info={"games": 1})
+    path = table.save(tmp_path / "t.npz")
+    assert bw.BestWindow.load(path).info == {"games": 1} and [p.name for p in tmp_path.iterdir()] == ["t.npz"]
+    assert oct(path.stat().st_mode & 0o777) != oct(0o600)  # readable as package data, not a private temporary file
+
+    def interrupted(f, **arrays):
+        f.write(b"half a table")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bw.np, "savez_compressed", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        bw.BestWindow("5x5x3", [2], [0.5], [1]).save(path)
+    assert [p.name for p in tmp_path.iterdir()] == ["t.npz"]  # no temporary file left
+    assert bw.BestWindow.load(path).info == {"games": 1}  # the old table, whole

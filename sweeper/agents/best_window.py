@@ -46,6 +46,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,15 +118,21 @@ class BestWindow:
 
     # -- files ------------------------------------------------------------------------------------------
     def save(self, path) -> Path:
-        """Write the table as ``.npz`` (arrays) with its header as JSON (no pickle)."""
+        """Write the table as ``.npz`` (arrays) with its header as JSON (no pickle), atomically: into a temporary
+        file of its own in the same folder, renamed into place (removed if the write fails or is interrupted)."""
         path = Path(path)
         header = {"format": FORMAT, "board": self.board, "symmetric": self.symmetric, "keys": len(self.keys),
                   "info": self.info}
-        tmp = path.with_name(f".{path.name}.tmp")
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, header=np.array(json.dumps(header, sort_keys=True)), keys=self.keys,
-                                value=self.value, count=self.count)
-        tmp.replace(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = Path(tmp)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez_compressed(f, header=np.array(json.dumps(header, sort_keys=True)), keys=self.keys,
+                                    value=self.value, count=self.count)
+            os.chmod(tmp, 0o644 & ~_umask())
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
         return path
 
     @classmethod
@@ -165,6 +173,13 @@ class BestWindow:
     def checksum(path) -> str:
         """SHA-256 of a saved table's file: what the regret runs record to name their comparator."""
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _umask() -> int:
+    """This process's umask (read by setting it, then put back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def default_path(board) -> Path:

@@ -10,7 +10,9 @@ with exactly four members:
     JSON with exactly these fields: ``format`` (``"bandit-sweeper-agent"``),
     ``version`` (2; version 1 is read too), ``agent`` (``greedy``, ``egreedy``, ``ucb``, ``thompson``,
     ``sa`` or ``rule``), ``params`` (an object with exactly the agent's parameters:
-    ``epsilon``; ``c``; ``a0`` and ``b0``; none for greedy and sa; for a plug-in
+    ``epsilon``; ``c``; ``a0`` and ``b0``; none for greedy; for sa ``rows`` and ``cols``, the board shape
+    of its table, whose keys are whole views of that board, so a board of another shape is refused (none
+    before it has played, or from older code: the first board it plays then sets it); for a plug-in
     rule ``rule``, its name -- ``user:NAME`` for a rule that is not the library's -- and ``values``, its
     parameters), ``symmetric``
     and ``flags`` (JSON booleans; ``sa`` is never symmetric), ``window`` (3),
@@ -28,13 +30,13 @@ rewards over N). Every error is a ``ValueError`` naming the file and the field.
 
 What the arrays can and cannot vouch for. Metadata that the table contradicts is refused: a symmetric agent's
 keys must be canonical windows, an agent with invisible flags (``flags: false``) has no window that shows a
-flag, a state-action table holds views of at most 16 tiles, and a version-1 plug-in rule agent loads only with a
-rule of the name it saved. The rest of the metadata cannot be checked against the table, since two agents
-that differ there learn tables of the same form: the agent kind and its parameters (a greedy table labelled
-``ucb`` or ``egreedy``), the plug-in rule's name and values, a non-symmetric label on a symmetric table
-(its canonical keys are also valid non-symmetric ones), ``flags: true`` on a table that never saw a flag, and
-``decisions``. A file edited there loads, and plays as its label says; the file carries no signature, so
-trust such a file as much as its source.
+flag, a state-action table holds views of at most 16 tiles (of its board shape when it gives one), and a
+version-1 plug-in rule agent loads only with a rule of the name it saved. The rest of the metadata cannot be
+checked against the table, since two agents that differ there learn tables of the same form: the agent kind and
+its parameters (a greedy table labelled ``ucb`` or ``egreedy``), the plug-in rule's name and values, a
+non-symmetric label on a symmetric table (its canonical keys are also valid non-symmetric ones), ``flags: true``
+on a table that never saw a flag, and ``decisions``. A file edited there loads, and plays as its label says; the
+file carries no signature, so trust such a file as much as its source.
 """
 
 from __future__ import annotations
@@ -62,6 +64,10 @@ MAX_METADATA_CHARS = 100_000
 #: Each agent kind's parameters, in order.
 PARAMS = {"greedy": (), "egreedy": ("epsilon",), "ucb": ("c",), "thompson": ("a0", "b0"), "sa": (),
           "rule": ("rule", "values")}
+#: The parameters of a state-action agent that has played: the board shape of its table (its keys are whole views).
+SA_SHAPE = ("rows", "cols")
+#: The most tiles of a state-action agent's board.
+SA_TILES = 16
 FIELDS = ("format", "version", "agent", "params", "symmetric", "flags", "window", "decisions", "actions_recorded")
 _ARRAYS = {"keys": np.dtype("<i8"), "q": np.dtype("<f8"), "n": np.dtype("<i8")}
 
@@ -172,8 +178,16 @@ def check_metadata(meta, path, length: int) -> dict:
     want = PARAMS[meta["agent"]]
     if not isinstance(params, dict):
         raise _meta_error(path, "params", f"must be an object, got {params!r}")
-    if set(params) != set(want):
-        raise _meta_error(path, "params", f"of a {meta['agent']} agent must have exactly {list(want)}, "
+    if meta["agent"] == "sa" and set(params) == set(SA_SHAPE):  # the board shape of its table
+        for k in SA_SHAPE:
+            if not _is_int(params[k]) or params[k] < 1:
+                raise _meta_error(path, f"params.{k}", f"must be a positive integer, got {params[k]!r}")
+        if params["rows"] * params["cols"] > SA_TILES:
+            raise _meta_error(path, "params", f"gives a {params['rows']}x{params['cols']} board; the state-action "
+                                              f"agent's boards have at most {SA_TILES} tiles")
+    elif set(params) != set(want):
+        also = f" (or {list(SA_SHAPE)}, the board shape of its table)" if meta["agent"] == "sa" else ""
+        raise _meta_error(path, "params", f"of a {meta['agent']} agent must have exactly {list(want)}{also}, "
                                           f"got {sorted(params)}")
     if meta["agent"] == "rule":  # a plug-in rule: its name and its parameters' values
         if not isinstance(params["rule"], str) or not params["rule"]:

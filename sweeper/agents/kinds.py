@@ -188,19 +188,70 @@ class Thompson(Agent):
 class StateAction(Agent):
     """Greedy over (whole player view, target tile) pairs: the paper's SA agent (4x4 table).
 
-    Keys are exact base-11 codes of the view, so boards are limited to 16 tiles."""
+    Keys are exact base-11 codes of the view, so boards are limited to 16 tiles, and a table is of one board
+    shape: ``shape`` (rows, cols) is set by the first games the agent plays (or given), saved with it, and a
+    board of another shape is refused (:meth:`claim`), since its views would be read as views of the other shape."""
 
     kind, label = SA, "sa"
     MAX_TILES = 16
 
-    def __init__(self, flags: bool = True, symmetric: bool = False):
+    def __init__(self, flags: bool = True, symmetric: bool = False, shape=None):
         if symmetric:
             raise ValueError("the state-action agent has no window symmetries (symmetric=False)")
         super().__init__(symmetric=False, flags=flags)
+        self.shape = None if shape is None else _sa_shape(shape)
+
+    def params(self) -> dict:
+        """The board shape of the table, once it has one (``rows``, ``cols``): the state-action agent has no
+        parameter of its choice."""
+        return {} if self.shape is None else {"rows": self.shape[0], "cols": self.shape[1]}
+
+    def policy_params(self) -> dict:
+        return {}
 
     @property
     def name(self) -> str:
         return "sa" + ("" if self.flags else "+noflags")
+
+    def __repr__(self) -> str:
+        return f"StateAction(shape={self.shape!r}, flags={self.flags}; {self.table.actions_recorded} actions recorded)"
+
+    def claim(self, settings, adopt: bool = True) -> None:
+        """Check that the agent can play every board of ``settings`` (at most :data:`MAX_TILES` tiles, all of the
+        table's shape, or of one shape when the table has none yet), then (``adopt``) make that shape the
+        agent's; ``ValueError`` naming both shapes otherwise (the agent is left unchanged)."""
+        settings = list(settings)
+        for s in settings:
+            if s.tiles > self.MAX_TILES:
+                raise ValueError(f"the state-action agent handles boards of at most {self.MAX_TILES} tiles, got {s}")
+        if not settings:
+            return
+        want = self.shape or (settings[0].rows, settings[0].cols)
+        for s in settings:
+            if (s.rows, s.cols) == want:
+                continue
+            if self.shape is None:
+                raise ValueError(f"the state-action agent's table holds the views of one board shape: {settings[0]} "
+                                 f"({want[0]}x{want[1]}) and {s} ({s.rows}x{s.cols}) differ")
+            raise ValueError(f"the state-action agent's table is of {want[0]}x{want[1]} boards (its keys are whole "
+                             f"views of them): it cannot play {s}, a {s.rows}x{s.cols} board")
+        if adopt:
+            self.shape = want
+
+
+def _sa_shape(shape) -> tuple[int, int]:
+    """``shape`` as (rows, cols) of a board of at most 16 tiles, else ``ValueError``."""
+    try:
+        rows, cols = shape
+    except (TypeError, ValueError):
+        raise ValueError(f"shape must be (rows, cols), got {shape!r}") from None
+    for v in (rows, cols):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"shape must be (rows, cols) of positive integers, got {shape!r}")
+    if rows * cols > StateAction.MAX_TILES:
+        raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles, got the "
+                         f"shape {rows}x{cols}")
+    return int(rows), int(cols)
 
 
 class RuleAgent(Agent):
@@ -257,7 +308,7 @@ AGENTS = {"greedy": Greedy, "egreedy": EpsilonGreedy, "ucb": UCBAgent, "sa": Sta
 def _build(label, params, symmetric, flags, rule=None) -> Agent:
     cls = AGENTS[label]
     if cls is StateAction:
-        return cls(flags=flags)
+        return cls(flags=flags, shape=(params["rows"], params["cols"]) if params else None)
     if cls is RuleAgent:
         saved = params["rule"]
         own = saved.startswith(USER)
@@ -399,11 +450,13 @@ def load_agent(path, rule: Rule | None = None) -> Agent:
 
 def _check_keys(agent: Agent, keys, path) -> None:
     """Every key of a loaded table must be one the agent can make: a window and target (canonical with
-    symmetries), or for the state-action agent a view of at most 16 tiles and a target."""
+    symmetries), or for the state-action agent a view of its board (of at most 16 tiles) and a target."""
     if isinstance(agent, StateAction):
-        limit = StateAction.MAX_TILES * 11 ** StateAction.MAX_TILES
-        over = np.flatnonzero(keys >= limit)
-        bad, what = (int(over[0]) if over.size else -1), "a state-action pair of a board of at most 16 tiles"
+        tiles = StateAction.MAX_TILES if agent.shape is None else agent.shape[0] * agent.shape[1]
+        over = np.flatnonzero(keys >= tiles * 11 ** tiles)
+        bad = int(over[0]) if over.size else -1
+        what = ("a state-action pair of a board of at most 16 tiles" if agent.shape is None else
+                f"a state-action pair of a {agent.shape[0]}x{agent.shape[1]} board")
     else:
         bad = check_window_keys(keys, agent.symmetric)
         what = "a window and target" + (" in canonical orientation (the agent uses symmetries)"

@@ -204,6 +204,9 @@ def _import(path: str) -> Rule:
         obj = getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"cannot import rule {path!r}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - the module failed as it was imported (a syntax error, ...): one line
+        raise ValueError(f"cannot import rule {path!r}: importing {module!r} raised {type(exc).__name__}: {exc}") \
+            from None
     if isinstance(obj, Rule):
         return obj
     if callable(obj):

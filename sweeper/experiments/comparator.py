@@ -20,20 +20,23 @@ the share of decisions with a key the table has never met).
 from __future__ import annotations
 
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
 from ..agents import best_window as bw
+from ..checks import whole
+from ..checks import workers as check_workers
 from ..game.engine import Setting
 from ..running.regret import estimate_best_window, regret
-from ..running.training import train
-from .runner import provenance
+from ..running.training import check_record_memory, train
+from .runner import in_processes, provenance
 
-__all__ = ["SEED0", "CONVERGENCE", "estimate_part", "combine", "convergence", "make_table"]
+__all__ = ["SEED0", "MAX_PARTS", "CONVERGENCE", "estimate_part", "combine", "convergence", "make_table"]
 
 #: Seeds of the parts are SEED0 + 1, SEED0 + 2, ...
 SEED0 = 1000
+#: The most parts of one table: each part's table is kept until they are added (the book's tables have 8 and 32).
+MAX_PARTS = 128
 #: The games the convergence is read on: greedy trained for ``train`` games on seed 1, then ``games`` frozen
 #: games on seed 2, scored with each partial table.
 CONVERGENCE = {"train": 100_000, "games": 5_000}
@@ -82,18 +85,26 @@ def convergence(board: str, parts) -> list[dict]:
 
 def make_table(board: str = "8x8x10", games: int = 125_000, parts: int = 8, workers: int = 1,
                out=None) -> bw.BestWindow:
-    """Estimate the table of ``board`` from ``parts`` parts of ``games`` games each (``workers`` processes),
-    read its convergence, and write it (default: the package's file for the board). Returns it."""
+    """Estimate the table of ``board`` from ``parts`` parts of ``games`` games each (``workers`` processes, at most
+    :func:`sweeper.checks.max_workers`; ``parts`` at most :data:`MAX_PARTS`), read its convergence, and write it
+    (default: the package's file for the board; atomically, so an interrupted run leaves the old file or none).
+    Returns it. Ctrl-C stops the workers at once (``KeyboardInterrupt``) and writes nothing."""
     setting = str(Setting.parse(board))
-    if parts < 1 or games < 1 or workers < 1:
-        raise ValueError("parts, games and workers must be at least 1")
+    games = whole(games, "games", 1)
+    parts = whole(parts, "parts", 1)
+    workers = check_workers(workers)
+    if parts > MAX_PARTS:
+        raise ValueError(f"parts must be at most {MAX_PARTS} (every part's table is kept until they are added), "
+                         f"got {parts}")
+    check_record_memory(games)
     prov = provenance()
     t0 = time.perf_counter()
+    calls = [(estimate_part, (setting, games, i + 1)) for i in range(parts)]
+    tables = [None] * parts
     if workers == 1:
-        tables = [estimate_part(setting, games, i + 1) for i in range(parts)]
+        tables = [fn(*args) for fn, args in calls]
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            tables = list(pool.map(estimate_part, [setting] * parts, [games] * parts, range(1, parts + 1)))
+        in_processes(calls, workers, tables.__setitem__)
     table = combine(tables)
     conv = convergence(setting, tables)
     table.info.update({

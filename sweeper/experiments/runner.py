@@ -418,17 +418,73 @@ def _sigterm_raises():
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a process pool now: drop the queued tasks and terminate the running workers."""
+    """Stop a process pool now: drop the queued tasks and terminate the running workers (a second Ctrl-C
+    meanwhile is ignored: stopping takes a moment, and the first one already stops everything)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        with contextlib.suppress(Exception):
-            p.terminate()
-    for p in procs:
-        with contextlib.suppress(Exception):
-            p.join(timeout=5)
-            if p.is_alive():
-                p.kill()
+    with _ctrl_c_ignored():
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.terminate()
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.join(timeout=5)
+                if p.is_alive():
+                    p.kill()
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored():
+    """Ctrl-C ignored in this process for the duration (main thread only; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _ctrl_c_held():
+    """Ctrl-C held back in this thread (SIGINT blocked, delivered when the block ends). Processes started
+    meanwhile inherit the block for good: Ctrl-C in a terminal reaches every process of its group, and worker
+    processes born this way leave it to the process that started them, which stops them."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from multiprocessing import resource_tracker
+    resource_tracker.ensure_running()  # started now, since starting it unblocks SIGINT (it is born blocking it)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def in_processes(calls, workers: int, finished) -> None:
+    """Run ``calls`` (``(function, args)`` pairs) on ``workers`` local worker processes (spawned, so that they
+    share nothing with this one) and call ``finished(i, result)`` here as call ``i`` returns, in the order they
+    return. The workers ignore Ctrl-C and exit when this process is gone; on Ctrl-C, SIGTERM or any error here or
+    in a call, the queued calls are dropped and the workers terminated at once before the exception goes on."""
+    import multiprocessing as mp
+    calls = list(calls)
+    pool = None
+    with _sigterm_raises():
+        try:
+            with _ctrl_c_held():  # a Ctrl-C meanwhile is raised as the block ends, with the pool there to stop
+                pool = ProcessPoolExecutor(max_workers=max(1, min(workers, len(calls))),
+                                           mp_context=mp.get_context("spawn"), initializer=_watch_parent,
+                                           initargs=(os.getpid(),))
+                futures = {pool.submit(fn, *args): i for i, (fn, args) in enumerate(calls)}
+            for fut in as_completed(futures):
+                finished(futures[fut], fut.result())
+        except BaseException:
+            if pool is not None:
+                _stop_pool(pool)
+            raise
+        pool.shutdown(wait=True)
 
 
 def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, progress: bool = True,
@@ -478,18 +534,8 @@ def run_tasks(tasks, store: Store, workers: int = 1, dask: str | None = None, pr
                     continue
                 finished(t, *execute(t))
         else:
-            import multiprocessing as mp
-            with _sigterm_raises():
-                pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=mp.get_context("spawn"),
-                                           initializer=_watch_parent, initargs=(os.getpid(),))
-                try:
-                    futures = {pool.submit(_timed, kind_function(t), t.params): t for t in todo}
-                    for fut in as_completed(futures):
-                        finished(futures[fut], *fut.result())
-                except BaseException:
-                    _stop_pool(pool)
-                    raise
-                pool.shutdown(wait=True)
+            in_processes([(_timed, (kind_function(t), t.params)) for t in todo], workers,
+                         lambda i, result: finished(todo[i], *result))
     finally:
         if bar is not None:
             bar.close()

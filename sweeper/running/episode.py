@@ -126,10 +126,10 @@ class Episode:
     ------
     ValueError
         If ``agent`` is not an :class:`~sweeper.agents.kinds.Agent`; the board setting does not parse or
-        cannot hold its mines; the state-action agent is given a board of more than 16 tiles; ``seed`` is
-        not an integer in ``[0, 2**64)``; ``learn``, ``copy`` or ``exact`` is not ``True`` or ``False``;
-        ``runners_up`` is not a non-negative integer; ``opening`` or ``first`` is invalid; or ``mines`` does
-        not have the setting's shape and mine count or does not agree with the opening.
+        cannot hold its mines; the state-action agent is given a board of more than 16 tiles or of another
+        shape than its table's; ``seed`` is not an integer in ``[0, 2**64)``; ``learn``, ``copy`` or ``exact``
+        is not ``True`` or ``False``; ``runners_up`` is not a non-negative integer; ``opening`` or ``first`` is
+        invalid; or ``mines`` does not have the setting's shape and mine count or does not agree with the opening.
     """
 
     def __init__(self, agent: Agent, board="8x8x10", seed: int = 0, *, opening: str = "reference", first=None,
@@ -137,8 +137,8 @@ class Episode:
         if not isinstance(agent, Agent):
             raise ValueError("agent must be an Agent (see sweeper.make_agent)")
         self.setting = Setting.parse(board)
-        if isinstance(agent, StateAction) and self.setting.tiles > StateAction.MAX_TILES:
-            raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles")
+        if isinstance(agent, StateAction):
+            agent.claim([self.setting], adopt=False)
         learn, copy, exact = boolean(learn, "learn"), boolean(copy, "copy"), boolean(exact, "exact")
         self.k_runners = whole(runners_up, "runners_up", 0)
         self.agent = agent.copy() if copy else agent
@@ -152,6 +152,8 @@ class Episode:
         if isinstance(self.agent, RuleAgent):
             self.rule = self.agent.rule.kernel_args(rule_stream, 8 * b.shown.shape[0])
         layout = np.zeros(0, np.uint8) if mines is None else check_layout(mines, self.setting, opening, first)
+        if isinstance(self.agent, StateAction):
+            self.agent.claim([self.setting])  # the board shape of the table it plays (and may teach)
         new_game(b, rng_boards, layout)
         begin_game(self.cache)
         self.opened = self.view

@@ -49,6 +49,10 @@ seed's agent stream), a guess when its probability is not 0.
 Both play boards dealt by the engine's own kernels (:func:`~sweeper.game.engine.new_game`
 on the seed's board stream, :func:`~sweeper.game.engine.click` for every move), so
 one seed gives the solver and the random player the same boards.
+
+The games are played in kernel calls of about a tenth of a second each (:data:`~sweeper.agents.custom.
+POLL_SECONDS`, as a plug-in rule's kernel asks about Ctrl-C), the streams carrying on from call to call, so the
+games are those of one call; Ctrl-C stops the run with ``KeyboardInterrupt`` once the call in progress returns.
 """
 
 from __future__ import annotations
@@ -64,7 +68,8 @@ from ..game.engine import G_C, G_K, G_R, ONGOING, REV, ST, WON, Setting, check_l
 from ..game.grid import COVERED, FLAG
 from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, analyse_counted, check_budget, prepared_view
 from ..rng import below, check_seed, streams
-from .training import check_episodes
+from ..agents.custom import POLL_SECONDS
+from .training import InterruptBetweenCalls, check_episodes, next_chunk
 
 #: Probabilities closer than this count as equal for the tie-break.
 TIE = 1e-12
@@ -315,7 +320,24 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="f
     gue = np.zeros(episodes, np.int64)
     t0 = time.perf_counter()
     rng = streams(seed)
-    fallbacks = _play(board, rng.boards, rng.agent, randomly, guess == "pseq", budget, lay, won, dec, rev, gue)
+    # the games in calls of about POLL_SECONDS each, so that Ctrl-C (noted meanwhile) is acted on within a call;
+    # the streams carry on from call to call, so the games are those of one call
+    interrupt = InterruptBetweenCalls()
+    fallbacks = start = 0
+    size = 1
+    try:
+        while start < episodes:
+            count = min(size, episodes - start)
+            t_call = time.perf_counter()
+            part = slice(start, start + count)
+            fallbacks += _play(board, rng.boards, rng.agent, randomly, guess == "pseq", budget,
+                               lay[part] if lay.shape[0] else lay, won[part], dec[part], rev[part], gue[part])
+            start += count
+            size = next_chunk(count, time.perf_counter() - t_call, POLL_SECONDS)
+            if interrupt.hit:
+                raise KeyboardInterrupt(f"stopped after {start:,} of {episodes:,} games")
+    finally:
+        interrupt.restore()
     seconds = time.perf_counter() - t0
     return {"won": won, "decisions": dec, "revealed": rev / (setting.tiles - setting.mines), "guesses": gue,
             "fallbacks": int(fallbacks), "seconds": seconds}

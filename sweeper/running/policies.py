@@ -130,8 +130,8 @@ class BanditPolicy:
         if not isinstance(agent, Agent):
             raise ValueError("agent must be an Agent (see sweeper.make_agent)")
         self.setting = base.setting
-        if isinstance(agent, StateAction) and self.setting.tiles > StateAction.MAX_TILES:
-            raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles")
+        if isinstance(agent, StateAction):
+            agent.claim([self.setting], adopt=False)  # the board fits its table (it plays a frozen copy)
         if agent.flags and not base.flags:
             raise ValueError(f"agent {agent.name} places flags that its windows see, and this environment has no "
                              f"flag actions: make it with flags=True, or use an agent trained with flags=False "

@@ -28,7 +28,9 @@ from ..checks import boolean, whole
 from ..agents.kernels import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REC_SIZE,
                             new_cache)
 from ..agents.loop import play_games
+from ..agents.values import ValueTable
 from ..game.engine import Setting, check_layout, new_board
+from ..kernel_cache import compiling
 from ..rng import check_seed, streams
 
 
@@ -136,9 +138,10 @@ def next_chunk(count: int, seconds: float, target: float = CALL_SECONDS) -> int:
     return max(1, min(4 * count, int(count * target / seconds)))
 
 
-class _InterruptBetweenCalls:
+class InterruptBetweenCalls:
     """Ctrl-C during a kernel call is noted and acted on once the call has returned and its
-    table is stored, so an interrupted agent holds exactly the games it finished. Active
+    table is stored, so an interrupted agent holds exactly the games it finished; while a
+    kernel is compiled (its first use), before any of it runs, Ctrl-C raises at once. Active
     from construction to :meth:`restore` (main thread, default Ctrl-C handler only)."""
 
     def __init__(self, on_hit=None):
@@ -150,6 +153,8 @@ class _InterruptBetweenCalls:
             self.previous = signal.signal(signal.SIGINT, self._note)
 
     def _note(self, signum, frame):
+        if compiling(frame):  # a kernel is being compiled on its first use (a minute or more): nothing ran yet
+            raise KeyboardInterrupt("while the kernels were being compiled")
         self.hit = True
         if self.on_hit is not None:
             self.on_hit()
@@ -221,9 +226,10 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         mines, or ``boards`` is empty; ``episodes`` is None without ``layouts``, not a non-negative integer,
         or not the number of layouts; ``seed`` is not an integer in ``[0, 2**64)``; ``learn`` or
         ``progress`` is not a bool; ``chunk`` is not None or an integer >= 1; the state-action agent is
-        given a board of more than 16 tiles; ``layouts`` go with several settings or a layout does not fit
-        the setting or the opening; ``opening`` or ``first`` is invalid; or the per-game records would take
-        more than half of this machine's memory.
+        given a board of more than 16 tiles, or of another shape than its table's (or boards of two
+        shapes); ``layouts`` go with several settings or a layout does not fit the setting or the opening;
+        ``opening`` or ``first`` is invalid; or the per-game records would take more than half of this
+        machine's memory.
     RuleError
         If a plug-in rule fails (:class:`~sweeper.agents.custom.RuleError`): the finished games are in
         ``error.run``.
@@ -241,11 +247,6 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     learn, progress = boolean(learn, "learn"), boolean(progress, "progress")
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
         raise ValueError(f"chunk must be None or an integer >= 1, got {chunk!r}")
-    if isinstance(agent, StateAction):
-        for s in settings:
-            if s.tiles > StateAction.MAX_TILES:
-                raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles, "
-                                 f"got {s}")
     if layouts is not None:
         if len(settings) != 1:
             raise ValueError("layouts go with a single board setting")
@@ -256,6 +257,8 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
             np.zeros((0, settings[0].tiles), np.uint8)
     total = episodes * len(settings)
     check_record_memory(total)
+    if isinstance(agent, StateAction):  # last of the checks: it gives the agent its board shape
+        agent.claim(settings)
     records = np.zeros((total, REC_SIZE), dtype=np.int64)
     rng_b, rng_a, rule_stream = streams(seed)
     pol = agent.policy(learn)
@@ -270,7 +273,7 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     python_rule = rule_stream is not None and not agent.rule.compiled
     # a rule is told to stop at its next decision (a compiled one's kernel asks about every tenth of a second);
     # the other kernels stop between calls
-    interrupt = _InterruptBetweenCalls(agent.rule.interrupt if rule_stream is not None else None)
+    interrupt = InterruptBetweenCalls(agent.rule.interrupt if rule_stream is not None else None)
     try:
         done = 0
         for s in settings:
@@ -322,6 +325,18 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         if bar is not None:
             bar.close()
     return _run(agent, settings, episodes, total, records, seed, opening, learn, time.perf_counter() - t0)
+
+
+def warm_up(agent: Agent, board, *, learn: bool = True, opening: str = "reference", first=None) -> float:
+    """Play one game of ``board`` with a copy of ``agent`` (``agent`` and the run's streams are untouched) and
+    return the seconds it took: compiling the kernels the agent plays with on their first use, or loading
+    them from the disk cache, plus the game. A run timed after it times the games alone (the command line's
+    ``compile_seconds``); the board's setting, ``opening`` and ``first`` are checked as :func:`play` checks them."""
+    t0 = time.perf_counter()
+    other = agent.copy()
+    other.table = ValueTable(16)  # empty and small, so that the game grows it as a longer run grows its table
+    play(other, board, 1, learn=learn, opening=opening, first=first, progress=False)
+    return time.perf_counter() - t0
 
 
 def _run(agent, settings, episodes, upto, records, seed, opening, learn, seconds) -> Run:
