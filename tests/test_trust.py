@@ -1140,12 +1140,14 @@ def test_the_players_play_the_games_of_one_kernel_call_in_short_calls(monkeypatc
         b = new_board(Setting.parse(board), opening, None)
         arrays = [np.zeros(n, np.bool_)] + [np.zeros(n, np.int64) for _ in range(3)]
         rng = streams(seed)
-        fallbacks = players._play(b, rng.boards, rng.agent, randomly, pseq, players.NODE_BUDGET, *arrays)
+        no_layouts = np.zeros((0, Setting.parse(board).tiles), np.uint8)
+        fallbacks = players._play(b, rng.boards, rng.agent, randomly, pseq, players.NODE_BUDGET, no_layouts,
+                                  *arrays)
         return arrays, fallbacks
 
     calls = []
     kernel = players._play
-    monkeypatch.setattr(players, "_play", lambda *a: calls.append(len(a[6])) or kernel(*a))
+    monkeypatch.setattr(players, "_play", lambda *a: calls.append(len(a[7])) or kernel(*a))
     for randomly, board, n, opening, guess in ((False, "8x8x10", 3000, "safe", "fewest"),
                                                (True, "16x30x99", 2000, "reference", "fewest"),
                                                (False, "8x8x10", 300, "zero", "pseq")):
