@@ -23,7 +23,10 @@ games played by the trained agent give the number of draws per decision (one
 per distinct action among the candidates) and the (a, b) of each, and
 :func:`sweeper.rng.beta` is timed on exactly those. The last rows give the cost
 of the exact probabilities that the audit and the regret runs compute at every
-decision (:mod:`sweeper.agents.oracle`), per decision, from beginner to expert. With the optional extra
+decision (:mod:`sweeper.agents.oracle`), per decision, from beginner to expert, and then the regret runs of
+``ext:regret`` themselves: greedy's training games scored against the oracle and split against the best window
+agent (:func:`sweeper.running.regret.regret`), on beginner and intermediate, with their time over the same games
+scored without the split (``x_unsplit``) and trained without a probe (``x_plain``). With the optional extra
 ``deep`` installed, the neural bandit's rows follow (:func:`neural_rows`: its training, and its batched test games
 on beginner and expert, in games and decisions per CPU second); without it one row says they were skipped.
 
@@ -231,6 +234,20 @@ def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) ->
         emit(f"regret probe {board}, frozen ({games:,} games)", games, probed.seconds,
              us_per_decision=round(cost, 2), decisions_per_game=round(decisions / games, 1),
              plain_games_per_second=round(games / plain.seconds, 1))
+    # the regret runs of ext:regret: greedy's training games scored and split against the best window agent (the
+    # package's table), beside the same games scored unsplit and trained without a probe
+    from .running.regret import regret
+    for board, games in (("8x8x10", n_exp), ("16x16x40", n_exp // 4)):
+        regret("greedy", board, 5, seed=0)  # warm-up
+        plain = train("greedy", board, games, seed=1, progress=False)
+        unsplit = regret("greedy", board, games, seed=1, window=None).run
+        split = regret("greedy", board, games, seed=1).run
+        emit(f"regret run {board}, greedy training split against the best window agent ({games:,} games)", games,
+             split.seconds, x_unsplit=round(split.seconds / unsplit.seconds, 2),
+             x_plain=round(split.seconds / plain.seconds, 1),
+             unsplit_games_per_second=round(games / unsplit.seconds, 1),
+             plain_games_per_second=round(games / plain.seconds, 1),
+             decisions_per_game=round(int(plain.records["decisions"].sum()) / games, 1))
     neural_rows(quick, emit, explain)
     return rows
 
