@@ -8,6 +8,8 @@ from sweeper.experiments.runner import Output, Task
 from sweeper.experiments.stats import wilson
 from sweeper.viz.figures import neural as nf
 
+from made_benchmark import made_bench
+
 
 def _output(board, seed, own_wins, others, points=None):
     """One run's output: 1,000 test games per level, in the order of the levels (as the experiment stores them: the
@@ -85,8 +87,9 @@ def test_targets_and_sentences_agree_with_the_numbers():
     assert "on 8x8x10, the networks trained there win 0.860" in f["targets"] and "3 seeds pooled), at or above the " \
         "target of 0.86;" in f["targets"]
     assert "0.150 below the target of 0.75;" in f["targets"]
-    assert "Trained on 8x8x10, a network wins 0.702 on 16x16x40, more than the networks trained on 16x16x40" \
-        in f["transfer"]
+    # without the networks' benchmark runs the boards differ per seed: rates, and no order drawn
+    assert "Trained on 8x8x10, the networks win 0.702 on 16x16x40 (seeds 0.701 to 0.703), the networks trained on " \
+        "16x16x40 0.600" in f["transfer"] and "No order is drawn" in f["transfer"]
     assert "8x8x10: 300 games in 28.3 CPU minutes;" in f["speed"]  # within the budget: nothing more said
     r["facts"].loc[r["facts"]["board"] == "16x16x40", "cpu_seconds"] = [2400.0, 2700.0, 2646.0]
     assert "16x16x40: 300 games in 43.0 CPU minutes (over the 30-minute budget its games were sized for: the seeds " \
@@ -210,3 +213,53 @@ def test_the_charts_draw_the_hand_made_runs():
     assert "the exact P(mine) is 100%" in nc.mistake_chart(row).to_dict()["title"]
     with pytest.raises(ValueError, match="cpu_minutes"):
         nc.checkpoints_chart(r["checkpoints"], players, nf.TARGETS, x="seconds")
+
+
+# ------------------------------------------------------------- on the benchmark's boards (ext:benchmark) --
+
+def test_the_comparison_players_come_from_the_benchmark_boards():
+    p = nf.comparison_players(made_bench(networks=False)).set_index(["player", "board"])
+    assert p.loc[("solver", "8x8x10"), "win_rate"] == pytest.approx(0.88) and p.loc[("solver", "8x8x10"), "seeds"] == 1
+    g = p.loc[("greedy", "8x8x10")]
+    assert g["seeds"] == 3 and g["games"] == 300 and g["wins"] == 222 and g["win_rate"] == pytest.approx(0.74)
+    assert g["lo"] < 0.74 < g["hi"] and g["hi"] - g["lo"] < 0.1  # the t-interval over the seeds (0.74 +- 0.025)
+    assert nf.network_scores(made_bench(networks=False)) is None
+
+
+def test_transfer_verdicts_rest_on_the_seeds_and_the_same_boards():
+    scored = nf.network_scores(made_bench())
+    t = scored["tests"].set_index(["train", "test", "seed"])
+    assert t.loc[("8x8x10", "16x16x40", 2), "wins"] == 15 and len(scored["games"]) == 6 * 140
+    v = nf.transfer_verdicts(scored)
+    # on intermediate: 0.75 (seeds 0.70-0.80) against 0.60 (0.50-0.70): pooled Wilson intervals over 60 games
+    # each would overlap, and three seeds cannot separate them either
+    on_int = [x for x in v if "on 16x16x40" in x][0]
+    assert "not told apart by these seeds from the networks trained on 16x16x40 (0.600)" in on_int
+    assert "a difference of +0.150" in on_int and "over 3 and 3 seeds, each on the same 20 boards" in on_int
+    f = nf.findings(_runs(), _players(), scored)
+    assert f["transfer"].startswith("Trained on 8x8x10, the networks win 0.750 on 16x16x40")
+
+
+def test_the_equal_cpu_sentence_puts_table_and_networks_on_one_clock():
+    text = nf.equal_cpu_sentence(_runs()["checkpoints"], made_bench())
+    assert "the greedy table's 10^6 beginner games took 58 CPU seconds (mean of 3 seeds, on a CPU)" in text
+    assert "wins 0.740 of the benchmark's beginner boards" in text
+    # the checkpoints nearest 58 s are those at 60 s: 0.425, 0.430, 0.435 of their boards
+    assert "(60 to 60 CPU seconds, 100 to 100 games) win 0.425 to 0.435" in text
+    assert "came at 1700 to 1700 CPU seconds (0.850 to 0.870, 3 of 3 seeds" in text
+    assert "it does not rank them" in text and "did not record their machine" in text
+
+
+def test_the_how_good_chapter_sets_its_players_beside_the_leaderboard():
+    from sweeper.viz.figures import benchmark as bf
+    d = pd.DataFrame({"player": ["solver", "greedy", "greedy"], "board": ["8x8x10", "8x8x10", "8x8x10"],
+                      "opening": ["reference", "reference", "safe"], "win_rate": [0.879, 0.7235, 0.7]})
+    text = bf.chapter_note(d, made_bench(networks=False))
+    assert "exact solver 0.8790 here, 0.8800 there; greedy table 0.7235 here, 0.7400 there (mean of 3 seeds, " \
+        "0.7300 to 0.7500)" in text
+    assert "up to 0.016 apart" in text and "the benchmark's 100 beginner boards" in text
+    assert "Whether one bandit beats another" not in text  # no other bandit of the chapter's table: no verdict
+    d = pd.concat([d, pd.DataFrame({"player": ["ucb:0.1"], "board": ["8x8x10"], "opening": ["reference"],
+                                    "win_rate": [0.7]})])
+    assert "the UCB table wins less than the greedy table (-0.130)" in bf.chapter_note(d, made_bench(networks=False))
+    assert bf.chapter_note(d.assign(board="16x30x99"), made_bench(networks=False)) == ""  # none of them on beginner

@@ -266,3 +266,113 @@ def paper_training(spec: str = "greedy") -> dict:
     return {"games": int(info[0]["games"]), "cpu_seconds": cpu, "mean": float(np.mean(cpu)),
             "seeds": [int(t.params["seed"]) for t in tasks], "cpu": info[0]["machine"]["cpu"],
             "calibration": float(np.mean([i["calibration_games_per_cpu_second"] for i in info]))}
+
+
+def chapter_note(d: pd.DataFrame, runs: dict, board: str = "8x8x10") -> str:
+    """The how-good chapter's players (``d``: :func:`~sweeper.viz.figures.beyond.how_good`, one trained agent per
+    bandit, reference opening) beside the same agents on the leaderboard (the benchmark's boards, every learner on
+    its seeds): the two tables' numbers side by side, and which bandits the seeds can order against greedy."""
+    level = LEVEL_OF[board]
+    if not (runs["scores"]["level"] == level).any():
+        return ""
+    lb = leaderboard(runs, level).set_index("agent")
+    here = d[(d["board"] == board) & (d["opening"] == "reference")].set_index("player")["win_rate"]
+    words = {"more than": "wins more than", "less than": "wins less than", "level with": "is level with",
+             "cannot be told apart": "cannot be told apart from"}
+    parts, verdicts_, apart = [], [], []
+    for spec in ("solver", "greedy", "egreedy:0.01", "ucb:0.1", "thompson"):
+        name = LABELS[spec]
+        if name not in lb.index or spec not in here.index:
+            continue
+        r = lb.loc[name]
+        n = int(r["seeds"])
+        seeds = f" (mean of {n} seeds, {r['seed min']:.4f} to {r['seed max']:.4f})" if n > 1 else ""
+        parts.append(f"{name} {here[spec]:.4f} here, {r['win rate']:.4f} there{seeds}")
+        apart.append(abs(here[spec] - r["win rate"]))
+        if spec != "greedy" and n > 1 and LABELS["greedy"] in lb.index:
+            c = compare_seeds(outcomes(runs["games"], name, level), outcomes(runs["games"], LABELS["greedy"], level))
+            verdicts_.append(f"the {name} {words[c['verdict']]} the greedy table ({c['difference']:+.3f})")
+    if not parts:
+        return ""
+    boards = int(lb["boards"].iloc[0])
+    text = (f"This table follows the paper's protocol: one trained agent per bandit, on this experiment's own test "
+            f"boards. [The leaderboard](15_benchmark.html) scores the same kinds of player on the benchmark's "
+            f"{boards:,} {level} boards, every learner trained on {int(lb['seeds'].max())} seeds. On {level}: "
+            + "; ".join(parts) + ". The two columns differ by their boards and, for a learner, by which trained agent "
+              f"plays: the same kind of player's two rates are up to {max(apart):.3f} apart.")
+    if verdicts_:
+        text += (" Whether one bandit beats another is more than one training can tell; over the seeds, on the "
+                 "benchmark's boards (Welch's t-interval, as on the leaderboard), " + "; ".join(verdicts_) + ".")
+    return text
+
+
+def tables_frozen(runs: dict, level: str = "beginner") -> pd.DataFrame:
+    """The trained table agents of the leaderboard on ``level`` (:func:`leaderboard`'s rows of the learners with a
+    table: the paper's, Thompson sampling and the plug-in rules), best first."""
+    tables = set(runs["scores"].loc[runs["scores"]["kind"] == "table", "label"])
+    board = leaderboard(runs, level)
+    return board[board["agent"].isin(tables)].reset_index(drop=True)
+
+
+def tables_frozen_note(runs: dict, level: str = "beginner") -> str:
+    """What :func:`tables_frozen` shows in words: the order by win rate and by regret per decision, and which
+    learners the seeds separate from the greedy table."""
+    t = tables_frozen(runs, level)
+    if t.empty:
+        return ""
+    regret_games = runs["scores"].loc[runs["scores"]["level"] == level, "regret_games"].max()
+    by_rate = ", ".join(t["agent"])
+    by_regret = ", ".join(t.sort_values("regret / decision", kind="stable")["agent"])
+    same = "the same order" if by_rate == by_regret else "another order"
+    text = (f"Frozen after training and scored on the benchmark's {int(t['boards'].iloc[0]):,} {level} boards (each "
+            f"learner on {int(t['seeds'].max())} seeds, every seed on the same boards), the table agents sorted by mean "
+            f"win rate are {by_rate}; sorted by mean regret per decision (on the first {int(regret_games):,} boards), "
+            f"{by_regret}: {same}. Sorting is not ranking: the seeds decide which differences are real (below). "
+            f"That regret scores clicks only, against the safest tile on offer; this chapter's oracle also "
+            f"scores flags, so the two regrets are not on one scale.")
+    greedy = LABELS["greedy"]
+    if greedy in set(t["agent"]) and int(t.loc[t["agent"] == greedy, "seeds"].iloc[0]) > 1:
+        words = {"more than": "win more than", "less than": "win less than", "level with": "are level with",
+                 "cannot be told apart": "cannot be told apart from"}
+        groups: dict = {}
+        for who in t["agent"]:
+            if who == greedy or int(t.loc[t["agent"] == who, "seeds"].iloc[0]) < 2:
+                continue
+            c = compare_seeds(outcomes(runs["games"], who, level), outcomes(runs["games"], greedy, level))
+            groups.setdefault(c["verdict"], []).append(who)
+        parts = [f"{' and '.join(ws) if len(ws) < 3 else ', '.join(ws[:-1]) + ' and ' + ws[-1]} {words[v]} the "
+                 f"greedy table" for v, ws in groups.items()]
+        if parts:
+            text += " Over the seeds (Welch's t-interval, as on the leaderboard): " + "; ".join(parts) + "."
+    return text
+
+
+def glance_sentence(runs: dict) -> str:
+    """Results at a glance: per level, the exact solver, the paper's greedy table and the learner of highest mean
+    win rate on the benchmark's boards, and whether the seeds separate that learner from the greedy table."""
+    parts = []
+    for level in ("beginner", "intermediate", "expert"):
+        if not (runs["scores"]["level"] == level).any():
+            continue
+        lb = leaderboard(runs, level).set_index("agent")
+        learners = lb[lb.index.isin(set(runs["scores"].loc[runs["scores"]["kind"].isin(["table", "neural bandit"]),
+                                                           "label"]))]
+        solver, greedy = LABELS["solver"], LABELS["greedy"]
+        if solver not in lb.index or greedy not in lb.index or learners.empty:
+            continue
+        best = learners.index[0]
+        text = (f"on {level} ({int(lb['boards'].iloc[0]):,} boards) the exact solver wins {lb.loc[solver, 'win rate']:.3f}"
+                f", the paper's greedy table {lb.loc[greedy, 'win rate']:.3f} (mean of {int(lb.loc[greedy, 'seeds'])} "
+                f"seeds)")
+        if best != greedy:
+            c = compare_seeds(outcomes(runs["games"], best, level), outcomes(runs["games"], greedy, level))
+            verdict = {"more than": "more than the greedy table", "less than": "less than the greedy table",
+                       "level with": "level with the greedy table",
+                       "cannot be told apart": "not told apart from the greedy table by the seeds"}[c["verdict"]]
+            text += (f", and the learner of highest mean, the {best}, {lb.loc[best, 'win rate']:.3f} "
+                     f"({int(lb.loc[best, 'seeds'])} seeds): {verdict}")
+        parts.append(text)
+    if not parts:
+        return ""
+    return ("Every agent of the book is scored on the same boards on [the leaderboard](15_benchmark.html): "
+            + "; ".join(parts) + ".")

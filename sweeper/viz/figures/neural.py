@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 
 from ...experiments import specs as ex
-from ...experiments.stats import order, wilson
+from ...experiments.reproduce import store_for
+from ...experiments.stats import compare_seeds, order, wilson
+from . import benchmark as bf
 from . import regret as rf
 from .beyond import belief, calibration_error
 from .results import paper_spec
@@ -102,26 +104,135 @@ def transfer_table(tests: pd.DataFrame, spread: bool = False) -> pd.DataFrame:
                         index=pd.Index([f"from {a}" for a in trains], name=None))
 
 
-def comparison_players() -> pd.DataFrame:
-    """Random clicks, the paper's greedy agent (trained on beginner, frozen) and the exact solver on each level
-    under the reference opening (``ext:how_good``, paper scale, seed 1): player, board, wins, games, win rate and
-    its 95% Wilson interval."""
-    st, tasks = paper_spec("ext:how_good")
+def yardstick(outputs=None) -> dict:
+    """The benchmark's stored paper-scale runs (``ext:benchmark``, and ``ext:benchmark_neural`` when all its runs
+    are stored: the chapter's networks on the benchmark's boards) as the frames of
+    :func:`~sweeper.viz.figures.benchmark.benchmark_runs`; an error naming the command when a table run is
+    missing."""
+    if outputs is None:
+        st = store_for(None, "paper")
+        tasks = ex.all_tasks(["ext:benchmark"], "paper")
+        if any(st.status(t) != "ok" for t in tasks):
+            raise ValueError("the paper-scale benchmark runs are missing: `python -m sweeper reproduce ext:benchmark` "
+                             "computes them")
+        outputs = [(t, st.load(t)) for t in tasks]
+        nets = ex.all_tasks(["ext:benchmark_neural"], "paper")
+        if nets and all(st.status(t) == "ok" for t in nets):  # all nine or none: never a partial set of seeds
+            outputs += [(t, st.load(t)) for t in nets]
+    return bf.benchmark_runs(outputs)
+
+
+def comparison_players(bench: dict | None = None) -> pd.DataFrame:
+    """Random clicks, the paper's greedy table (trained on 10^6 beginner games, frozen; seeds 1-3) and the exact
+    solver on each level's boards of the benchmark (:func:`yardstick`): player, board, seeds, wins and games
+    (pooled over the seeds), the win rate (the mean over the seeds, on the same boards) and its 95% interval (over
+    the seeds, a Student t-interval, for the table; Wilson for a player run once)."""
+    bench = yardstick() if bench is None else bench
+    names = {"random": "random clicks", "greedy": "greedy table", "solver": "exact solver"}
     rows = []
-    for t in tasks:
-        p = t.params
-        if t.kind == "player" and p["opening"] == "reference" and p["player"] in PLAYERS:
-            g = st.load(t).tables["games"]
-            rows.append({"player": p["player"], "board": p["board"], "wins": int(g["won"].sum()), "games": len(g)})
-        elif t.kind != "player" and p["agent"] == "greedy":
-            tests = st.load(t).tables["tests"]
-            for board, g in tests[tests["opening"] == "reference"].groupby("test", sort=False):
-                rows.append({"player": "greedy", "board": board, "wins": int(g["won"].sum()), "games": len(g)})
-    df = pd.DataFrame(rows)
-    df["win_rate"] = df["wins"] / df["games"]
-    ci = [wilson(w, n) for w, n in zip(df["wins"], df["games"])]
-    df["lo"], df["hi"] = [c[0] for c in ci], [c[1] for c in ci]
-    return df
+    for board in LEVELS:
+        level = bf.LEVEL_OF[board]
+        if not (bench["scores"]["level"] == level).any():
+            continue
+        lb = bf.leaderboard(bench, level).set_index("agent")
+        g = bench["games"][bench["games"]["level"] == level]
+        for player, name in names.items():
+            if name not in lb.index:
+                continue
+            r, won = lb.loc[name], g.loc[g["label"] == name, "won"]
+            rows.append({"player": player, "board": board, "seeds": int(r["seeds"]), "wins": int(won.sum()),
+                         "games": int(len(won)), "win_rate": float(r["win rate"]), "lo": float(r["low"]),
+                         "hi": float(r["high"])})
+    return pd.DataFrame(rows)
+
+
+def network_scores(bench: dict) -> dict:
+    """The chapter's networks on the benchmark's boards (the runs of ``ext:benchmark_neural`` in ``bench``), in the
+    shape of :func:`neural_runs`'s ``tests`` (``tests``: train, test, seed, test_games, wins, win_rate, lo, hi,
+    revealed) and their games (``games``: train, test, seed, board, won); ``None`` when the networks are not in
+    ``bench``."""
+    s = bench["scores"]
+    s = s[s["kind"] == "neural bandit"]
+    if s.empty:
+        return None
+    board_of = {v: k for k, v in bf.LEVEL_OF.items()}
+    ci = [wilson(int(w), int(n)) for w, n in zip(s["wins"], s["games"])]
+    tests = pd.DataFrame({"train": s["train_board"], "test": s["level"].map(board_of), "seed": s["seed"],
+                          "test_games": s["games"].astype(int), "wins": s["wins"].astype(int),
+                          "win_rate": s["win_rate"], "lo": [c[0] for c in ci], "hi": [c[1] for c in ci],
+                          "revealed": s["safe_revealed"]}).reset_index(drop=True)
+    train_of = dict(zip(s["label"], s["train_board"]))
+    g = bench["games"][bench["games"]["label"].isin(train_of)]
+    games = pd.DataFrame({"train": g["label"].map(train_of), "test": g["level"].map(board_of), "seed": g["seed"],
+                          "board": g["board"], "won": g["won"].astype(int)}).reset_index(drop=True)
+    return {"tests": tests, "games": games}
+
+
+def _outcomes(games: pd.DataFrame, train: str, test: str) -> list:
+    """One 0/1 array per seed (in seed order, boards in order) of the networks trained on ``train``, on ``test``."""
+    g = games[(games["train"] == train) & (games["test"] == test)]
+    return [grp.sort_values("board")["won"].to_numpy(int) for _, grp in g.groupby("seed")]
+
+
+def transfer_verdicts(scored: dict) -> list:
+    """Per level, the networks trained elsewhere against those trained there, on the same boards, at the level of
+    seeds (:func:`~sweeper.experiments.stats.compare_seeds`, see its ``SEED_METHOD``): one sentence each."""
+    p = pooled(scored["tests"])
+    out = []
+    for r in p[p["train"] != p["test"]].itertuples():
+        own = p[(p["train"] == r.test) & (p["test"] == r.test)]
+        if own.empty:
+            continue
+        a, b = _outcomes(scored["games"], r.train, r.test), _outcomes(scored["games"], r.test, r.test)
+        c = compare_seeds(a, b)
+        ci = "" if np.isnan(c["low"]) else f" [{c['low']:+.3f}, {c['high']:+.3f}]"
+        word = {"more than": "more than", "less than": "less than", "level with": "level with (within ±0.01)",
+                "cannot be told apart": "not told apart by these seeds from"}[c["verdict"]]
+        out.append(f"Trained on {r.train}, the networks win {r.win_rate:.3f} on {r.test} (seeds {r.seed_min:.3f} to "
+                   f"{r.seed_max:.3f}), {word} the networks trained on {r.test} ({own['win_rate'].iloc[0]:.3f}): a "
+                   f"difference of {c['difference']:+.3f}{ci} over {c['n_seeds'][0]} and {c['n_seeds'][1]} seeds, "
+                   f"each on the same {len(a[0]):,} boards")
+    return out
+
+
+def equal_cpu_sentence(points: pd.DataFrame, bench: dict) -> str:
+    """The beginner networks and the greedy table on one clock: the table's training CPU (its benchmark runs), the
+    networks' checkpoints nearest below and above it, and their first checkpoint above the table's win rate."""
+    s = bench["scores"]
+    g = s[(s["spec"] == "greedy") & (s["level"] == "beginner")]
+    cp = points[points["board"] == "8x8x10"].sort_values(["seed", "cpu_seconds"])
+    if g.empty or cp.empty:
+        return ""
+    cpu, rate = float(g["train_cpu_seconds"].mean()), float(g["win_rate"].mean())
+    near = cp.loc[(cp["cpu_seconds"] - cpu).abs().groupby(cp["seed"]).idxmin()]
+    above = cp[cp["win_rate"] > rate].groupby("seed").head(1)
+    text = (f"On one clock, process CPU of the training alone: the greedy table's 10^6 beginner games took "
+            f"{cpu:.0f} CPU seconds (mean of {g['seed'].nunique()} seeds, on {g['cpu'].iloc[0]}) and it wins "
+            f"{rate:.3f} of the benchmark's beginner boards. The networks' checkpoints nearest that time "
+            f"({near['cpu_seconds'].min():.0f} to {near['cpu_seconds'].max():.0f} CPU seconds, "
+            f"{near['games'].min():,} to {near['games'].max():,} games) win {near['win_rate'].min():.3f} to "
+            f"{near['win_rate'].max():.3f} of their 1,000 test boards")
+    if len(above):
+        text += (f"; their first checkpoints with a higher rate than the table's came at "
+                 f"{above['cpu_seconds'].min():.0f} to {above['cpu_seconds'].max():.0f} CPU seconds "
+                 f"({above['win_rate'].min():.3f} to {above['win_rate'].max():.3f}, {above['seed'].nunique()} of "
+                 f"{cp['seed'].nunique()} seeds; their boards are not the benchmark's, so this places the networks "
+                 f"on the clock, it does not rank them)")
+    text += (". The exact solver trains nothing; its cost is at play, "
+             + _per_decision(bench, "exact solver") + " against " + _per_decision(bench, "network (beg.)")
+             + " for a network. The networks' runs did not record their machine (the tables' did): their CPU "
+               "seconds may be a slower or faster machine's, which the chapter's next runs will record.")
+    return text
+
+
+def _per_decision(bench: dict, who: str) -> str:
+    """Test CPU per decision of ``who`` on the beginner boards of the benchmark, in words."""
+    s = bench["scores"]
+    r = s[(s["label"] == who) & (s["level"] == "beginner")]
+    if r.empty:
+        return "an unmeasured time per decision"
+    us = float((1e6 * r["test_cpu_seconds"] / r["decisions"]).mean())
+    return f"{us:,.0f} µs of CPU per beginner decision"
 
 
 def against_targets(tests: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
@@ -159,13 +270,16 @@ def at_cpu(points: pd.DataFrame, seconds: float) -> pd.DataFrame:
         ["board", "seed"]).reset_index(drop=True)
 
 
-def findings(runs: dict, players: pd.DataFrame) -> dict:
+def findings(runs: dict, players: pd.DataFrame, scored: dict | None = None) -> dict:
     """Sentences generated from the numbers: ``targets`` (each level against its target and the solver),
-    ``transfer`` (what a network trained on one level does on the others), ``speed`` (CPU seconds and games) and
-    ``rising`` (the pooled win rate at the last two checkpoints of each level: was it still rising when the budget
-    ran out? Only where the step exceeds what the boards alone move, see :func:`_rising`)."""
-    t = against_targets(runs["tests"], players)
-    p = pooled(runs["tests"])
+    ``transfer`` (what a network trained on one level does on the others: seed-level verdicts on the same boards,
+    :func:`transfer_verdicts`, when ``scored`` holds the networks' benchmark runs, :func:`network_scores`; else
+    the rates and no verdict), ``speed`` (CPU seconds and games) and ``rising`` (the pooled win rate at the last two
+    checkpoints of each level: was it still rising when the budget ran out? Only where the step exceeds what the
+    boards alone move, see :func:`_rising`). ``targets`` reads ``scored`` too when given."""
+    tests = runs["tests"] if scored is None else scored["tests"]
+    t = against_targets(tests, players)
+    p = pooled(tests)
     parts = []
     for r in t.itertuples():
         if np.isnan(r.own):
@@ -177,14 +291,20 @@ def findings(runs: dict, players: pd.DataFrame) -> dict:
                      f"{r.own_hi:.3f}], {n} seed{'s' if n > 1 else ''} pooled), {verdict} the target of "
                      f"{r.target:.2f}{within}; the "
                      f"exact solver wins {r.solver:.3f} and the paper's greedy agent {r.greedy:.3f}")
-    moved = []
-    for r in p[p["train"] != p["test"]].itertuples():
-        own = p[(p["train"] == r.test) & (p["test"] == r.test)]
-        if len(own):
-            word = "more than" if r.lo > own["hi"].iloc[0] else "less than" if r.hi < own["lo"].iloc[0] else \
-                "level with (the intervals overlap)"
-            moved.append(f"Trained on {r.train}, a network wins {r.win_rate:.3f} on {r.test}, {word} the networks "
-                         f"trained on {r.test} ({own['win_rate'].iloc[0]:.3f})")
+    if scored is not None:
+        moved = transfer_verdicts(scored)
+    else:
+        moved = []
+        for r in p[p["train"] != p["test"]].itertuples():
+            own = p[(p["train"] == r.test) & (p["test"] == r.test)]
+            if len(own):
+                moved.append(f"Trained on {r.train}, the networks win {r.win_rate:.3f} on {r.test} (seeds "
+                             f"{r.seed_min:.3f} to {r.seed_max:.3f}), the networks trained on {r.test} "
+                             f"{own['win_rate'].iloc[0]:.3f}")
+        if moved:
+            moved.append("No order is drawn: these tests play other boards per seed, and a seed-level verdict needs "
+                         "the networks' runs on the benchmark's boards (`python -m sweeper reproduce "
+                         "ext:benchmark_neural`)")
     rising = [_rising(b, runs) for b in LEVELS]
     rising = [x for x in rising if x]
     n = runs["checkpoints"]["test_games"].unique()
@@ -352,7 +472,8 @@ def field(outputs=None, runs: dict | None = None, players: pd.DataFrame | None =
                       "seed_min": g["win_rate"].min(), "seed_max": g["win_rate"].max()})
     if players is not None:
         r = players[(players["player"] == "greedy") & (players["board"] == "8x8x10")].iloc[0]
-        table.append({"model": "greedy table (the paper's)", "sees": "3x3 windows", "seeds": 1, "games": np.nan,
+        table.append({"model": "greedy table (the paper's)", "sees": "3x3 windows", "seeds": int(r.get("seeds", 1)),
+                      "games": np.nan,
                       "cpu_seconds": np.nan, "wins": int(r["wins"]), "test_games": int(r["games"]),
                       "win_rate": r["win_rate"], "lo": r["lo"], "hi": r["hi"], "seed_min": r["win_rate"],
                       "seed_max": r["win_rate"]})
@@ -360,7 +481,7 @@ def field(outputs=None, runs: dict | None = None, players: pd.DataFrame | None =
 
 
 __all__ = ["LEVELS", "SEEDS", "TARGETS", "PLAYERS", "stored_outputs", "neural_runs", "pooled", "transfer_table",
-           "comparison_players", "against_targets", "at_cpu", "findings", "quality", "window_agents",
+           "yardstick", "comparison_players", "network_scores", "transfer_verdicts", "equal_cpu_sentence", "against_targets", "at_cpu", "findings", "quality", "window_agents",
            "calibration", "calibration_errors", "worst_mistakes", "field"]
 
 
@@ -476,8 +597,10 @@ def field_sentence(f: pd.DataFrame) -> str:
     for r in nets.itertuples():
         side = "above" if r.lo > t["hi"] else "below" if r.hi < t["lo"] else "level with (the intervals overlap)"
         words.append(f"{r.sees} ({r.model.split(', ')[1]}): {r.win_rate:.3f}, {side}")
-    return (f"Against the paper's table ({t['win_rate']:.4f} [{t['lo']:.4f}, {t['hi']:.4f}], {int(t['test_games']):,} "
-            f"games): " + "; ".join(words) + f". Each network row pools {int(nets['seeds'].max())} seeds of "
+    boards = int(t["test_games"]) // max(int(t["seeds"]), 1)
+    return (f"Against the paper's table ({t['win_rate']:.4f} [{t['lo']:.4f}, {t['hi']:.4f}], "
+            + (f"{int(t['seeds'])} seeds on the same {boards:,} boards" if t["seeds"] > 1 else f"{boards:,} games")
+            + "): " + "; ".join(words) + f". Each network row pools {int(nets['seeds'].max())} seeds of "
             f"{int(nets['test_games'].iloc[0] / nets['seeds'].iloc[0]):,} test games after about "
             f"{nets['games'].mean():,.0f} training games; the table trained on 1,000,000. The 5-layer row is the "
             "chapter's networks at their checkpoint nearest 7,500 games, tested on the same boards.")

@@ -1,0 +1,46 @@
+"""Hand-made stored runs of the benchmark (task kind ``benchmark``) for the figure tests: no training, no suite."""
+
+import numpy as np
+import pandas as pd
+
+from sweeper.experiments.runner import Output, Task
+
+
+def bench_output(agent, seed, kind, wins_by_level, boards=(100, 20, 20), train_board="", cpu=58.0):
+    """One stored benchmark run: ``wins_by_level`` maps a level to the boards won (the first ones of the suite)."""
+    scores, games = [], []
+    for level, n in zip(("beginner", "intermediate", "expert"), boards):
+        w = wins_by_level.get(level, 0)
+        won = np.r_[np.ones(w, int), np.zeros(n - w, int)]
+        scores.append({"level": level, "wins": w, "games": n, "win_rate": w / n, "safe_revealed": 0.9,
+                       "decisions": 10 * n, "regret_games": min(n, 20), "regret_per_decision": 0.001})
+        games.append(pd.DataFrame({"level": level, "board": np.arange(n), "won": won, "revealed": 0.9, "clicks": 10}))
+    info = {"agent": agent, "kind": kind, "calibration_games_per_cpu_second": 18000.0, "machine": {"cpu": "a CPU"},
+            "test_cpu_seconds": {"beginner": 0.01, "intermediate": 0.01, "expert": 0.01},
+            "checkpoint_train_cpu_seconds": []}
+    if train_board:
+        info.update(board=train_board, games=1000, train_cpu_seconds=cpu)
+    out = Output(tables={"scores": pd.DataFrame(scores), "games": pd.concat(games, ignore_index=True),
+                         "checkpoints": pd.DataFrame(columns=["games_trained", "level", "games", "wins", "win_rate"])},
+                 info=info)
+    return Task.make("benchmark", agent=agent, seed=seed), out
+
+
+def made_bench(networks=True):
+    """The frames of ``benchmark_runs``: the solver, random clicks, the greedy table (seeds 1-3: 0.73, 0.74, 0.75 of
+    100 beginner boards), the UCB table (0.60, 0.62, 0.61) and, with ``networks``, six networks."""
+    from sweeper.viz.figures import benchmark as bf
+    outs = [bench_output("solver", 0, "solver", {"beginner": 88, "intermediate": 17, "expert": 9}),
+            bench_output("random", 0, "random", {})]
+    outs += [bench_output("greedy", s, "table", {"beginner": 72 + s, "intermediate": 8}, train_board="8x8x10")
+             for s in (1, 2, 3)]
+    outs += [bench_output("ucb:0.1", s, "table", {"beginner": w, "intermediate": 5}, train_board="8x8x10")
+             for s, w in ((1, 60), (2, 62), (3, 61))]
+    if networks:
+        # beginner-trained networks: 14, 15, 16 of 20 intermediate boards; intermediate-trained: 10, 14, 12 of them
+        outs += [bench_output(f"neural:neural_bandit/b{s}", s, "neural bandit", {"beginner": 85 + s,
+                               "intermediate": 13 + s}, train_board="8x8x10", cpu=1600.0) for s in (1, 2, 3)]
+        outs += [bench_output(f"neural:neural_bandit/i{s}", s, "neural bandit", {"beginner": 80,
+                               "intermediate": w}, train_board="16x16x40", cpu=1600.0)
+                 for s, w in ((1, 10), (2, 14), (3, 12))]
+    return bf.benchmark_runs(outs)
