@@ -180,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("benchmark", help="score an agent on the benchmark's fixed test suite of a level (the same "
                                          "boards for every agent): wins, win rate, safe tiles revealed, test CPU per "
                                          "decision, regret per decision against the exact probabilities")
-    m.add_argument("agent", help="solver | random | FILE.npz (an agent saved by train --save, or a neural bandit) | "
+    m.add_argument("agent", help="solver | random | FILE.npz (an agent saved by train --save; with the extra deep, a neural "
+                                 "bandit or a PPO policy file, e.g. policy.npz of a run of ext:benchmark_ppo) | "
                                  "MODULE:FUNCTION (your policy: given the view, it returns the tile to click)")
     m.add_argument("--level", default="beginner", choices=["beginner", "intermediate", "expert"])
     m.add_argument("--opening", default="reference", choices=[o.name for o in engine.OPENING_TABLE],

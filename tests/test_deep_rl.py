@@ -3,6 +3,7 @@ sb3-contrib as it is, training is seeded, the test games' audit adds up. These n
 ``deep`` (``make test-deep`` installs it and runs this file; ``make test`` skips them and says why, and
 ``SWEEPER_REQUIRE_DEEP=1`` makes a missing extra a failure)."""
 
+import json
 import warnings
 
 import numpy as np
@@ -152,5 +153,50 @@ def test_a_small_stored_run_verifies_identical(tmp_path):
                      audit_games=2)
     store = Store(tmp_path)
     run_tasks([task], store, progress=False)
+    v = verify(store, select(store, every=True), log=lambda *_: None)
+    assert [x.status for x in v] == ["identical"], v[0].line()
+
+
+def test_a_ppo_policy_file_plays_as_the_trained_policy_and_runs_no_code(tmp_path):
+    """Issue 48: a trained policy is kept as plain data (weights and JSON), loaded without unpickling anything, and
+    plays the very clicks of the policy it was saved from; the benchmark scores it from the file."""
+    _extra()
+    from sweeper.experiments.benchmark import resolve_agent, score
+    from sweeper.game.engine import Game
+    policy, facts = deep_rl.train_ppo("8x8x10", 256, seed=2, policy="tiles")
+    assert facts["steps"] >= 256 and facts["train_cpu_seconds"] > 0
+    path = tmp_path / "ppo.npz"
+    np.savez_compressed(path, **facts["arrays"])
+    back = resolve_agent(str(path))
+    assert isinstance(back, deep_rl.PPOPolicy) and back.meta["policy"] == "tiles" and back.board == "8x8x10"
+    for seed in range(5):
+        view = Game("8x8x10", seed=seed).view
+        assert back(view) == policy(view)
+    s = score(back, "beginner", games=6, regret_games=2)
+    assert s.summary()["games"] == 6
+    with pytest.raises(ValueError, match="plays 8x8x10 boards only"):
+        back(np.full((16, 16), 9))
+    meta = json.loads(str(facts["arrays"]["metadata"]))
+    bad = {**facts["arrays"], "metadata": np.array(json.dumps({**meta, "policy": "mlp"}))}
+    np.savez_compressed(tmp_path / "bad.npz", **bad)
+    with pytest.raises(ValueError, match="a policy of"):
+        deep_rl.load_ppo(tmp_path / "bad.npz")
+    with pytest.raises(ValueError, match="is neither a bandit agent file .* nor a neural bandit file .* nor a PPO"):
+        resolve_agent(str(tmp_path / "bad.npz"))
+
+
+def test_the_leaderboards_ppo_run_keeps_its_policy_and_verifies(tmp_path):
+    _extra()
+    from sweeper.experiments import specs
+    from sweeper.experiments.runner import Store, run_tasks
+    from sweeper.experiments.verify import select, verify
+    tasks = specs.all_tasks(["ext:benchmark_ppo"], "quick")
+    assert {t.params["agent"] for t in tasks} == {"ppo:tiles", "ppo:cnn"}
+    assert all(t.params["test"]["levels"] == ["beginner"] for t in tasks)
+    store = Store(tmp_path)
+    run_tasks(tasks[:1], store, progress=False)
+    out = store.load(tasks[0])
+    assert out.info["kind"] == "PPO" and out.info["train_cpu_seconds"] > 0 and "policy" in out.arrays
+    assert list(out.tables["scores"]["level"]) == ["beginner"]
     v = verify(store, select(store, every=True), log=lambda *_: None)
     assert [x.status for x in v] == ["identical"], v[0].line()

@@ -325,48 +325,37 @@ def _npy_header(zf, info, path):
     return shape, dtype
 
 
-def load_neural(path) -> NeuralAgent:
-    """The :class:`NeuralAgent` saved at ``path`` (see the module docstring), every part checked first; a file
-    that is not one, or whose arrays do not fit its metadata, is refused with a ``ValueError`` naming it."""
+def read_weights(path, what: str, check_metadata, shapes) -> tuple[dict, dict]:
+    """The metadata and the float32 arrays of a weights file (an ``.npz`` of named arrays and one JSON string
+    ``metadata``, never a pickle), every part checked before it is used: ``check_metadata(meta, path)`` validates
+    the metadata (raising ``ValueError``), ``shapes(meta)`` gives the arrays the file must hold exactly, with their
+    shapes, checked from the ``.npy`` headers before any data is decompressed; every weight must be finite.
+    ``what`` names the kind of file in messages. Returns ``(meta, {name: array})``."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"no neural agent file at {path}")
+        raise ValueError(f"no {what} file at {path}")
     try:  # an NpzFile: its zip's directory is read, nothing is decompressed yet
         npz = np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{path} is not a readable agent file ({exc})") from None
+        raise ValueError(f"{path} is not a readable {what} file ({exc})") from None
     if not isinstance(npz, np.lib.npyio.NpzFile):
-        raise ValueError(f"{path} is not a readable agent file (a single array, not an .npz archive)")
+        raise ValueError(f"{path} is not a readable {what} file (a single array, not an .npz archive)")
     with npz:
         zf = npz.zip
         infos = {i.filename: i for i in zf.infolist()}
-        if "metadata.npy" not in infos or len(infos) != len(zf.infolist()):
-            raise ValueError(f"{path} is not a neural agent file: no single 'metadata' member")
-        shape, dtype = _npy_header(zf, infos["metadata.npy"], path)
-        if shape != () or dtype.kind != "U" or dtype.itemsize > 4 * MAX_METADATA_CHARS:
-            raise ValueError(f"{path}: 'metadata' must be one string of at most {MAX_METADATA_CHARS:,} characters")
-        try:
-            with zf.open(infos["metadata.npy"]) as fh:
-                text = str(np.lib.format.read_array(fh, allow_pickle=False))
-            meta = json.loads(text, object_pairs_hook=no_repeated_keys)
-        except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError) as exc:
-            raise ValueError(f"{path}: metadata is not valid JSON ({exc})") from None
-        except RepeatedKey as exc:
-            raise ValueError(f"{path}: metadata names {exc} twice") from None
-        meta = _check_metadata(meta, path)
-        agent = NeuralAgent(meta["channels"], meta["layers"], float(meta["epsilon"]), meta["init_seed"])
-        want = {f"{k}.npy": tuple(v.shape) for k, v in agent.net.state_dict().items()}
+        meta = _read_metadata(zf, infos, path, what)
+        meta = check_metadata(meta, path)
+        want = {f"{k}.npy": tuple(v) for k, v in shapes(meta).items()}
         names = set(infos) - {"metadata.npy"}
         if names != set(want):
             odd = sorted(names ^ set(want))
-            raise ValueError(f"{path}: the arrays do not match a network of {meta['channels']} channels and "
-                             f"{meta['layers']} layers (missing or unexpected: {', '.join(odd[:4])})")
+            raise ValueError(f"{path}: the arrays do not match the network its metadata describes (missing or "
+                             f"unexpected: {', '.join(odd[:4])})")
         for name, shp in want.items():
             shape, dtype = _npy_header(zf, infos[name], path)
             if shape != shp or dtype != np.dtype("<f4"):
                 raise ValueError(f"{path}: array {name[:-4]!r} must be float32 of shape {shp}, got {dtype} of "
                                  f"shape {shape}")
-        torch = require_torch()
         state = {}
         for name in want:
             try:
@@ -376,8 +365,41 @@ def load_neural(path) -> NeuralAgent:
                 raise ValueError(f"{path}: array {name[:-4]!r} is damaged or encrypted ({exc})") from None
             if not np.isfinite(arr).all():
                 raise ValueError(f"{path}: array {name[:-4]!r} holds weights that are not finite")
-            state[name[:-4]] = torch.from_numpy(arr.copy())
-    agent.net.load_state_dict(state)
+            state[name[:-4]] = arr
+    return meta, state
+
+
+def _read_metadata(zf, infos, path, what: str):
+    """The JSON of a weights file's single ``metadata`` member (one string, of bounded length)."""
+    if "metadata.npy" not in infos or len(infos) != len(zf.infolist()):
+        raise ValueError(f"{path} is not a {what} file: no single 'metadata' member")
+    shape, dtype = _npy_header(zf, infos["metadata.npy"], path)
+    if shape != () or dtype.kind != "U" or dtype.itemsize > 4 * MAX_METADATA_CHARS:
+        raise ValueError(f"{path}: 'metadata' must be one string of at most {MAX_METADATA_CHARS:,} characters")
+    try:
+        with zf.open(infos["metadata.npy"]) as fh:
+            text = str(np.lib.format.read_array(fh, allow_pickle=False))
+        return json.loads(text, object_pairs_hook=no_repeated_keys)
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError) as exc:
+        raise ValueError(f"{path}: metadata is not valid JSON ({exc})") from None
+    except RepeatedKey as exc:
+        raise ValueError(f"{path}: metadata names {exc} twice") from None
+
+
+def load_neural(path) -> NeuralAgent:
+    """The :class:`NeuralAgent` saved at ``path`` (see the module docstring), every part checked first
+    (:func:`read_weights`); a file that is not one, or whose arrays do not fit its metadata, is refused with a
+    ``ValueError`` naming it."""
+    made = {}
+
+    def shapes(meta):
+        made["agent"] = NeuralAgent(meta["channels"], meta["layers"], float(meta["epsilon"]), meta["init_seed"])
+        return {k: v.shape for k, v in made["agent"].net.state_dict().items()}
+
+    meta, arrays = read_weights(path, "neural agent", _check_metadata, shapes)
+    agent = made["agent"]
+    torch = require_torch()
+    agent.net.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in arrays.items()})
     agent.games, agent.decisions, agent.updates = meta["games"], meta["decisions"], meta["updates"]
     agent.boards = list(meta["boards"])
     return agent
@@ -390,5 +412,5 @@ def as_neural(agent, what: str = "agent") -> NeuralAgent:
     return agent
 
 
-__all__ = ["NeuralAgent", "load_neural", "require_torch", "import_extra", "check_views", "lowest", "as_neural",
+__all__ = ["NeuralAgent", "load_neural", "read_weights", "require_torch", "import_extra", "check_views", "lowest", "as_neural",
            "tile_trunk", "REQUIREMENTS", "CODES"]

@@ -280,7 +280,8 @@ ENTRY_POINT = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 def resolve_agent(text: str):
     """What the command line's AGENT names: ``"solver"`` or ``"random"``; an agent file (``.npz``: a bandit agent
-    saved by ``train --save``, or a neural bandit, which needs the extra ``deep``); or ``MODULE:FUNCTION``, a policy
+    saved by ``train --save``, or, with the extra ``deep``, a neural bandit or a PPO policy file, e.g. the
+    ``policy.npz`` of a stored run of ``ext:benchmark_ppo``); or ``MODULE:FUNCTION``, a policy
     imported from the Python path (the current directory first), see :func:`player_of`."""
     if text in ("solver", "random"):
         return text
@@ -307,22 +308,30 @@ def resolve_agent(text: str):
 
 
 def _load_file(path: Path):
-    """A bandit agent file, else a neural bandit file; a file that is neither is refused naming both readings."""
+    """A bandit agent file, else a neural bandit file, else a PPO policy file (the last two need the extra
+    ``deep``); a file that is none of them is refused naming each reading."""
     from ..agents.kinds import load_agent
-    from ..agents.neural import load_neural
     if not path.is_file():
         raise ValueError(f"no agent file at {path}")
     try:
         return load_agent(path)
     except ValueError as table_error:
+        errors = [f"a bandit agent file ({table_error})"]
+    try:
+        from ..agents.neural import load_neural
+        from .deep_rl import load_ppo
+    except ImportError as exc:
+        raise ValueError(f"{path} is not a bandit agent file ({table_error}); as a neural bandit or PPO policy file "
+                         f"it needs the optional extra (make deep): {exc}") from None
+    for what, load in (("a neural bandit file", load_neural), ("a PPO policy file", load_ppo)):
         try:
-            return load_neural(path)
+            return load(path)
         except ImportError as exc:
-            raise ValueError(f"{path} is not a bandit agent file ({table_error}); as a neural bandit file it "
-                             f"needs the optional extra (make deep): {exc}") from None
-        except ValueError as neural_error:
-            raise ValueError(f"{path} is neither a bandit agent file ({table_error}) nor a neural bandit file "
-                             f"({neural_error})") from None
+            raise ValueError(f"{path} is not a bandit agent file ({table_error}); as {what} it needs the optional "
+                             f"extra (make deep): {exc}") from None
+        except ValueError as exc:
+            errors.append(f"{what} ({exc})")
+    raise ValueError(f"{path} is neither " + ", nor ".join(errors))
 
 
 def _arity(fn) -> int:

@@ -16,13 +16,19 @@ test seed. For the first ``audit_games`` of them each click is scored against th
 (:func:`sweeper.game.probability.mine_probabilities`), like the bandit audit's decisions: was a tile known
 to be safe on offer, and did the network click one?
 
-No trained network is saved: a Stable-Baselines3 file is a pickle, which this package never writes or reads
-(saved results are plain data); the stored run holds the curve, the tests and the facts.
+A Stable-Baselines3 file is a pickle, which this package never writes or reads (saved results are plain data).
+A trained policy is kept instead as a PPO policy file (:func:`policy_arrays`, :func:`load_ppo`): an ``.npz`` of
+the policy's float32 weights, named as in its ``state_dict``, and one JSON string ``metadata`` with exactly the
+fields :data:`PPO_FIELDS` (``format`` ``"bandit-sweeper-ppo"``, ``version`` 1, ``policy`` (:data:`POLICIES`),
+``kernel``, ``board``, ``seed``, ``steps`` and ``games`` of training). Loading checks the metadata, rebuilds the
+policy's modules from it and checks every array's name, shape and dtype from the ``.npy`` headers before reading
+any weight (:func:`sweeper.agents.neural.read_weights`): it runs no code from the file.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import time
 
 import numpy as np
@@ -332,6 +338,95 @@ def hyperparameters(model) -> dict:
             "gae_lambda": float(model.gae_lambda), "clip_range": value(model.clip_range),
             "ent_coef": float(model.ent_coef), "vf_coef": float(model.vf_coef),
             "rewards": {k: float(getattr(env.rewards, k)) for k in ("win", "loss", "reveal", "invalid", "step")}}
+
+
+# ------------------------------------------------------------------ the policy file --
+
+PPO_FORMAT = "bandit-sweeper-ppo"
+PPO_FIELDS = ("format", "version", "policy", "kernel", "board", "seed", "steps", "games")
+
+
+def policy_arrays(model, board: str, policy: str, kernel: int, seed: int, games: int) -> dict:
+    """The arrays of a PPO policy file of ``model`` (see the module docstring), in file order
+    (``np.savez_compressed(file, **policy_arrays(...))``)."""
+    meta = {"format": PPO_FORMAT, "version": 1, "policy": policy, "kernel": int(kernel),
+            "board": str(Setting.parse(board)), "seed": int(seed), "steps": int(model.num_timesteps),
+            "games": int(games)}
+    arrays = {k: v.detach().numpy().astype("<f4") for k, v in model.policy.state_dict().items()}
+    return {**arrays, "metadata": np.array(json.dumps(meta))}
+
+
+def _check_ppo_metadata(meta, path) -> dict:
+    kind = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+    if kind != PPO_FORMAT:
+        raise ValueError(f"{path}: not a {PPO_FORMAT} file (its metadata's 'format' is {kind!r})")
+    odd = sorted(set(meta) ^ set(PPO_FIELDS))
+    if odd:
+        raise ValueError(f"{path}: metadata fields {odd} are missing or not part of the format (it has exactly "
+                         f"{', '.join(PPO_FIELDS)})")
+    if meta["version"] != 1 or meta["policy"] not in POLICIES or meta["kernel"] not in (3, 5):
+        raise ValueError(f"{path}: metadata must have version 1, a policy of {POLICIES} and a kernel of 3 or 5, got "
+                         f"{meta['version']!r}, {meta['policy']!r} and {meta['kernel']!r}")
+    for f in ("seed", "steps", "games"):
+        if isinstance(meta[f], bool) or not isinstance(meta[f], int) or not 0 <= meta[f] < 2 ** 63:
+            raise ValueError(f"{path}: metadata field {f!r} must be a whole number, got {meta[f]!r}")
+    try:
+        Setting.parse(meta["board"])
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{path}: metadata field 'board' is not a board ({exc})") from None
+    return meta
+
+
+class PPOPolicy:
+    """A trained MaskablePPO policy, frozen, as a policy of the benchmark and of
+    :func:`~sweeper.running.policies.run_episodes`: ``policy(view)`` is its most probable click on a covered tile
+    (an index ``row * cols + col``) of a board of its own size (``board``). ``meta``: its file's metadata."""
+
+    def __init__(self, model, meta: dict):
+        self.model, self.meta, self.board = model, meta, meta["board"]
+        self.shape = Setting.parse(self.board).rows, Setting.parse(self.board).cols
+        self.choose = frozen_choice(model)
+        self.__name__ = f"ppo-{meta['policy']} ({self.board}, seed {meta['seed']})"
+
+    def __call__(self, view) -> int:
+        view = np.asarray(view)
+        if view.shape != self.shape:
+            raise ValueError(f"this PPO policy plays {self.board} boards only (its network is sized for "
+                             f"{self.shape[0]}x{self.shape[1]}), got a view of shape {view.shape}")
+        return self.choose(view)
+
+
+def load_ppo(path) -> PPOPolicy:
+    """The frozen policy of a PPO policy file (see the module docstring; needs the extra ``deep``), every part
+    checked before a weight is read; a file that is not one is refused with a ``ValueError`` naming it."""
+    from ..agents.neural import read_weights
+    made = {}
+
+    def shapes(meta):
+        made["model"] = make_model(meta["board"], meta["seed"], meta["kernel"], policy=meta["policy"])
+        return {k: v.shape for k, v in made["model"].policy.state_dict().items()}
+
+    meta, arrays = read_weights(path, "PPO policy", _check_ppo_metadata, shapes)
+    torch = require()[0]
+    model = made["model"]
+    model.policy.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in arrays.items()})
+    model.policy.set_training_mode(False)
+    return PPOPolicy(model, meta)
+
+
+def train_ppo(board: str, steps: int, seed: int, policy: str = "tiles", kernel: int = 3) -> tuple:
+    """Train MaskablePPO as the deep-RL chapter does (:func:`make_model`, one thread) for ``steps`` environment
+    steps: ``(PPOPolicy, facts)``, facts holding the games, the steps and the process CPU seconds of the training
+    alone."""
+    model = make_model(board, seed, kernel, policy=policy)
+    curve = _curve_callback(1)
+    cpu0 = time.process_time()
+    model.learn(total_timesteps=steps, callback=[curve])
+    cpu = time.process_time() - cpu0
+    arrays = policy_arrays(model, board, policy, kernel, seed, len(curve.rows))
+    meta = json.loads(str(arrays["metadata"]))
+    return PPOPolicy(model, meta), {"games": len(curve.rows), "steps": int(model.num_timesteps),
+                                    "train_cpu_seconds": cpu, "arrays": arrays}
 
 
 @task_kind("deep_random")

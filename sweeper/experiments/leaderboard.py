@@ -86,6 +86,10 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
         facts = {"kind": "neural bandit", "board": meta["task"]["params"]["board"], "source": run,
                  "games": meta["info"]["train_games"], "train_cpu_seconds": meta["info"]["train_cpu_seconds"]}
         return load_neural(folder / "agent.npz"), facts, []
+    if agent_spec.startswith("ppo:"):
+        from .deep_rl import train_ppo
+        policy, facts = train_ppo(budget["board"], budget["steps"], seed, policy=agent_spec.split(":", 1)[1])
+        return policy, {"kind": "PPO", "board": budget["board"], **facts}, []
     agent = make_agent(agent_spec)
     at = sorted(budget.get("checkpoints", ()))
     play(make_agent(agent_spec), budget["board"], 10, seed, progress=False)  # compiles outside the timing
@@ -111,6 +115,7 @@ def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None,
     (names with ``second``), never in the tables, beside the ``machine`` they were measured on
     (:func:`sweeper.machine.machine`); verification compares neither."""
     player, facts, snaps = _trained(agent, seed, train or {})
+    kept = facts.pop("arrays", None)  # a PPO policy's file: stored with the run, to be scored again by anyone
     rows, games, cpu = [], [], {}
     for level, n, k in zip(test["levels"], test["games"], test["regret_games"]):
         s = score(player, level, test["opening"], n, k)
@@ -131,9 +136,12 @@ def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None,
             "test_cpu_seconds": cpu, "checkpoint_train_cpu_seconds": [c for _, c, _ in snaps],
             "calibration_games_per_cpu_second": calibration()["games_per_cpu_second"],
             "calibration_workload": "greedy, 20,000 beginner training games, seed 0", "machine": machine()}
-    return Output(tables={"scores": pd.DataFrame(rows), "games": pd.concat(games, ignore_index=True),
-                          "checkpoints": pd.DataFrame(checks, columns=["games_trained", "level", "games", "wins",
-                                                                       "win_rate"])}, info=info)
+    out = Output(tables={"scores": pd.DataFrame(rows), "games": pd.concat(games, ignore_index=True),
+                         "checkpoints": pd.DataFrame(checks, columns=["games_trained", "level", "games", "wins",
+                                                                      "win_rate"])}, info=info)
+    if kept is not None:
+        out.arrays["policy"] = kept
+    return out
 
 
 # ------------------------------------------------------------------ the specs --
@@ -176,6 +184,25 @@ def benchmark_tasks(sc, seeds):
                         cost=1e6 * (5 if a.startswith("thompson") else 1))
               for a in BENCHMARK_TABLES[sc.name] for s in BENCHMARK_SEEDS[sc.name]]
     return tasks
+
+
+#: The deep-RL chapter's two MaskablePPO policies (:mod:`sweeper.experiments.deep_rl`) as the leaderboard trains
+#: them: the chapter's budgets in environment steps (paper scale), on beginner boards, scored there only (their
+#: networks are sized for one board). At quick scale, a few steps, for the tests.
+BENCHMARK_PPO = {"paper": {"tiles": 160_000, "cnn": 60_000}, "quick": {"tiles": 512, "cnn": 512}}
+
+
+def benchmark_ppo_tasks(sc, seeds=None):
+    """The per-tile and the CNN PPO policies, trained on beginner for the deep-RL chapter's budgets on
+    :data:`BENCHMARK_SEEDS`, scored on the beginner suite (needs the extra ``deep``; each run keeps its policy file,
+    ``policy.npz``)."""
+    t = _bench_test(sc)
+    test = {**t, "levels": [LEVELS[0]], "games": t["games"][:1], "regret_games": t["regret_games"][:1]}
+    return [Task.make("benchmark", agent=f"ppo:{policy}", seed=s, test=test,
+                      train={"board": "8x8x10", "steps": steps},
+                      label=f"benchmark: MaskablePPO ({policy}) trained on 8x8x10 for {steps:,} steps, seed {s}",
+                      cost=steps * (120.0 if policy == "tiles" else 20.0))
+            for policy, steps in BENCHMARK_PPO[sc.name].items() for s in BENCHMARK_SEEDS[sc.name]]
 
 
 def benchmark_neural_tasks(sc, networks):

@@ -674,7 +674,7 @@ EXTRA_SPECS["ext:neural_field"] = Spec(
 
 # ------------------------------------------------------------ the benchmark (issue 48) --
 # ext:benchmark and ext:benchmark_neural: their specs and task kind live in sweeper/experiments/leaderboard.py
-from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_tasks  # noqa: E402
+from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_tasks, benchmark_tasks  # noqa: E402
 
 
 def _benchmark_neural(sc, seeds):
@@ -691,3 +691,8 @@ EXTRA_SPECS["ext:benchmark_neural"] = Spec(
     "ext:benchmark_neural", "The benchmark: the neural bandit's networks on the same boards",
     "The nine stored networks of ext:neural scored on the benchmark's fixed suites of the three levels (needs "
     "`make deep`).", _benchmark_neural)
+EXTRA_SPECS["ext:benchmark_ppo"] = Spec(
+    "ext:benchmark_ppo", "The benchmark: the deep-RL chapter's PPO policies on the same boards",
+    "MaskablePPO with the per-tile policy and with the CNN policy, trained on beginner for the deep-RL chapter's "
+    "budgets on three seeds, scored on the benchmark's beginner suite; each run keeps its policy as a plain-data "
+    "file (needs `make deep`).", benchmark_ppo_tasks)

@@ -21,14 +21,16 @@ from .results import ensure_spec, scale
 LABELS = {"solver": "exact solver", "random": "random clicks", "greedy": "greedy table",
           "egreedy:0.01": "ε-greedy table", "ucb:0.1": "UCB table", "thompson": "Thompson table",
           "rule:decaying-eps:1000": "decaying-ε rule", "rule:softmax:0.05": "softmax rule", "rule:ucb1:1": "UCB1 rule",
-          "best-window:8x8x10": "best window (beg.)", "best-window:16x16x40": "best window (int.)"}
+          "best-window:8x8x10": "best window (beg.)", "best-window:16x16x40": "best window (int.)",
+          "ppo:tiles": "PPO (per tile)", "ppo:cnn": "PPO (CNN)"}
 LEVEL_OF = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
 SHORT = {"8x8x10": "beg.", "16x16x40": "int.", "16x30x99": "exp."}
 #: What each short label stands for (the page's key to its tables).
 KEY = ("greedy, ε-greedy (ε = 0.01) and UCB (c = 0.1) tables: the paper's agents; Thompson table: Thompson sampling "
        "on the same table; decaying-ε, softmax (τ = 0.05) and UCB1 rules: the plug-in rules of the chapter \"Write "
        "your own bandit\"; best window (beg., int.): the best window agent of beginner or intermediate boards; "
-       "network (beg., int., exp.): the neural bandit trained on that level")
+       "network (beg., int., exp.): the neural bandit trained on that level; PPO (per tile) and PPO (CNN): the deep-RL "
+       "chapter's two MaskablePPO policies, trained on beginner")
 
 
 def label(agent: str, facts: dict | None = None) -> str:
@@ -40,16 +42,22 @@ def label(agent: str, facts: dict | None = None) -> str:
 
 def stored_outputs() -> list:
     """``(task, output)`` of every stored benchmark run the page shows: ``ext:benchmark`` at the page's scale (an
-    error naming the command when one is missing), and at paper scale the networks of ``ext:benchmark_neural``
-    when all of them are stored (else none: the page says so)."""
+    error naming the command when one is missing), and at paper scale the runs of the optional extra,
+    ``ext:benchmark_neural`` (the networks) and ``ext:benchmark_ppo`` (the PPO policies), each spec when all its
+    runs are stored (else none of it: the page says so)."""
     st, tasks = ensure_spec("ext:benchmark")
     out = [(t, st.load(t)) for t in tasks]
     if scale() == "paper":
         paper = store_for(None, "paper")
-        nets = ex.all_tasks(["ext:benchmark_neural"], "paper")
-        if all(paper.status(t) == "ok" for t in nets):  # all nine or none: never a partial set of seeds
-            out += [(t, paper.load(t)) for t in nets]
+        for spec in EXTRA_SPECS:
+            runs = ex.all_tasks([spec], "paper")
+            if runs and all(paper.status(t) == "ok" for t in runs):  # all or none: never a partial set of seeds
+                out += [(t, paper.load(t)) for t in runs]
     return out
+
+
+#: The specs of the optional extra whose runs the leaderboard adds at paper scale.
+EXTRA_SPECS = ("ext:benchmark_neural", "ext:benchmark_ppo")
 
 
 def benchmark_runs(outputs=None) -> dict:
@@ -136,7 +144,7 @@ def cost_points(runs: dict) -> pd.DataFrame:
     if len(c):
         pts.append(c[["label", "seed", "level", "games_trained", "train_cpu_seconds", "win_rate"]])
     s = runs["scores"]
-    nets = s[(s["kind"] == "neural bandit")]
+    nets = s[s["kind"].isin(["neural bandit", "PPO"])]
     if len(nets):
         own = nets[nets["train_board"].map(LEVEL_OF) == nets["level"]]
         pts.append(own.assign(games_trained=own["train_games"])[
@@ -200,9 +208,19 @@ def networks_note(runs: dict) -> str:
     else:
         first = ("The neural bandit's networks are not scored yet: `python -m sweeper reproduce ext:benchmark_neural` "
                  "(needs the extra `deep`) scores them.")
-    return (first + " The two PPO agents of the deep-RL chapter are not on the leaderboard: their runs kept their test "
-            "results but not their trained models, so they cannot be played on these boards until they are trained "
-            "again; that chapter reports them on 1,000 beginner boards of its own.")
+    ppo = runs["scores"][runs["scores"]["kind"] == "PPO"]
+    if len(ppo):
+        second = (f" The deep-RL chapter's two PPO policies are trained again by `ext:benchmark_ppo` ("
+                  f"{ppo[['label', 'seed']].drop_duplicates().shape[0]} runs, the chapter's budgets) and scored on the "
+                  f"beginner boards only: their networks are sized for one board. Each run keeps its policy as a "
+                  f"plain-data file (`policy.npz`) that `python -m sweeper benchmark` scores again.")
+    elif scale() != "paper":
+        second = " The deep-RL chapter's two PPO policies (the extra too) appear in the paper-scale build only."
+    else:
+        second = (" The deep-RL chapter's two PPO policies are not scored yet: their chapter's runs kept no trained "
+                  "policy, and `python -m sweeper reproduce ext:benchmark_ppo` (needs the extra `deep`) trains them "
+                  "again with the chapter's budgets and keeps each policy as a plain-data file.")
+    return first + second
 
 
 def verdicts(runs: dict, level: str = "beginner", against: str = "greedy table") -> list:
@@ -355,7 +373,8 @@ def glance_sentence(runs: dict) -> str:
         if not (runs["scores"]["level"] == level).any():
             continue
         lb = leaderboard(runs, level).set_index("agent")
-        learners = lb[lb.index.isin(set(runs["scores"].loc[runs["scores"]["kind"].isin(["table", "neural bandit"]),
+        learners = lb[lb.index.isin(set(runs["scores"].loc[runs["scores"]["kind"].isin(["table", "neural bandit",
+                                                                                          "PPO"]),
                                                            "label"]))]
         solver, greedy = LABELS["solver"], LABELS["greedy"]
         if solver not in lb.index or greedy not in lb.index or learners.empty:
