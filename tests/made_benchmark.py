@@ -26,9 +26,10 @@ def bench_output(agent, seed, kind, wins_by_level, boards=(100, 20, 20), train_b
     return Task.make("benchmark", agent=agent, seed=seed), out
 
 
-def made_bench(networks=True):
+def made_bench(networks=True, ppo=False):
     """The frames of ``benchmark_runs``: the solver, random clicks, the greedy table (seeds 1-3: 0.73, 0.74, 0.75 of
-    100 beginner boards), the UCB table (0.60, 0.62, 0.61) and, with ``networks``, six networks."""
+    100 beginner boards), the UCB table (0.60, 0.62, 0.61) and, with ``networks``, six networks; with ``ppo``, the two
+    PPO policies on beginner only (per tile 0.50, 0.55, 0.60; CNN 0.10, 0.12, 0.14)."""
     from sweeper.viz.figures import benchmark as bf
     outs = [bench_output("solver", 0, "solver", {"beginner": 88, "intermediate": 17, "expert": 9}),
             bench_output("random", 0, "random", {})]
@@ -43,4 +44,8 @@ def made_bench(networks=True):
         outs += [bench_output(f"neural:neural_bandit/i{s}", s, "neural bandit", {"beginner": 80,
                                "intermediate": w}, train_board="16x16x40", cpu=1600.0)
                  for s, w in ((1, 10), (2, 14), (3, 12))]
+    if ppo:
+        outs += [bench_output(f"ppo:{p}", s, "PPO", {"beginner": w}, boards=(100,), train_board="8x8x10",
+                              cpu=cpu) for p, cpu, ws in (("tiles", 1500.0, (50, 55, 60)), ("cnn", 360.0, (10, 12, 14)))
+                 for s, w in zip((1, 2, 3), ws)]
     return bf.benchmark_runs(outs)

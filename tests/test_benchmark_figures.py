@@ -25,3 +25,15 @@ def test_results_at_a_glance_names_the_best_learner_and_what_the_seeds_say():
     no_nets = bf.glance_sentence(made_bench(networks=False))
     assert "on beginner (100 boards) the exact solver wins 0.880, the paper's greedy table 0.740 (mean of 3 seeds);" \
         in no_nets  # greedy is the best learner: nothing more to say
+
+
+def test_the_deep_rl_chapter_reads_ppo_against_the_networks_on_the_same_boards(monkeypatch):
+    monkeypatch.setattr(bf, "scale", lambda: "paper")
+    assert "not yet, PPO (per tile), PPO (CNN) are not scored" in bf.ppo_sentence(made_bench())
+    text = bf.ppo_sentence(made_bench(ppo=True))
+    assert "the PPO (per tile) 0.550 [" in text and "after 25 CPU minutes of training" in text
+    assert "the network (beg.) 0.870 [" in text
+    assert "On beginner, the PPO (per tile) wins less than the network (beg.): a difference of -0.320" in text
+    assert text.endswith("no verdict about the two signals.")
+    monkeypatch.setattr(bf, "scale", lambda: "quick")
+    assert "only at paper scale" in bf.ppo_sentence(made_bench(ppo=True))

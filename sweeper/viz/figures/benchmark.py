@@ -395,3 +395,27 @@ def glance_sentence(runs: dict) -> str:
         return ""
     return ("Every agent of the book is scored on the same boards on [the leaderboard](15_benchmark.html): "
             + "; ".join(parts) + ".")
+
+
+def ppo_sentence(runs: dict) -> str:
+    """The deep-RL chapter's learners on the benchmark's beginner boards: the per-tile PPO, the CNN PPO and the
+    beginner networks, each with its training CPU, and the seed-level verdict of the per-tile PPO against the
+    networks (the same trunk, another learning signal); or what is not stored yet."""
+    s = runs["scores"]
+    have = set(s.loc[s["level"] == "beginner", "label"])
+    if scale() != "paper":
+        return ("The PPO policies and the networks are scored on the benchmark only at paper scale (they need the "
+                "extra `deep`); the paper-scale build of this page reads them.")
+    missing = [n for n in ("PPO (per tile)", "PPO (CNN)", "network (beg.)") if n not in have]
+    if missing:
+        return (f"On the benchmark's boards: not yet, {', '.join(missing)} "
+                f"{'is' if len(missing) == 1 else 'are'} not scored (`python -m sweeper reproduce ext:benchmark_ppo "
+                f"ext:benchmark_neural`, with the extra `deep`).")
+    lb = leaderboard(runs, "beginner").set_index("agent")
+    part = lambda n: (f"the {n} {lb.loc[n, 'win rate']:.3f} [{lb.loc[n, 'low']:.3f}, {lb.loc[n, 'high']:.3f}] after "  # noqa: E731
+                      f"{lb.loc[n, 'training CPU min']:.0f} CPU minutes of training")
+    return (f"On the benchmark's {int(lb['boards'].iloc[0]):,} beginner boards, the same for every agent (mean of the "
+            f"seeds, with the t-interval over them): " + "; ".join(part(n) for n in ("PPO (per tile)", "PPO (CNN)",
+                                                                                     "network (beg.)"))
+            + ". " + verdict(runs, "PPO (per tile)", "network (beg.)", "beginner")
+            + " These are the two learners as built, at their budgets: no verdict about the two signals.")
