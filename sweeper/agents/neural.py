@@ -274,14 +274,19 @@ def _int_field(meta, path, field, lo, hi):
     return v
 
 
-def _check_metadata(meta, path) -> dict:
+def check_format(meta, path, fmt: str, fields) -> None:
+    """That a weights file's metadata names the format ``fmt`` and has exactly the fields ``fields``."""
     kind = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
-    if kind != FORMAT:
-        raise ValueError(f"{path}: not a {FORMAT} file (its metadata's 'format' is {kind!r})")
-    odd = sorted(set(meta) ^ set(FIELDS))
+    if kind != fmt:
+        raise ValueError(f"{path}: not a {fmt} file (its metadata's 'format' is {kind!r})")
+    odd = sorted(set(meta) ^ set(fields))
     if odd:
         raise ValueError(f"{path}: metadata fields {odd} are missing or not part of the format (it has exactly "
-                         f"{', '.join(FIELDS)})")
+                         f"{', '.join(fields)})")
+
+
+def _check_metadata(meta, path) -> dict:
+    check_format(meta, path, FORMAT, FIELDS)
     _int_field(meta, path, "version", FORMAT_VERSION, FORMAT_VERSION)
     if meta["agent"] != NeuralAgent.label:
         raise ValueError(f"{path}: metadata field 'agent' must be 'neural', got {meta['agent']!r}")

@@ -357,13 +357,8 @@ def policy_arrays(model, board: str, policy: str, kernel: int, seed: int, games:
 
 
 def _check_ppo_metadata(meta, path) -> dict:
-    kind = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
-    if kind != PPO_FORMAT:
-        raise ValueError(f"{path}: not a {PPO_FORMAT} file (its metadata's 'format' is {kind!r})")
-    odd = sorted(set(meta) ^ set(PPO_FIELDS))
-    if odd:
-        raise ValueError(f"{path}: metadata fields {odd} are missing or not part of the format (it has exactly "
-                         f"{', '.join(PPO_FIELDS)})")
+    from ..agents.neural import check_format
+    check_format(meta, path, PPO_FORMAT, PPO_FIELDS)
     if meta["version"] != 1 or meta["policy"] not in POLICIES or meta["kernel"] not in (3, 5):
         raise ValueError(f"{path}: metadata must have version 1, a policy of {POLICIES} and a kernel of 3 or 5, got "
                          f"{meta['version']!r}, {meta['policy']!r} and {meta['kernel']!r}")
