@@ -21,7 +21,7 @@ def test_results_at_a_glance_names_the_best_learner_and_what_the_seeds_say():
     # beginner: the networks trained on beginner (0.86, 0.87, 0.88) are the highest mean and beat greedy (0.74)
     assert "on beginner (100 boards) the exact solver wins 0.880, the paper's greedy table 0.740 (mean of 3 seeds), " \
         "and the learner of highest mean, the network (beg.), 0.870 (3 seeds): more than the greedy table" in text
-    assert text.startswith("Every agent of the book is scored on the same boards on [the leaderboard]")
+    assert text.startswith("On [the leaderboard](15_benchmark.html): on beginner")
     no_nets = bf.glance_sentence(made_bench(networks=False))
     assert "on beginner (100 boards) the exact solver wins 0.880, the paper's greedy table 0.740 (mean of 3 seeds);" \
         in no_nets  # greedy is the best learner: nothing more to say

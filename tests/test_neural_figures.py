@@ -104,17 +104,17 @@ def test_a_level_is_called_still_rising_only_beyond_what_the_boards_move():
     rising = nf.findings(r, players)["rising"]
     assert "the same 1,000 boards every time" in rising
     # beginner: the final test is the last checkpoint on the checkpoints' boards, so no board noise is measured
-    assert ("the table's test of these networks played the checkpoints' boards (0.860, the same games), so no "
+    assert ("the run's final test of these networks played the checkpoints' boards (0.860, the same games), so no "
             "board-to-board difference is measured on 8x8x10 and these runs cannot tell whether it was still "
             "rising") in rising
     # intermediate: the final test (other boards) gives what the last checkpoint gave; the step 0.300 is larger
-    assert ("on 16x16x40, from 0.300 at 100 games to 0.600 at 300 (+0.300); the table's test, the same networks on "
+    assert ("on 16x16x40, from 0.300 at 100 games to 0.600 at 300 (+0.300); the runs' final test, the same networks on "
             "other boards, gives 0.600, 0.000 away: the boards alone move the rate that much, and the step is larger, "
             "so it was still rising when the budget ran out") in rising
     # a step of 0.010 (0.690 -> 0.700) beside a final test 0.020 away on other boards: the data cannot tell
     outs = [_output("16x16x40", s, 720, {"8x8x10": 800}, points=(690, 700)) for s in (1, 2, 3)]
     rising = nf.findings(nf.neural_runs(outs), players)["rising"]
-    assert "(+0.010); the table's test, the same networks on other boards, gives 0.720, 0.020 away" in rising
+    assert "(+0.010); the runs' final test, the same networks on other boards, gives 0.720, 0.020 away" in rising
     assert "the step is not larger, so these runs cannot tell whether it was still rising" in rising
     assert "still rising when the budget ran out" not in rising
     # the last checkpoint is not the end of training: it is not the tested network, nothing measures the boards

@@ -345,7 +345,7 @@ def tables_frozen_note(runs: dict, level: str = "beginner") -> str:
     text = (f"Frozen after training and scored on the benchmark's {int(t['boards'].iloc[0]):,} {level} boards (each "
             f"learner on {int(t['seeds'].max())} seeds, every seed on the same boards), the table agents sorted by mean "
             f"win rate are {by_rate}; sorted by mean regret per decision (on the first {int(regret_games):,} boards), "
-            f"{by_regret}: {same}. Sorting is not ranking: the seeds decide which differences are real (below). "
+            f"{by_regret}: {same}. Sorting is not ranking: only the seeds can say which differences are real. "
             f"That regret scores clicks only, against the safest tile on offer; this chapter's oracle also "
             f"scores flags, so the two regrets are not on one scale.")
     greedy = LABELS["greedy"]
@@ -393,8 +393,7 @@ def glance_sentence(runs: dict) -> str:
         parts.append(text)
     if not parts:
         return ""
-    return ("Every agent of the book is scored on the same boards on [the leaderboard](15_benchmark.html): "
-            + "; ".join(parts) + ".")
+    return "On [the leaderboard](15_benchmark.html): " + "; ".join(parts) + "."
 
 
 def ppo_sentence(runs: dict) -> str:

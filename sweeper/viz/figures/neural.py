@@ -317,8 +317,9 @@ def findings(runs: dict, players: pd.DataFrame, scored: dict | None = None) -> d
                       for b, g in f.groupby("board", sort=False))
     return {"targets": ("Per level: " + "; ".join(parts) + ".") if parts else "",
             "transfer": (". ".join(moved) + ".") if moved else "", "speed": f"Training, mean over the seeds: {speed}.",
-            "rising": (f"The checkpoints test each network on the same {boards} boards every time; the table above "
-                       "tests the trained network, which is the last checkpoint, on boards of its own. Where those are "
+            "rising": (f"The checkpoints test each network on the same {boards} boards every time; its run's final "
+                       "test plays the trained network, which is the last checkpoint, on boards of its own (other than "
+                       "the benchmark's of the table above). Where those are "
                        "other boards, the two rates differ by the boards alone, and a level is called still rising "
                        "only if its last step is larger than that difference. Between the last two checkpoints (seeds "
                        "pooled) the networks' win rate on their own level went " + "; ".join(rising) + ".")
@@ -352,15 +353,15 @@ def _rising(board: str, runs: dict) -> str:
     if not final:
         return text + f"; no test of the same networks on other boards measures the boards' effect, so {cannot}"
     if (own["board_set"] == 0).all():
-        return (text + f"; the table's test of these networks played the checkpoints' boards ({r1:.3f}, the same "
+        return (text + f"; the run's final test of these networks played the checkpoints' boards ({r1:.3f}, the same "
                 f"games), so no board-to-board difference is measured on {board} and {cannot}")
     if (own["board_set"] == 0).any():
-        return text + f"; the table's tests played the checkpoints' boards for some seeds only, so {cannot}"
+        return text + f"; the runs' final tests played the checkpoints' boards for some seeds only, so {cannot}"
     rt = round(own["wins"].sum() / own["test_games"].sum(), 3)
     moved = round(abs(rt - r1), 3)
     verdict = (f"the step is larger, so it was still {'rising' if step > 0 else 'falling'} when the budget ran out"
                if abs(step) > moved else f"the step is not larger, so {cannot}")
-    return (text + f"; the table's test, the same networks on other boards, gives {rt:.3f}, {moved:.3f} away: the "
+    return (text + f"; the runs' final test, the same networks on other boards, gives {rt:.3f}, {moved:.3f} away: the "
             f"boards alone move the rate that much, and {verdict}")
 
 
