@@ -263,3 +263,18 @@ def test_the_how_good_chapter_sets_its_players_beside_the_leaderboard():
                                     "win_rate": [0.7]})])
     assert "the UCB table wins less than the greedy table (-0.130)" in bf.chapter_note(d, made_bench(networks=False))
     assert bf.chapter_note(d.assign(board="16x30x99"), made_bench(networks=False)) == ""  # none of them on beginner
+
+
+def test_the_regret_sentence_adds_the_benchmarks_one_scale():
+    q = pd.DataFrame([{"train": "8x8x10", "test": "8x8x10", "games": 60, "decisions": 1141,
+                       "decisions_per_game": 19.0, "sure_share": 0.95, "missed_per_sure": 0.01,
+                       "regret_per_decision": 0.0035, "regret_per_game": 0.066}])
+    w = pd.DataFrame([{"trained games": 1_000_000, "test games": 10_000, "regret per game": 0.236,
+                       "regret per decision": 0.0096, "gap per game": 0.187}])
+    bench = made_bench()
+    s = bench["scores"]
+    s.loc[(s["label"] == "network (beg.)") & (s["level"] == "beginner"), "regret_per_decision"] = [0.004, 0.005, 0.006]
+    text = nf.regret_sentence(q, w, bench)
+    assert "On one scale, the benchmark's" in text and "on the first 20 beginner boards, the same for both" in text
+    assert "the networks 0.0050 per decision (mean of 3 seeds, 0.0040 to 0.0060), the greedy table 0.0010" in text
+    assert "On one scale" not in nf.regret_sentence(q, w, made_bench(networks=False))

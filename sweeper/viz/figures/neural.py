@@ -532,13 +532,34 @@ def quality_table(q: pd.DataFrame) -> pd.DataFrame:
                         ).set_index([q["train"].rename("trained on"), q["test"].rename("tested on")])
 
 
-def regret_sentence(q: pd.DataFrame, window: pd.DataFrame) -> str:
+def regret_sentence(q: pd.DataFrame, window: pd.DataFrame, bench: dict | None = None) -> str:
     """The beginner networks' regret per game beside the paper's greedy table's and its representation gap, each
-    with its oracle and its games: they are not on one scale, so no order between them is drawn."""
+    with its oracle and its games: they are not on one scale, so no order between them is drawn. With ``bench``
+    (:func:`yardstick`, the networks in it), the two on one scale follow: the benchmark's regret per click, one
+    oracle, the same boards."""
     own = q[(q["train"] == "8x8x10") & (q["test"] == "8x8x10")]
     if own.empty or window.empty:
         return ""
     r, w = own.iloc[0], window.iloc[0]
+    return _regret_apart(r, w) + (_regret_together(bench) if bench is not None else "")
+
+
+def _regret_together(bench: dict) -> str:
+    """The beginner networks' and the greedy table's regret per click on the benchmark's boards (one oracle)."""
+    s = bench["scores"]
+    s = s[s["level"] == "beginner"]
+    nets, table = s[s["label"] == "network (beg.)"], s[s["spec"] == "greedy"]
+    if nets.empty or table.empty:
+        return ""
+    return (f" On one scale, the benchmark's (regret per click against the safest tile on offer, flags not counted, on "
+            f"the first {int(s['regret_games'].max()):,} beginner boards, the same for both): the networks "
+            f"{nets['regret_per_decision'].mean():.4f} per decision (mean of {nets['seed'].nunique()} seeds, "
+            f"{nets['regret_per_decision'].min():.4f} to {nets['regret_per_decision'].max():.4f}), the greedy table "
+            f"{table['regret_per_decision'].mean():.4f} ({table['seed'].nunique()} seeds, "
+            f"{table['regret_per_decision'].min():.4f} to {table['regret_per_decision'].max():.4f}).")
+
+
+def _regret_apart(r, w) -> str:
     return (f"On beginner the networks' regret is {r['regret_per_game']:.3f} per game against an oracle that takes "
             f"the best click ({r['regret_per_decision']:.4f} per decision over {int(r['decisions']):,} decisions of "
             f"{int(r['games'])} test games). The paper's greedy table, frozen after {int(w['trained games']):,} "
