@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...experiments import specs as ex
 from ...experiments.reproduce import store_for
-from ...experiments.stats import compare_seeds, order, wilson
+from ...experiments.stats import compare_seeds, wilson
 from . import benchmark as bf
 from . import regret as rf
 from .beyond import belief, calibration_error
@@ -628,26 +628,34 @@ def field_sentence(f: pd.DataFrame) -> str:
             "chapter's networks at their checkpoint nearest 7,500 games, tested on the same boards.")
 
 
-def transfer_sentence(runs: dict) -> str:
+def transfer_sentence(runs: dict, scored: dict | None = None) -> str:
     """The transfer exercise's conclusion: what differed between the beginner and intermediate training, from the
-    facts, and what the runs cannot separate."""
+    facts, and what the runs cannot separate; the two kinds of network compared on intermediate over their seeds on
+    the benchmark's boards (``scored``, :func:`network_scores`), or, without it, only their rates."""
     f = runs["facts"].groupby("board")[["games", "decisions", "updates", "cpu_seconds"]].mean()
     if not {"8x8x10", "16x16x40"} <= set(f.index):
         return ""
     b, i = f.loc["8x8x10"], f.loc["16x16x40"]
-    p = pooled(runs["tests"])
+    p = pooled(runs["tests"] if scored is None else scored["tests"])
     on = p[p["test"] == "16x16x40"].set_index("train")
     if not {"8x8x10", "16x16x40"} <= set(on.index):
         return ""
     small, big = on.loc["8x8x10"], on.loc["16x16x40"]
-    joint = "at about the same CPU time, " + {
-        1: "training on the small board gave the better intermediate player",
-        -1: "training on the intermediate board gave the better intermediate player",
-        0: "the two trainings gave intermediate players whose intervals overlap"}[
-        order(*((r["win_rate"], r["lo"], r["hi"]) for r in (small, big)))]
+    if scored is None:
+        joint = ("at about the same CPU time, the two trainings gave intermediate players these runs cannot order "
+                 "(their tests play other boards per seed)")
+    else:
+        c = compare_seeds(_outcomes(scored["games"], "8x8x10", "16x16x40"),
+                          _outcomes(scored["games"], "16x16x40", "16x16x40"))
+        joint = "at about the same CPU time, " + {
+            "more than": "training on the small board gave the better intermediate player",
+            "less than": "training on the intermediate board gave the better intermediate player",
+            "level with": "the two trainings gave intermediate players level with each other",
+            "cannot be told apart": "the two trainings gave intermediate players that three seeds cannot tell apart"}[
+            c["verdict"]] + f" ({c['difference']:+.3f} over the seeds, on the same boards)"
     return (f"On intermediate, the beginner networks win {_ci(small['win_rate'], small['lo'], small['hi'])} and the "
             f"intermediate ones {_ci(big['win_rate'], big['lo'], big['hi'])} ({int(small['seeds'])} and "
-            f"{int(big['seeds'])} seeds, pooled). "
+            f"{int(big['seeds'])} seeds, pooled{', on the benchmark' + chr(39) + 's boards' if scored else ''}). "
             f"Trained on beginner, a network played {b['games'] / i['games']:.0f} times as many games, made "
             f"{b['decisions'] / i['decisions']:.1f} times as many decisions and took "
             f"{b['updates'] / i['updates']:.1f} times as many gradient steps, in {b['cpu_seconds'] / 60:.0f} "
