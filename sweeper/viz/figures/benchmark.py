@@ -130,7 +130,8 @@ def _training(games, minutes) -> str:
     """Training as ``10⁶ g, 58 s`` or ``75k g, 26 min`` (games and CPU time)."""
     if not games:
         return ""
-    g = f"{games / 1e6:g}M" if games >= 1e6 else (f"{games / 1e3:g}k" if games >= 1e3 else f"{games:g}")
+    g = f"{round(games / 1e6, 1):g}M" if games >= 1e6 else (f"{round(games / 1e3, 1):g}k" if games >= 1e3
+                                                             else f"{games:g}")
     cpu = "" if pd.isna(minutes) else (f", {60 * minutes:.0f} s" if minutes < 1 else f", {minutes:.0f} min")
     return f"{g}{cpu}"
 
