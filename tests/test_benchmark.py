@@ -11,7 +11,7 @@ import pytest
 
 from sweeper import Game, evaluate, make_agent, train
 from sweeper.experiments import benchmark as bm, leaderboard as lb
-from sweeper.experiments.stats import compare_seeds, seed_summary
+from sweeper.experiments.stats import compare_seed_rates, compare_seeds, seed_summary
 from sweeper.running.policies import solver_action
 
 
@@ -215,6 +215,20 @@ def test_seed_level_verdicts():
         compare_seeds(_seeds([0.5, 0.6], 100), _seeds([0.5, 0.6], 200))
     with pytest.raises(ValueError, match="0 \\(lost\\) or 1 \\(won\\)"):
         seed_summary([np.array([0.5, 1.0])])
+
+
+def test_the_unpaired_verdict_reads_the_seeds_rates_alone():
+    # the same verdict and interval as the paired one when the rates are the same
+    a, b = _seeds([0.80, 0.81, 0.82]), _seeds([0.70, 0.71, 0.72])
+    paired, unpaired = compare_seeds(a, b), compare_seed_rates([0.80, 0.81, 0.82], [0.70, 0.71, 0.72])
+    assert unpaired["verdict"] == paired["verdict"] == "more than"
+    assert unpaired["low"] == pytest.approx(paired["low"]) and "unpaired" in unpaired["method"]
+    # seeds tested on different numbers of boards are fine here; one seed a side orders nothing
+    assert compare_seed_rates([0.65, 0.66, 0.64], [0.72, 0.73, 0.74, 0.75])["verdict"] == "less than"
+    assert compare_seed_rates([0.9], [0.1])["verdict"] == "cannot be told apart"
+    for bad in ([], [1.2], [float("nan")]):
+        with pytest.raises(ValueError, match="compare_seed_rates"):
+            compare_seed_rates(bad, [0.5, 0.6])
 
 
 def test_a_board_of_the_suite_is_a_game():

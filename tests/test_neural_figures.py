@@ -182,16 +182,18 @@ def test_the_receptive_field_table_sets_each_depth_beside_the_table():
         return (Task.make("neural_bandit", board="8x8x10", seed=seed, layers=layers),
                 Output(tables={"tests": tests}, info={"train_games": 7500, "train_cpu_seconds": 60.0 * layers}))
     outs = [field_out(n, s, {1: 650, 2: 730, 3: 800}[n] + s) for n in (1, 2, 3) for s in (1, 2, 3)]
-    players = _players().assign(lo=0.72, hi=0.74)
+    players = _players().assign(lo=0.72, hi=0.74, seed_rates=[(0.72, 0.73, 0.74)] * 6)
     f = nf.field(outs, _runs(), players)
     assert f["sees"].tolist() == ["3x3", "5x5", "7x7", "11x11", "3x3 windows"]
     one = f.iloc[0]
     assert (one["wins"], one["test_games"]) == (1956, 3000) and (one["lo"], one["hi"]) == wilson(1956, 3000)
     assert f.iloc[3]["games"] == 300  # the hand-made runs' checkpoint nearest 7,500 games
     text = nf.field_sentence(f)
-    assert "3x3 (1 layer): 0.652, below" in text and "7x7 (3 layers): 0.802, above" in text
-    assert "5x5 (2 layers): 0.732, level with (the intervals overlap)" in text
-    assert "Each network row pools 3 seeds of 1,000 test games" in text
+    # seed-level and unpaired: the table's seeds 0.72-0.74 on the benchmark's boards, the networks' on their own
+    assert "3x3 (1 layer): 0.652, less than the table (-0.078 [" in text
+    assert "7x7 (3 layers): 0.802, more than the table" in text
+    assert "5x5 (2 layers): 0.732, not told apart from the table by these seeds (+0.002 [" in text
+    assert "Each network row has 3 seeds, each tested on 1,000 boards of its own" in text and "unpaired" in text
 
 
 def test_the_transfer_sentence_claims_only_what_the_seeds_show():
@@ -281,3 +283,15 @@ def test_the_regret_sentence_adds_the_benchmarks_one_scale():
     assert "On one scale, the benchmark's" in text and "on the first 20 beginner boards, the same for both" in text
     assert "the networks 0.0050 per decision (mean of 3 seeds, 0.0040 to 0.0060), the greedy table 0.0010" in text
     assert "On one scale" not in nf.regret_sentence(q, w, made_bench(networks=False))
+
+
+def test_transfer_verdict_table_has_one_row_per_moved_network_with_the_seed_level_verdict():
+    scored = nf.network_scores(made_bench())
+    t = nf.transfer_verdict_table(scored)
+    r = t.loc[("16x16x40", "8x8x10")]
+    assert r["win rate (seeds)"] == "0.750 (0.700-0.800)" and r["trained there"].startswith("0.600 (0.500-")
+    assert r["difference [95%]"].startswith("+0.150 [") and r["verdict"] == "cannot be told apart"
+    assert r["boards"] == "20" and r["seeds"] == "3 + 3"
+    # the same verdicts as the sentences, row for row
+    assert len(t) == len(nf.transfer_verdicts(scored))
+    assert all(i[0] != i[1] for i in t.index)

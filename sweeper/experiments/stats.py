@@ -134,6 +134,29 @@ def compare_seeds(a, b, margin: float = 0.01, confidence: float = 0.95) -> dict:
     ra, rb = _seed_rates(a, "compare_seeds: a"), _seed_rates(b, "compare_seeds: b")
     if len(np.asarray(a[0]).ravel()) != len(np.asarray(b[0]).ravel()):
         raise ValueError("compare_seeds: a and b must be tested on the same boards")
+    out = compare_seed_rates(ra, rb, margin, confidence)
+    sa, sb = seed_summary(a, confidence), seed_summary(b, confidence)
+    pooled = order((sa["pooled"], sa["pooled_low"], sa["pooled_high"]), (sb["pooled"], sb["pooled_low"],
+                                                                          sb["pooled_high"]))
+    out["pooled_verdict"] = {1: "more than", -1: "less than", 0: "overlapping"}[pooled]
+    out["method"] = SEED_METHOD
+    return out
+
+
+SEED_METHOD_UNPAIRED = ("Welch's t-interval (95%) for the difference of the mean win rates over seeds, each seed "
+                        "tested on boards of its own (unpaired: the boards' noise is inside each seed's rate); "
+                        "'level with' when the whole interval lies within the margin")
+
+
+def compare_seed_rates(ra, rb, margin: float = 0.01, confidence: float = 0.95) -> dict:
+    """The verdict of :func:`compare_seeds` from the seeds' win rates alone (``ra``, ``rb``: one rate in [0, 1]
+    per seed): for learners whose seeds were not all tested on the same boards (:data:`SEED_METHOD_UNPAIRED`;
+    each seed's rate then carries its boards' noise too, so the interval is wider than a paired one)."""
+    ra, rb = np.asarray(ra, dtype=float).ravel(), np.asarray(rb, dtype=float).ravel()
+    if not len(ra) or not len(rb) or not (np.isfinite(ra).all() and np.isfinite(rb).all()):
+        raise ValueError("compare_seed_rates: give at least one finite win rate per learner")
+    if ((ra < 0) | (ra > 1)).any() or ((rb < 0) | (rb > 1)).any():
+        raise ValueError("compare_seed_rates: win rates must lie in [0, 1]")
     diff = float(ra.mean() - rb.mean())
     lo = hi = float("nan")
     if len(ra) >= 2 and len(rb) >= 2 and (ra.std() > 0 or rb.std() > 0):
@@ -149,8 +172,5 @@ def compare_seeds(a, b, margin: float = 0.01, confidence: float = 0.95) -> dict:
         verdict = "level with"
     else:
         verdict = "cannot be told apart"
-    sa, sb = seed_summary(a, confidence), seed_summary(b, confidence)
-    pooled = order((sa["pooled"], sa["pooled_low"], sa["pooled_high"]), (sb["pooled"], sb["pooled_low"],
-                                                                          sb["pooled_high"]))
     return {"difference": diff, "low": lo, "high": hi, "verdict": verdict, "n_seeds": (len(ra), len(rb)),
-            "pooled_verdict": {1: "more than", -1: "less than", 0: "overlapping"}[pooled], "method": SEED_METHOD}
+            "method": SEED_METHOD_UNPAIRED}

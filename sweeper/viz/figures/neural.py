@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...experiments import specs as ex
 from ...experiments.reproduce import store_for
-from ...experiments.stats import compare_seeds, wilson
+from ...experiments.stats import compare_seed_rates, compare_seeds, wilson
 from . import benchmark as bf
 from . import regret as rf
 from .beyond import belief, calibration_error
@@ -126,7 +126,8 @@ def comparison_players(bench: dict | None = None) -> pd.DataFrame:
     """Random clicks, the paper's greedy table (trained on 10^6 beginner games, frozen; seeds 1-3) and the exact
     solver on each level's boards of the benchmark (:func:`yardstick`): player, board, seeds, wins and games
     (pooled over the seeds), the win rate (the mean over the seeds, on the same boards) and its 95% interval (over
-    the seeds, a Student t-interval, for the table; Wilson for a player run once)."""
+    the seeds, a Student t-interval, for the table; Wilson for a player run once), and each seed's own rate
+    (``seed_rates``)."""
     bench = yardstick() if bench is None else bench
     names = {"random": "random clicks", "greedy": "greedy table", "solver": "exact solver"}
     rows = []
@@ -139,10 +140,12 @@ def comparison_players(bench: dict | None = None) -> pd.DataFrame:
         for player, name in names.items():
             if name not in lb.index:
                 continue
-            r, won = lb.loc[name], g.loc[g["label"] == name, "won"]
+            r, mine = lb.loc[name], g[g["label"] == name]
+            won = mine["won"]
             rows.append({"player": player, "board": board, "seeds": int(r["seeds"]), "wins": int(won.sum()),
                          "games": int(len(won)), "win_rate": float(r["win rate"]), "lo": float(r["low"]),
-                         "hi": float(r["high"])})
+                         "hi": float(r["high"]),
+                         "seed_rates": tuple(float(x) for x in mine.groupby("seed")["won"].mean())})
     return pd.DataFrame(rows)
 
 
@@ -193,6 +196,35 @@ def transfer_verdicts(scored: dict) -> list:
                    f"difference of {c['difference']:+.3f}{ci} over {c['n_seeds'][0]} and {c['n_seeds'][1]} seeds, "
                    f"each on the same {len(a[0]):,} boards")
     return out
+
+
+def transfer_verdict_table(scored: dict) -> pd.DataFrame:
+    """:func:`transfer_verdicts` as a table: one row per network moved to another level, its pooled win rate and
+    its seeds' range there, the win rate of the networks trained on that level, and the seed-level difference with
+    its 95% interval and verdict (:func:`~sweeper.experiments.stats.compare_seeds`), every seed on the same
+    boards."""
+    p = pooled(scored["tests"])
+    rows = []
+    for r in p[p["train"] != p["test"]].itertuples():
+        own = p[(p["train"] == r.test) & (p["test"] == r.test)]
+        if own.empty:
+            continue
+        a, b = _outcomes(scored["games"], r.train, r.test), _outcomes(scored["games"], r.test, r.test)
+        c = compare_seeds(a, b)
+        ci = "" if np.isnan(c["low"]) else f" [{c['low']:+.3f}, {c['high']:+.3f}]"
+        rows.append({"trained on": r.train, "tested on": r.test, "boards": f"{len(a[0]):,}",
+                     "win rate (seeds)": f"{r.win_rate:.3f} ({r.seed_min:.3f}-{r.seed_max:.3f})",
+                     "trained there": f"{own['win_rate'].iloc[0]:.3f} ({own['seed_min'].iloc[0]:.3f}-"
+                                      f"{own['seed_max'].iloc[0]:.3f})",
+                     "difference [95%]": f"{c['difference']:+.3f}{ci}",
+                     "verdict": c["verdict"] + (" (within ±0.01)" if c["verdict"] == "level with" else ""),
+                     "seeds": f"{c['n_seeds'][0]} + {c['n_seeds'][1]}"})
+    order = {b: i for i, b in enumerate(LEVELS)}
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    out = out.sort_values(["tested on", "trained on"], key=lambda s: s.map(order)).reset_index(drop=True)
+    return out.set_index(["tested on", "trained on"])
 
 
 def equal_cpu_sentence(points: pd.DataFrame, bench: dict) -> str:
@@ -445,8 +477,8 @@ def worst_mistakes(mistakes: pd.DataFrame) -> pd.DataFrame:
 def field(outputs=None, runs: dict | None = None, players: pd.DataFrame | None = None) -> pd.DataFrame:
     """The receptive-field exercise: per number of layers (1, 2, 3 from ``ext:neural_field``; 5 from the chapter's
     networks at their checkpoint nearest 7,500 games), the width of the square it sees, the beginner test win rate
-    pooled over the seeds [95% Wilson] with the seeds' range, the games and CPU seconds of training (mean over the
-    seeds); and the paper's greedy table (``players``) as the last row."""
+    pooled over the seeds [95% Wilson] with the seeds' range and rates (``seed_rates``), the games and CPU seconds of
+    training (mean over the seeds); and the paper's greedy table (``players``) as the last row."""
     outputs = stored_outputs("ext:neural_field") if outputs is None else outputs
     rows = []
     for t, out in outputs:
@@ -470,19 +502,22 @@ def field(outputs=None, runs: dict | None = None, players: pd.DataFrame | None =
         table.append({"model": f"network, {n} layer{'s' if n > 1 else ''}", "sees": f"{2 * n + 1}x{2 * n + 1}",
                       "seeds": g["seed"].nunique(), "games": g["games"].mean(), "cpu_seconds": g["cpu_seconds"].mean(),
                       "wins": wins, "test_games": games, "win_rate": wins / games, "lo": lo, "hi": hi,
-                      "seed_min": g["win_rate"].min(), "seed_max": g["win_rate"].max()})
+                      "seed_min": g["win_rate"].min(), "seed_max": g["win_rate"].max(),
+                      "seed_rates": tuple(g.sort_values("seed")["win_rate"].astype(float))})
     if players is not None:
         r = players[(players["player"] == "greedy") & (players["board"] == "8x8x10")].iloc[0]
         table.append({"model": "greedy table (the paper's)", "sees": "3x3 windows", "seeds": int(r.get("seeds", 1)),
                       "games": np.nan,
                       "cpu_seconds": np.nan, "wins": int(r["wins"]), "test_games": int(r["games"]),
-                      "win_rate": r["win_rate"], "lo": r["lo"], "hi": r["hi"], "seed_min": r["win_rate"],
-                      "seed_max": r["win_rate"]})
+                      "win_rate": r["win_rate"], "lo": r["lo"], "hi": r["hi"],
+                      "seed_min": min(r.get("seed_rates", (r["win_rate"],))),
+                      "seed_max": max(r.get("seed_rates", (r["win_rate"],))),
+                      "seed_rates": tuple(r.get("seed_rates", (r["win_rate"],)))})
     return pd.DataFrame(table)
 
 
 __all__ = ["LEVELS", "SEEDS", "TARGETS", "PLAYERS", "stored_outputs", "neural_runs", "pooled", "transfer_table",
-           "yardstick", "comparison_players", "network_scores", "transfer_verdicts", "equal_cpu_sentence", "against_targets", "at_cpu", "findings", "quality", "window_agents",
+           "yardstick", "comparison_players", "network_scores", "transfer_verdicts", "transfer_verdict_table", "equal_cpu_sentence", "against_targets", "at_cpu", "findings", "quality", "window_agents",
            "calibration", "calibration_errors", "worst_mistakes", "field"]
 
 
@@ -609,7 +644,9 @@ def field_table(f: pd.DataFrame) -> pd.DataFrame:
 
 
 def field_sentence(f: pd.DataFrame) -> str:
-    """The receptive-field exercise's conclusion: which networks are above, level with or below the table."""
+    """The receptive-field exercise's conclusion: each network against the table over the seeds
+    (:func:`~sweeper.experiments.stats.compare_seed_rates`, unpaired: the networks' seeds and the table's were
+    tested on different boards)."""
     table = f[f["model"].str.startswith("greedy")]
     nets = f[~f["model"].str.startswith("greedy")]
     if table.empty or nets.empty:
@@ -617,15 +654,22 @@ def field_sentence(f: pd.DataFrame) -> str:
     t = table.iloc[0]
     words = []
     for r in nets.itertuples():
-        side = "above" if r.lo > t["hi"] else "below" if r.hi < t["lo"] else "level with (the intervals overlap)"
-        words.append(f"{r.sees} ({r.model.split(', ')[1]}): {r.win_rate:.3f}, {side}")
+        c = compare_seed_rates(r.seed_rates, t["seed_rates"])
+        ci = "" if np.isnan(c["low"]) else f" [{c['low']:+.3f}, {c['high']:+.3f}]"
+        word = {"more than": "more than the table", "less than": "less than the table",
+                "level with": "level with the table (within ±0.01)",
+                "cannot be told apart": "not told apart from the table by these seeds"}[c["verdict"]]
+        words.append(f"{r.sees} ({r.model.split(', ')[1]}): {r.win_rate:.3f}, {word} "
+                     f"({c['difference']:+.3f}{ci})")
     boards = int(t["test_games"]) // max(int(t["seeds"]), 1)
-    return (f"Against the paper's table ({t['win_rate']:.4f} [{t['lo']:.4f}, {t['hi']:.4f}], "
-            + (f"{int(t['seeds'])} seeds on the same {boards:,} boards" if t["seeds"] > 1 else f"{boards:,} games")
-            + "): " + "; ".join(words) + f". Each network row pools {int(nets['seeds'].max())} seeds of "
-            f"{int(nets['test_games'].iloc[0] / nets['seeds'].iloc[0]):,} test games after about "
-            f"{nets['games'].mean():,.0f} training games; the table trained on 1,000,000. The 5-layer row is the "
-            "chapter's networks at their checkpoint nearest 7,500 games, tested on the same boards.")
+    per_net = int(nets["test_games"].iloc[0] / nets["seeds"].iloc[0])
+    return (f"Against the paper's table ({t['win_rate']:.3f}, the mean of {int(t['seeds'])} seeds on the benchmark's "
+            f"{boards:,} beginner boards): " + "; ".join(words) + f". Each network row has {int(nets['seeds'].max())} "
+            f"seeds, each tested on {per_net:,} boards of its own after about {nets['games'].mean():,.0f} training "
+            "games; the table trained on 1,000,000. The boards differ between the two sides, so each verdict is "
+            "Welch's 95% interval over the seeds' rates, unpaired (a seed's rate carries its boards' noise). The "
+            "5-layer row is the chapter's networks at their checkpoint nearest 7,500 games, tested on the same "
+            "boards as the other networks of their seed.")
 
 
 def transfer_sentence(runs: dict, scored: dict | None = None) -> str:
