@@ -19,8 +19,11 @@ $(STAMP): requirements.txt constraints.txt
 # notebook of the book (on the quick-scale results); tests/test_browser.py opens every built page in headless
 # Chromium with no network (skipped, with the reason printed, where Debian's chromium and chromium-driver are
 # not installed)
-test: book quick-results
-	SWEEPER_SCALE=quick $(PY) -m pytest -q -rs -p no:cacheprovider tests book --nbval-lax
+# (pytest-xdist: TEST_WORKERS processes, each test file and each notebook kept on one of them)
+TEST_WORKERS ?= 2
+test: quick-results book
+	SWEEPER_SCALE=quick $(PY) -m pytest -q -rs -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile tests book \
+	  --nbval-lax
 
 # what the book shows at quick scale (the notebook tests read it; nothing in the book computes results):
 # every spec of the paper, the seed bands and the extras, in .cache/quick-results; recomputed when the code changes
@@ -31,8 +34,10 @@ quick-results: $(STAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider tests -m "not slow"
 
+# jupyter-book's build with Sphinx's parallel jobs (BOOK_JOBS, default the cores up to 4): the notebooks execute
+# on every core (book/_ext/parallel_build.py)
 book: $(STAMP)
-	$(VENV)/bin/jupyter-book build . --all --warningiserror --keep-going
+	$(PY) book/_ext/parallel_build.py . --all --warningiserror --keep-going
 	@echo "book: open _build/html/index.html"
 
 # the book's notebooks in JupyterLab, live: the widgets (GameStepper, PatternExplorer, progress bars) run

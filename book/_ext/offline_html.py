@@ -14,6 +14,13 @@
   shows the JSON; the link gets the ``download`` attribute, so that it saves the notebook (to run with
   ``make lab`` in a clone of the repository).
 
+* Two extensions jupyter-book adds, ``sphinx_multitoc_numbering`` and ``sphinx_jupyterbook_latex``, do not declare
+  whether they are safe for parallel reading, so Sphinx reads (and myst-nb executes) the notebooks one at a time
+  when built with several jobs (``book/_ext/parallel_build.py``). The first changes only the numbering of sections,
+  which Sphinx runs in the main process after every document is read and merged; the second only transforms each
+  document's own tree (and acts for LaTeX builds). Both are declared safe here, so the notebooks execute on every
+  core.
+
 (The theme's "Got invalid theme mode" console error is avoided in ``_config.yml``:
 ``html_context: {default_mode: auto}``.)
 
@@ -93,7 +100,19 @@ def _redirect_page(app, exception) -> None:
     index.write_text(_REDIRECT_PAGE.format(url=found.group(1), icon=icon, title=title), encoding="utf-8")
 
 
+#: jupyter-book's own extensions that leave their parallel-reading safety undeclared (see the module docstring)
+READ_SAFE = ("sphinx_multitoc_numbering", "sphinx_jupyterbook_latex")
+
+
+def _read_in_parallel(app) -> None:
+    for name in READ_SAFE:
+        ext = app.extensions.get(name)
+        if ext is not None and ext.parallel_read_safe is None:
+            ext.parallel_read_safe = True
+
+
 def setup(app):
+    app.connect("builder-inited", _read_in_parallel)
     app.connect("html-page-context", _one_copy_of_each_script)
     app.connect("build-finished", _notebooks_download)
     # after sphinx-external-toc's own build-finished handler (priority 500), which writes the redirect
