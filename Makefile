@@ -21,7 +21,7 @@ $(STAMP): requirements.txt constraints.txt
 # not installed)
 # (pytest-xdist: TEST_WORKERS processes, each test file and each notebook kept on one of them)
 TEST_WORKERS ?= 2
-test: quick-results book
+test: book quick-results
 	SWEEPER_SCALE=quick $(PY) -m pytest -q -rs -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile tests book \
 	  --nbval-lax
 

@@ -177,29 +177,9 @@ def _outcomes(games: pd.DataFrame, train: str, test: str) -> list:
     return [grp.sort_values("board")["won"].to_numpy(int) for _, grp in g.groupby("seed")]
 
 
-def transfer_verdicts(scored: dict) -> list:
-    """Per level, the networks trained elsewhere against those trained there, on the same boards, at the level of
-    seeds (:func:`~sweeper.experiments.stats.compare_seeds`, see its ``SEED_METHOD``): one sentence each."""
-    p = pooled(scored["tests"])
-    out = []
-    for r in p[p["train"] != p["test"]].itertuples():
-        own = p[(p["train"] == r.test) & (p["test"] == r.test)]
-        if own.empty:
-            continue
-        a, b = _outcomes(scored["games"], r.train, r.test), _outcomes(scored["games"], r.test, r.test)
-        c = compare_seeds(a, b)
-        ci = "" if np.isnan(c["low"]) else f" [{c['low']:+.3f}, {c['high']:+.3f}]"
-        word = {"more than": "more than", "less than": "less than", "level with": "level with (within ±0.01)",
-                "cannot be told apart": "not told apart by these seeds from"}[c["verdict"]]
-        out.append(f"Trained on {r.train}, the networks win {r.win_rate:.3f} on {r.test} (seeds {r.seed_min:.3f} to "
-                   f"{r.seed_max:.3f}), {word} the networks trained on {r.test} ({own['win_rate'].iloc[0]:.3f}): a "
-                   f"difference of {c['difference']:+.3f}{ci} over {c['n_seeds'][0]} and {c['n_seeds'][1]} seeds, "
-                   f"each on the same {len(a[0]):,} boards")
-    return out
-
-
 def transfer_verdict_table(scored: dict) -> pd.DataFrame:
-    """:func:`transfer_verdicts` as a table: one row per network moved to another level, its pooled win rate and
+    """Per level, the networks trained elsewhere against those trained there, on the same boards, at the level of
+    seeds: one row per network moved to another level, its pooled win rate and
     its seeds' range there, the win rate of the networks trained on that level, and the seed-level difference with
     its 95% interval and verdict (:func:`~sweeper.experiments.stats.compare_seeds`), every seed on the same
     boards."""
@@ -304,11 +284,11 @@ def at_cpu(points: pd.DataFrame, seconds: float) -> pd.DataFrame:
 
 def findings(runs: dict, players: pd.DataFrame, scored: dict | None = None) -> dict:
     """Sentences generated from the numbers: ``targets`` (each level against its target and the solver),
-    ``transfer`` (what a network trained on one level does on the others: seed-level verdicts on the same boards,
-    :func:`transfer_verdicts`, when ``scored`` holds the networks' benchmark runs, :func:`network_scores`; else
-    the rates and no verdict), ``speed`` (CPU seconds and games) and ``rising`` (the pooled win rate at the last two
-    checkpoints of each level: was it still rising when the budget ran out? Only where the step exceeds what the
-    boards alone move, see :func:`_rising`). ``targets`` reads ``scored`` too when given."""
+    ``transfer`` (without ``scored``: what a network trained on one level does on the others, the rates and no
+    verdict; with it, empty: :func:`transfer_verdict_table` gives the seed-level verdicts on the same boards),
+    ``speed`` (CPU seconds and games) and ``rising`` (the pooled win rate at the last two checkpoints of each level:
+    was it still rising when the budget ran out? Only where the step exceeds what the boards alone move, see
+    :func:`_rising`). ``targets`` reads ``scored`` too when given."""
     tests = runs["tests"] if scored is None else scored["tests"]
     t = against_targets(tests, players)
     p = pooled(tests)
@@ -323,10 +303,8 @@ def findings(runs: dict, players: pd.DataFrame, scored: dict | None = None) -> d
                      f"{r.own_hi:.3f}], {n} seed{'s' if n > 1 else ''} pooled), {verdict} the target of "
                      f"{r.target:.2f}{within}; the "
                      f"exact solver wins {r.solver:.3f} and the paper's greedy agent {r.greedy:.3f}")
-    if scored is not None:
-        moved = transfer_verdicts(scored)
-    else:
-        moved = []
+    moved = []
+    if scored is None:  # with the networks' benchmark runs, the verdicts are transfer_verdict_table's
         for r in p[p["train"] != p["test"]].itertuples():
             own = p[(p["train"] == r.test) & (p["test"] == r.test)]
             if len(own):
@@ -517,7 +495,7 @@ def field(outputs=None, runs: dict | None = None, players: pd.DataFrame | None =
 
 
 __all__ = ["LEVELS", "SEEDS", "TARGETS", "PLAYERS", "stored_outputs", "neural_runs", "pooled", "transfer_table",
-           "yardstick", "comparison_players", "network_scores", "transfer_verdicts", "transfer_verdict_table", "equal_cpu_sentence", "against_targets", "at_cpu", "findings", "quality", "window_agents",
+           "yardstick", "comparison_players", "network_scores", "transfer_verdict_table", "equal_cpu_sentence", "against_targets", "at_cpu", "findings", "quality", "window_agents",
            "calibration", "calibration_errors", "worst_mistakes", "field"]
 
 
