@@ -243,6 +243,46 @@ def test_transfer_verdicts_rest_on_the_seeds_and_the_same_boards():
     assert nf.findings(_runs(), _players(), scored)["transfer"] == ""
 
 
+def test_the_equal_cpu_sentence_puts_table_and_networks_on_one_clock():
+    text = nf.equal_cpu_sentence(_runs()["checkpoints"], made_bench())
+    assert "the greedy table's 10^6 beginner games took 58 CPU seconds (mean of 3 seeds, on a CPU)" in text
+    assert "wins 0.740 of the benchmark's beginner boards" in text
+    # the checkpoints nearest 58 s are those at 60 s: 0.425, 0.430, 0.435 of their boards
+    assert "(60 to 60 CPU seconds, 100 to 100 games) win 0.425 to 0.435" in text
+    assert "came at 1700 to 1700 CPU seconds (0.850 to 0.870, 3 of 3 seeds" in text
+    assert "it does not rank them" in text and "did not record their machine" in text
+
+
+def test_the_how_good_chapter_sets_its_players_beside_the_leaderboard():
+    from sweeper.viz.figures import benchmark as bf
+    d = pd.DataFrame({"player": ["solver", "greedy", "greedy"], "board": ["8x8x10", "8x8x10", "8x8x10"],
+                      "opening": ["reference", "reference", "safe"], "win_rate": [0.879, 0.7235, 0.7]})
+    text = bf.chapter_note(d, made_bench(networks=False))
+    assert "exact solver 0.8790 here, 0.8800 there; greedy table 0.7235 here, 0.7400 there (mean of 3 seeds, " \
+        "0.7300 to 0.7500)" in text
+    assert "up to 0.016 apart" in text and "the benchmark's 100 beginner boards" in text
+    assert "Whether one bandit beats another" not in text  # no other bandit of the chapter's table: no verdict
+    d = pd.concat([d, pd.DataFrame({"player": ["ucb:0.1"], "board": ["8x8x10"], "opening": ["reference"],
+                                    "win_rate": [0.7]})])
+    assert "the UCB table wins less than the greedy table (-0.130)" in bf.chapter_note(d, made_bench(networks=False))
+    assert bf.chapter_note(d.assign(board="16x30x99"), made_bench(networks=False)) == ""  # none of them on beginner
+
+
+def test_the_regret_sentence_adds_the_benchmarks_one_scale():
+    q = pd.DataFrame([{"train": "8x8x10", "test": "8x8x10", "games": 60, "decisions": 1141,
+                       "decisions_per_game": 19.0, "sure_share": 0.95, "missed_per_sure": 0.01,
+                       "regret_per_decision": 0.0035, "regret_per_game": 0.066}])
+    w = pd.DataFrame([{"trained games": 1_000_000, "test games": 10_000, "regret per game": 0.236,
+                       "regret per decision": 0.0096, "gap per game": 0.187}])
+    bench = made_bench()
+    s = bench["scores"]
+    s.loc[(s["label"] == "network (beg.)") & (s["level"] == "beginner"), "regret_per_decision"] = [0.004, 0.005, 0.006]
+    text = nf.regret_sentence(q, w, bench)
+    assert "On one scale, the benchmark's" in text and "on the first 20 beginner boards, the same for both" in text
+    assert "the networks 0.0050 per decision (mean of 3 seeds, 0.0040 to 0.0060), the greedy table 0.0010" in text
+    assert "On one scale" not in nf.regret_sentence(q, w, made_bench(networks=False))
+
+
 def test_transfer_verdict_table_has_one_row_per_moved_network_with_the_seed_level_verdict():
     scored = nf.network_scores(made_bench())
     t = nf.transfer_verdict_table(scored)

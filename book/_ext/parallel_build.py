@@ -20,7 +20,8 @@ def jobs() -> int:
         if not text.isdigit() or not 1 <= int(text) <= 64:
             sys.exit(f"BOOK_JOBS must be a whole number from 1 to 64, got {text!r}")
         return int(text)
-    return max(1, min(len(os.sched_getaffinity(0)), 4))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(cores, 4))
 
 
 def main(argv: list[str]) -> None:
