@@ -251,7 +251,7 @@ def test_a_small_budget_of_training_beats_random_clicks():
     from sweeper.running.players import play_random
     agent = neural.NeuralAgent(channels=16, layers=3, seed=1)
     before = evaluate_neural(agent, "8x8x10", 500, seed=11)
-    train_neural(agent, "8x8x10", 3_000, seed=1, minibatch=32, warmup=200)
+    train_neural(agent, "8x8x10", 3_000, seed=1, minibatch=32, replay=1.0, lr=1e-3, warmup=200)
     after = evaluate_neural(agent, "8x8x10", 500, seed=11)
     floor = play_random("8x8x10", 500, seed=11)
     assert after.win_rate >= 0.1 and floor["won"].mean() < 0.01 and before.win_rate < 0.01
