@@ -53,7 +53,10 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
                 calibration_games: int = 20, mistakes: int = 4, label: str | None = None, cost: float = 1.0
                 ) -> Output:
     """Train a neural bandit on ``board`` (seed ``seed``) for ``games`` games or ``cpu_seconds`` CPU seconds, then
-    test it greedily on each of ``tests`` (see the module docstring)."""
+    test it greedily on each of ``tests`` (see the module docstring). The defaults of ``minibatch``, ``replay`` and
+    ``lr`` are the learning of the stored runs of ``ext:neural`` and ``ext:neural_field`` (one Adam step on 16 views
+    per 16 decisions at 0.001), stated here so that those runs recompute identically whatever
+    :func:`~sweeper.running.neural_play.train_neural`'s defaults become."""
     torch = require_torch()
     agent = NeuralAgent(channels, layers, epsilon, seed)
     run = train_neural(agent, board, games, seed, cpu_seconds=cpu_seconds, minibatch=minibatch, replay=replay, lr=lr,
