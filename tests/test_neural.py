@@ -401,3 +401,25 @@ def test_the_batched_player_clicks_as_the_one_board_player():
         played = run_episodes(env, lambda obs: clicks.append(policy(obs)) or clicks[-1], layouts=one.layouts[:6])
         assert [p["won"] for p in played] == one.records["won"].tolist()[:6]
         assert clicks == np.concatenate(one.moves[:6]).tolist()
+
+
+def test_a_task_on_the_benchmarks_boards_tests_every_checkpoint_there(tmp_path):
+    _extra()
+    from sweeper.experiments.benchmark import load_suite
+    from sweeper.experiments.neural import neural_task
+    from sweeper.running.neural_play import evaluate_neural
+    out = neural_task("8x8x10", seed=2, games=40, channels=8, layers=2, block=20, checkpoints=[20],
+                      tests=("8x8x10", "16x16x40"), test_games=12, calibration_games=3, mistakes=1, boards="benchmark")
+    points, tests = out.tables["checkpoints"], out.tables["tests"]
+    np.savez(tmp_path / "net.npz", **out.arrays["agent"])
+    agent = neural.load_neural(tmp_path / "net.npz")
+    # the final checkpoint and the test on the own level play the benchmark's first 12 beginner boards
+    assert points["wins"].iloc[-1] == tests["wins"].iloc[0] and tests["test_games"].eq(12).all()
+    again = evaluate_neural(agent, "16x16x40", None, 0, layouts=load_suite("intermediate").layouts[:12])
+    assert again.wins == tests["wins"].iloc[1] and again.decisions == tests["test_decisions"].iloc[1]
+    assert out.info["machine"]["cpu"] and "cores" in out.info["machine"]
+    with pytest.raises(ValueError, match="boards must be one of held-out, benchmark"):
+        neural_task("8x8x10", seed=2, games=4, boards="mine")
+    with pytest.raises(ValueError, match="not for 6x6x5"):
+        neural_task("6x6x5", seed=2, games=4, channels=8, layers=1, test_games=2, tests=("6x6x5",),
+                    calibration_games=0, boards="benchmark")

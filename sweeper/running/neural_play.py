@@ -420,15 +420,16 @@ def replay_views(setting: Setting, layout, moves, opening: str = "reference") ->
     return views, g.status
 
 
-def calibration(agent, board="8x8x10", games: int = 100, seed: int = 0, *, opening: str = "reference"
-                ) -> pd.DataFrame:
+def calibration(agent, board="8x8x10", games: int | None = 100, seed: int = 0, *, opening: str = "reference",
+                layouts=None) -> pd.DataFrame:
     """The network's P(mine) against the exact probabilities (:func:`~sweeper.game.probability.mine_probabilities`)
     on every covered tile of every decision of ``games`` greedy test games (the boards of
-    ``evaluate_neural(agent, board, games, seed)``, replayed through the engine): one row per covered tile with
-    ``game``, ``decision``, ``tile`` (flat index), ``net``, ``exact``, ``chosen`` (the tile clicked) and ``mine``."""
+    ``evaluate_neural(agent, board, games, seed, layouts=layouts)``, replayed through the engine): one row per
+    covered tile with ``game``, ``decision``, ``tile`` (flat index), ``net``, ``exact``, ``chosen`` (the tile
+    clicked) and ``mine``."""
     agent = as_neural(agent)
     setting = Setting.parse(board)
-    run = evaluate_neural(agent, setting, games, seed, opening=opening, record=True)
+    run = evaluate_neural(agent, setting, games, seed, opening=opening, record=True, layouts=layouts)
     parts = []
     for i, (layout, moves) in enumerate(zip(run.layouts, run.moves)):
         views, _ = replay_views(setting, layout, moves, opening)
