@@ -27,8 +27,9 @@ decision (:mod:`sweeper.agents.oracle`), per decision, from beginner to expert, 
 ``ext:regret`` themselves: greedy's training games scored against the oracle and split against the best window
 agent (:func:`sweeper.running.regret.regret`), on beginner and intermediate, with their time over the same games
 scored without the split (``x_unsplit``) and trained without a probe (``x_plain``). With the optional extra
-``deep`` installed, the neural bandit's rows follow (:func:`neural_rows`: its training, and its batched test games
-on beginner and expert, in games and decisions per CPU second); without it one row says they were skipped.
+``deep`` installed, the neural bandit's rows follow (:func:`neural_rows`: its training and its frozen batched test
+games on beginner, intermediate and expert, in games and decisions per CPU second); without it one row says they
+were skipped.
 
 ``python -m sweeper bench --save results/bench.json`` keeps the rows, with the
 date, the machine and the code's provenance, as plain JSON
@@ -252,10 +253,23 @@ def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) ->
     return rows
 
 
+#: The neural bandit's rows (:func:`neural_rows`): games of training and of test games per level, (quick, full).
+NEURAL_GAMES = {"8x8x10": ((1_000, 400), (5_000, 4_000)), "16x16x40": ((60, 60), (400, 400)),
+                "16x30x99": ((20, 20), (150, 150))}
+#: The learnings the neural bandit's training rows time: ``train_neural``'s defaults, and one step on 128 views per
+#: 512 decisions, four times as fast (``train_neural``'s docstring compares what each learns per CPU second).
+NEURAL_LEARNING = {"default learning": {}, "minibatch 128, replay 0.25": {"minibatch": 128, "replay": 0.25,
+                                                                         "lr": 2e-3}}
+
+
 def neural_rows(quick: bool, emit, explain) -> None:
-    """The neural bandit (:mod:`sweeper.running.neural_play`, the optional extra ``deep``): its training and its
-    batched test games, per CPU second (one thread), on a network trained briefly first (an untrained one loses
-    at once, so its games would be unrepresentatively short). Without the extra, one row says it was skipped."""
+    """The neural bandit (:mod:`sweeper.running.neural_play`, the optional extra ``deep``): on each of beginner,
+    intermediate and expert, its training (each learning of :data:`NEURAL_LEARNING`: the defaults of
+    :func:`~sweeper.running.neural_play.train_neural` and a faster one) and its frozen batched test games
+    (:func:`~sweeper.running.neural_play.evaluate_neural`), in games and decisions per CPU second (one thread).
+    The network trained on beginner with the defaults (the first row) plays the harder levels' rows and the test
+    rows (an untrained one loses at once, so its games would be unrepresentatively short). Without the extra, one
+    row says it was skipped."""
     from .agents.neural import NeuralAgent, require_torch
     try:
         require_torch()
@@ -263,17 +277,26 @@ def neural_rows(quick: bool, emit, explain) -> None:
         explain("neural bandit: skipped", reason=str(exc))
         return
     from .running.neural_play import evaluate_neural, train_neural
-    n_train, n_test, n_exp = (1_000, 200, 10) if quick else (5_000, 2_000, 100)
-    agent = NeuralAgent(seed=7)
-    train_neural(agent.copy(), "8x8x10", 20, seed=7, warmup=50)  # warm-up / compile
-    r = train_neural(agent, "8x8x10", n_train, seed=7)
-    emit(f"neural bandit ({agent.channels} ch, {agent.layers} layers) train 8x8x10 ({n_train:,} games, CPU s)", n_train, r.cpu_seconds,
-         win_rate=round(r.win_rate, 4), decisions_per_second=round(r.decisions / r.cpu_seconds, 1),
-         updates_per_second=round(r.updates / r.cpu_seconds, 2))
-    for board, games in (("8x8x10", n_test), ("16x30x99", n_exp)):
-        t = evaluate_neural(agent, board, games, seed=1)
-        emit(f"neural bandit {board} test games, batched ({games:,} games, CPU s)", games, t.cpu_seconds,
-             win_rate=round(t.win_rate, 4), decisions_per_second=round(t.decisions / t.cpu_seconds, 1))
+    which = 0 if quick else 1
+    fresh = NeuralAgent(seed=7)
+    train_neural(fresh.copy(), "8x8x10", 20, seed=7, warmup=50)  # warm-up / compile
+    size = f"{fresh.channels} ch, {fresh.layers} layers"
+    trained = None  # the network of the first row (beginner, the defaults)
+    for board, games in NEURAL_GAMES.items():
+        n = games[which][0]
+        start = fresh if board == "8x8x10" else trained
+        for how, learning in NEURAL_LEARNING.items():
+            r = train_neural(start.copy(), board, n, seed=7, **learning)
+            trained = r.agent if trained is None else trained
+            emit(f"neural bandit ({size}) train {board}, {how} ({n:,} games, CPU s)", n, r.cpu_seconds,
+                 win_rate=round(r.win_rate, 4), decisions_per_second=round(r.decisions / r.cpu_seconds, 1),
+                 updates_per_second=round(r.updates / r.cpu_seconds, 2), decisions_per_game=round(r.decisions / n, 1))
+    for board, games in NEURAL_GAMES.items():
+        n = games[which][1]
+        t = evaluate_neural(trained, board, n, seed=1)
+        emit(f"neural bandit {board} test games, frozen, batched ({n:,} games, CPU s)", n, t.cpu_seconds,
+             win_rate=round(t.win_rate, 4), decisions_per_second=round(t.decisions / t.cpu_seconds, 1),
+             decisions_per_game=round(t.decisions / n, 1))
 
 
 def default_path() -> Path:

@@ -251,7 +251,7 @@ def test_a_small_budget_of_training_beats_random_clicks():
     from sweeper.running.players import play_random
     agent = neural.NeuralAgent(channels=16, layers=3, seed=1)
     before = evaluate_neural(agent, "8x8x10", 500, seed=11)
-    train_neural(agent, "8x8x10", 3_000, seed=1, minibatch=32, warmup=200)
+    train_neural(agent, "8x8x10", 3_000, seed=1, minibatch=32, replay=1.0, lr=1e-3, warmup=200)
     after = evaluate_neural(agent, "8x8x10", 500, seed=11)
     floor = play_random("8x8x10", 500, seed=11)
     assert after.win_rate >= 0.1 and floor["won"].mean() < 0.01 and before.win_rate < 0.01
@@ -367,3 +367,59 @@ def test_a_small_stored_run_verifies_identical(tmp_path):
     assert "cpu_seconds" in store.load(task).tables["curve"]  # read back with its timings
     v = verify(store, select(store, every=True), log=lambda *_: None)
     assert [x.status for x in v] == ["identical"], v[0].line()
+
+
+def test_the_batched_player_clicks_as_the_one_board_player():
+    """Issue 50: a frozen network's choices do not depend on how many boards are played at once. torch's convolution
+    sums a view's logits otherwise in a batch of fewer than 16 views than in a larger one; the player pads such
+    batches (``neural.PLAY_ROWS``), so the logits of a view are the same bits in a batch of any size, and
+    ``evaluate_neural`` with 256 boards at once plays the very games of one board at a time and of the env."""
+    _extra()
+    from sweeper.running.env import MinesweeperEnv
+    from sweeper.running.neural_play import evaluate_neural, train_neural
+    from sweeper.running.policies import neural_policy, run_episodes
+    agent = neural.NeuralAgent(seed=4)  # the package's network (32 channels, 5 layers), trained a little
+    train_neural(agent, "8x8x10", 150, seed=4, warmup=200)
+    rng = np.random.default_rng(1)
+    for shape in ((8, 8), (16, 30)):
+        views = rng.integers(0, 10, (40, *shape)).astype(np.int8)
+        with neural.require_torch().inference_mode():
+            whole = agent.logits(views)
+            assert all(np.array_equal(agent.logits(views[:n]).numpy(), whole[:n].numpy()) for n in range(1, 40))
+    for board, games in (("8x8x10", 120), ("16x30x99", 12)):
+        many = evaluate_neural(agent, board, games, seed=3, batch=256, record=True)
+        one = evaluate_neural(agent, board, games, seed=3, batch=1, record=True)
+        assert many.decisions > 2 * games, "the games must last for the comparison to mean anything"
+        order = np.argsort(many.records["game"].to_numpy())  # the batched player ends its games in another order
+        assert one.records["game"].tolist() == list(range(games))
+        pd.testing.assert_frame_equal(many.records.drop(columns=["cpu_seconds", "updates"]).iloc[order]
+                                      .reset_index(drop=True), one.records.drop(columns=["cpu_seconds", "updates"]))
+        assert all(np.array_equal(many.layouts[i], one.layouts[j]) and np.array_equal(many.moves[i], one.moves[j])
+                   for j, i in enumerate(order))
+        env, clicks = MinesweeperEnv(board), []  # and the env's one-board policy, through run_episodes
+        policy = neural_policy(agent, env)
+        played = run_episodes(env, lambda obs: clicks.append(policy(obs)) or clicks[-1], layouts=one.layouts[:6])
+        assert [p["won"] for p in played] == one.records["won"].tolist()[:6]
+        assert clicks == np.concatenate(one.moves[:6]).tolist()
+
+
+def test_a_task_on_the_benchmarks_boards_tests_every_checkpoint_there(tmp_path):
+    _extra()
+    from sweeper.experiments.benchmark import load_suite
+    from sweeper.experiments.neural import neural_task
+    from sweeper.running.neural_play import evaluate_neural
+    out = neural_task("8x8x10", seed=2, games=40, channels=8, layers=2, block=20, checkpoints=[20],
+                      tests=("8x8x10", "16x16x40"), test_games=12, calibration_games=3, mistakes=1, boards="benchmark")
+    points, tests = out.tables["checkpoints"], out.tables["tests"]
+    np.savez(tmp_path / "net.npz", **out.arrays["agent"])
+    agent = neural.load_neural(tmp_path / "net.npz")
+    # the final checkpoint and the test on the own level play the benchmark's first 12 beginner boards
+    assert points["wins"].iloc[-1] == tests["wins"].iloc[0] and tests["test_games"].eq(12).all()
+    again = evaluate_neural(agent, "16x16x40", None, 0, layouts=load_suite("intermediate").layouts[:12])
+    assert again.wins == tests["wins"].iloc[1] and again.decisions == tests["test_decisions"].iloc[1]
+    assert out.info["machine"]["cpu"] and "cores" in out.info["machine"]
+    with pytest.raises(ValueError, match="boards must be one of held-out, benchmark"):
+        neural_task("8x8x10", seed=2, games=4, boards="mine")
+    with pytest.raises(ValueError, match="not for 6x6x5"):
+        neural_task("6x6x5", seed=2, games=4, channels=8, layers=1, test_games=2, tests=("6x6x5",),
+                    calibration_games=0, boards="benchmark")

@@ -79,6 +79,14 @@ FIELDS = ("format", "version", "agent", "channels", "layers", "codes", "epsilon"
 #: The widest and deepest networks accepted (so a file cannot declare a huge one).
 MAX_CHANNELS = 512
 MAX_LAYERS = 32
+#: The fewest views a forward pass of play runs on. torch's CPU convolution (oneDNN) computes a view's logits
+#: bit for bit the same in any batch of at least 16 views, but with other sums in a smaller one (measured on this
+#: package's network: a view's logits in batches of 1-15 differ from its logits in batches of 16-512 in the last
+#: bits, which could break a near tie the other way). So a smaller batch of views is padded to 16 (repeats of its
+#: first view, whose logits are dropped), and a board's choices do not depend on how many boards are played at
+#: once: the one-board player (the env's :func:`~sweeper.running.policies.neural_policy`) and the batched one
+#: (:func:`~sweeper.running.neural_play.evaluate_neural`) click alike (``tests/test_neural.py`` checks it).
+PLAY_ROWS = 16
 
 
 def import_extra(what: str, *names: str) -> list:
@@ -86,7 +94,8 @@ def import_extra(what: str, *names: str) -> list:
     ``what`` needs the extra and how to install it. The one place the package imports torch (and the libraries
     built on it): torch's CPU instruction set is pinned first (:func:`sweeper.machine.pin_cpu`), so that a run
     comes out the same on machines with and without AVX-512."""
-    pin_cpu()
+    if not all(name in sys.modules for name in names):
+        pin_cpu()  # before the first import only: once imported, torch has chosen its kernels
     try:
         for name in names:
             __import__(name)
@@ -121,6 +130,11 @@ def tile_trunk(torch, codes: int, channels: int, layers: int, head: bool = False
             self.body = nn.ModuleList(nn.Conv2d(channels, channels, 3, padding=1) for _ in range(layers - 1))
 
         def forward(self, x):
+            if torch.is_inference_mode_enabled():  # no autograd: the same sums, in place (less memory traffic)
+                h = self.inp(x).relu_()
+                for conv in self.body:
+                    h += conv(h).relu_()
+                return h
             h = torch.relu(self.inp(x))
             for conv in self.body:
                 h = h + torch.relu(conv(h))
@@ -158,8 +172,9 @@ def check_views(views, what: str = "views") -> np.ndarray:
 class NeuralAgent:
     """The neural contextual bandit (see the module docstring): ``NeuralAgent(channels=32, layers=5,
     epsilon=0.0, seed=0)``; ``seed`` draws the initial weights. 32 channels by default: at one CPU minute of
-    training on beginner boards it won 0.758 of 1,000 test games against 0.598 for 64 channels (the issue's
-    prototype), which take three times as long per decision (``python -m sweeper bench`` times both sizes). Train it with
+    training on beginner boards (with the learning of the stored runs: one Adam step on 16 views per 16 decisions) it
+    won 0.758 of 1,000 test games against 0.598 for 64 channels (the issue's prototype), which take three times as
+    long per decision (``python -m sweeper bench`` times both sizes). Train it with
     :func:`sweeper.running.neural_play.train_neural`, test it with
     :func:`~sweeper.running.neural_play.evaluate_neural`, play it in the Gymnasium env with
     :func:`sweeper.running.policies.neural_policy`."""
@@ -198,18 +213,27 @@ class NeuralAgent:
         return int(sum(p.numel() for p in self.net.parameters()))
 
     # the model --------------------------------------------------------------
-    def logits(self, views):
-        """The network's logits (a torch tensor ``(n, rows, cols)``) of an int8 array of checked views."""
+    def logits(self, views, pad: bool = True):
+        """The network's logits (a torch tensor ``(n, rows, cols)``) of an int8 array of checked views. The
+        one-hot input is a row of the identity matrix per cell, laid out channels-last (``(n, codes, rows, cols)``
+        with the codes innermost in memory: the layout, and so the convolution's sums, of
+        ``one_hot(views).permute(0, 3, 1, 2)``). ``pad``: fewer than :data:`PLAY_ROWS` views are padded to that
+        many (play: the same logits whatever the batch); training passes ``pad=False`` (its gradient sums over
+        exactly its views)."""
         torch = require_torch()
-        x = torch.nn.functional.one_hot(torch.from_numpy(np.ascontiguousarray(views)).long(), CODES)
-        return self.net(x.permute(0, 3, 1, 2).float())
+        v = torch.from_numpy(np.ascontiguousarray(views))
+        n = v.shape[0]
+        if pad and n < PLAY_ROWS:
+            v = torch.cat([v, v[:1].expand(PLAY_ROWS - n, *v.shape[1:])])
+        x = torch.nn.functional.embedding(v.long(), _identity(torch)).permute(0, 3, 1, 2)
+        return self.net(x)[:n]
 
     def probabilities(self, views) -> np.ndarray:
         """P(mine) the network gives each tile of ``views`` (one 2-D view or a stack; codes 0-8 and 9, covered),
         as float64 of the same shape (revealed tiles get a value too; only covered ones mean anything)."""
         v = check_views(views)
         torch = require_torch()
-        with torch.no_grad():
+        with torch.inference_mode():
             p = torch.sigmoid(self.logits(v)).double().numpy()
         return p if np.ndim(views) == 3 else p[0]
 
@@ -218,7 +242,7 @@ class NeuralAgent:
         logit (ties to the first in row-major order); ``-1`` for a view with no covered tile."""
         v = check_views(views)
         torch = require_torch()
-        with torch.no_grad():
+        with torch.inference_mode():
             return lowest(self.logits(v), v)
 
     # persistence ------------------------------------------------------------
@@ -252,6 +276,17 @@ class NeuralAgent:
         finally:
             tmp.unlink(missing_ok=True)
         return path
+
+
+_IDENTITY = []
+
+
+def _identity(torch):
+    """The ``CODES x CODES`` float identity matrix (made once): its rows are the one-hot codes."""
+    if not _IDENTITY:
+        with torch.inference_mode(False):  # a plain tensor, usable in training too
+            _IDENTITY.append(torch.eye(CODES))
+    return _IDENTITY[0]
 
 
 def lowest(logits, views) -> np.ndarray:

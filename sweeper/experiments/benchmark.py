@@ -116,6 +116,17 @@ def suite_name(level: str, opening: str = "reference") -> str:
     return f"{level}-{opening}"
 
 
+def level_of(board) -> str:
+    """The benchmark level of a board (a :class:`~sweeper.game.engine.Setting` or its text, e.g. ``"16x16x40"``),
+    or a clear error for a board that is none of them."""
+    setting = Setting.parse(board)
+    for level in LEVELS:
+        if Setting.parse(level) == setting:
+            return level
+    raise ValueError(f"the benchmark has suites for {', '.join(f'{lv} ({Setting.parse(lv)})' for lv in LEVELS)}, "
+                     f"not for {setting}")
+
+
 def _first(opening: str):
     return (0, 0) if next(o for o in OPENING_TABLE if o.name == opening).takes_first else None
 

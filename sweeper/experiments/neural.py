@@ -36,6 +36,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..agents.neural import NeuralAgent, require_torch
+from ..machine import machine
 from ..rng import held_out_seed
 from ..running.neural_play import (calibration, calibration_table, decision_quality, decisions, evaluate_neural,
                                    learning_curve, replay_views, train_neural)
@@ -50,39 +51,48 @@ LEVELS = ("8x8x10", "16x16x40", "16x30x99")
 def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: float | None = None,
                 channels: int = 32, layers: int = 5, epsilon: float = 0.0, minibatch: int = 16, replay: float = 1.0,
                 lr: float = 1e-3, block: int = 1_000, checkpoints=(), tests=LEVELS, test_games: int = 1_000,
-                calibration_games: int = 20, mistakes: int = 4, label: str | None = None, cost: float = 1.0
-                ) -> Output:
+                calibration_games: int = 20, mistakes: int = 4, boards: str = "held-out", label: str | None = None,
+                cost: float = 1.0) -> Output:
     """Train a neural bandit on ``board`` (seed ``seed``) for ``games`` games or ``cpu_seconds`` CPU seconds, then
-    test it greedily on each of ``tests`` (see the module docstring)."""
+    test it greedily on each of ``tests`` (see the module docstring). The defaults of ``minibatch``, ``replay`` and
+    ``lr`` are the learning of the stored runs of ``ext:neural`` and ``ext:neural_field`` (one Adam step on 16 views
+    per 16 decisions at 0.001), stated here so that those runs recompute identically whatever
+    :func:`~sweeper.running.neural_play.train_neural`'s defaults become. ``boards``: where the checkpoints and the
+    tests play, ``"held-out"`` (the seeds' own boards, as the module docstring says: the stored runs of
+    ``ext:neural``) or ``"benchmark"`` (the first ``test_games`` boards of each level's suite of the benchmark,
+    :func:`~sweeper.experiments.benchmark.load_suite`: the same boards for every seed, every checkpoint and every
+    agent of the leaderboard). The run's ``info`` records the machine (:func:`~sweeper.machine.machine`)."""
+    if boards not in BOARDS:
+        raise ValueError(f"boards must be one of {', '.join(BOARDS)}, got {boards!r}")
     torch = require_torch()
     agent = NeuralAgent(channels, layers, epsilon, seed)
     run = train_neural(agent, board, games, seed, cpu_seconds=cpu_seconds, minibatch=minibatch, replay=replay, lr=lr,
                        snapshots=list(checkpoints))
     out = Output(tables={"curve": learning_curve(run.records, block)})
     out.info.update({f"train_{k}": v for k, v in run.summary().items() if k not in ("agent", "board", "learning")})
-    out.info.update(agent=agent.name, parameters=agent.parameters, torch=torch.__version__)
+    out.info.update(agent=agent.name, parameters=agent.parameters, torch=torch.__version__, machine=machine())
     points = [{k: v for k, v in snap.items() if k != "at"} for snap in run.snapshots]
     points.append({"games": run.games, "decisions": run.decisions, "updates": run.updates,
                    "cpu_seconds": run.cpu_seconds, "agent": agent})
     rows = []
     for point in points:
-        t = evaluate_neural(point.pop("agent"), board, test_games, held_out_seed(seed, 0))
+        t = evaluate_neural(point.pop("agent"), board, **_boards(board, test_games, seed, 0, boards))
         rows.append({**point, **_tested(t)})
     out.tables["checkpoints"] = pd.DataFrame(rows)
     rows, cals, wrong, views = [], [], [], {}
     for i, test in enumerate(tests):
-        t = evaluate_neural(agent, test, test_games, held_out_seed(seed, i))
+        t = evaluate_neural(agent, test, **_boards(test, test_games, seed, i, boards))
         row = {"board": str(t.setting), **_tested(t)}
         if calibration_games:
             n = min(calibration_games, test_games)
-            cal = calibration(agent, test, n, held_out_seed(seed, i))
+            cal = calibration(agent, test, **_boards(test, n, seed, i, boards))
             cals.append(calibration_table(cal).reset_index(names="bin").assign(board=str(t.setting)))
             dec = decisions(cal)
             row.update({"quality_games": n, **{f"quality_{k}": v for k, v in decision_quality(dec).items()}})
             worst = dec[dec["missed"]].sort_values(["exact", "game", "decision"], ascending=[False, True, True])
             worst = worst.head(mistakes)
             if len(worst):
-                played = evaluate_neural(agent, test, n, held_out_seed(seed, i), record=True)
+                played = evaluate_neural(agent, test, **_boards(test, n, seed, i, boards), record=True)
                 order = {int(g): j for j, g in enumerate(played.records["game"])}
                 for k, w in enumerate(worst.itertuples()):
                     j = order[int(w.game)]
@@ -103,6 +113,23 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
         out.arrays["mistakes"] = views
     out.arrays["agent"] = agent.file_arrays()
     return out
+
+
+#: Where a task's checkpoints and tests play (see :func:`neural_task`).
+BOARDS = ("held-out", "benchmark")
+
+
+def _boards(board, games: int, seed: int, i: int, boards: str) -> dict:
+    """The keyword arguments of :func:`~sweeper.running.neural_play.evaluate_neural` (and of ``calibration``) for
+    ``games`` test games on ``board``: the boards of ``held_out_seed(seed, i)``, or the first ``games`` of the
+    benchmark's suite of that level (reference opening)."""
+    if boards == "held-out":
+        return {"games": games, "seed": held_out_seed(seed, i)}
+    from .benchmark import level_of, load_suite
+    suite = load_suite(level_of(board))
+    if games > len(suite):
+        raise ValueError(f"the benchmark's suites hold {len(suite):,} boards, not {games:,}")
+    return {"games": None, "seed": 0, "layouts": suite.layouts[:games]}
 
 
 def _tested(t) -> dict:

@@ -49,7 +49,8 @@ from ..game.grid import COVERED
 from ..game.probability import mine_probabilities
 from ..rng import below, check_seed, make_state, neural_generator, STREAM_AGENT, STREAM_BOARDS, uniform
 
-#: Games in progress at once by default: while learning, and in test games.
+#: Games in progress at once by default: while learning, and in test games (test games are the same whatever the
+#: batch: :data:`~sweeper.agents.neural.PLAY_ROWS`).
 TRAIN_BATCH = 64
 TEST_BATCH = 256
 
@@ -173,56 +174,103 @@ def learning_curve(records: pd.DataFrame, block: int) -> pd.DataFrame:
 
 
 class _Replay:
-    """The last ``capacity`` labelled decisions: views and mine layouts, a ring."""
+    """The last ``capacity`` labelled decisions: views and mine layouts (1 a mine, 0 not), a ring."""
 
     def __init__(self, capacity, rows, cols):
         self.views = np.zeros((capacity, rows, cols), np.int8)
-        self.mines = np.zeros((capacity, rows, cols), np.float32)
+        self.mines = np.zeros((capacity, rows, cols), np.uint8)
         self.size = self.head = 0
 
     def add(self, views, mines):
+        """A game's views, in order, each labelled by the game's ``mines`` (the oldest overwritten when full)."""
         cap = self.views.shape[0]
-        for v in views[-cap:]:
-            self.views[self.head] = v
-            self.mines[self.head] = mines
-            self.head = (self.head + 1) % cap
-            self.size = min(self.size + 1, cap)
+        views = views[-cap:]
+        at = (self.head + np.arange(len(views))) % cap
+        self.views[at] = views
+        self.mines[at] = mines
+        self.head = (self.head + len(views)) % cap
+        self.size = min(self.size + len(views), cap)
+
+
+class _Learner:
+    """The learning of :func:`_play` (see the module docstring): the views of each game in progress kept until it
+    ends, then labelled by its mines into the replay buffer; Adam steps on minibatches drawn from the buffer."""
+
+    def __init__(self, agent, setting, rows, gen, minibatch, replay, lr, capacity, warmup):
+        self.torch = require_torch()
+        R, C = setting.rows, setting.cols
+        self.agent, self.gen = agent, gen
+        self.pend = np.zeros((rows, R * C + 1, R, C), np.int8)
+        self.buf = _Replay(capacity, R, C)
+        self.opt = self.torch.optim.Adam(agent.net.parameters(), lr=lr)
+        self.minibatch, self.replay, self.warmup = minibatch, replay, warmup
+        self.credit = 0.0
+        self.updates = 0
+
+    def keep(self, act, ndec, views):
+        """The views of the games on rows ``act``, decision ``ndec[act]`` of each."""
+        self.pend[act, ndec[act]] = views
+
+    def label(self, g, n, mines):
+        """The game on row ``g`` ended after ``n`` decisions with these ``mines``: into the buffer."""
+        if n:
+            self.buf.add(self.pend[g, :n], mines)
+
+    def learn(self, played):
+        """The Adam steps that ``played`` more decisions make due (none until the buffer holds ``warmup``)."""
+        if self.buf.size < self.warmup:
+            return
+        self.credit += self.replay * played
+        while self.credit >= self.minibatch:
+            self.credit -= self.minibatch
+            self.step()
+
+    def step(self):
+        """One Adam step on ``minibatch`` views drawn uniformly from the buffer: BCE on their covered tiles."""
+        torch, buf = self.torch, self.buf
+        idx = self.gen.integers(0, buf.size, self.minibatch)
+        v = buf.views[idx]
+        covered = torch.from_numpy(v == COVERED)
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(
+            self.agent.logits(v, pad=False)[covered], torch.from_numpy(buf.mines[idx]).float()[covered])
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        self.updates += 1
 
 
 def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds, seed: int, learn: bool,
-          batch: int, record: bool, minibatch=16, replay=1.0, lr=1e-3, capacity=100_000, warmup=1_000,
-          snapshots=(), layouts=None):
+          batch: int, record: bool, learning=None, snapshots=(), layouts=None):
+    """The one loop of training and test games (see the module docstring). ``learning``: the keyword arguments of
+    :class:`_Learner` past its first four (``minibatch``, ``replay``, ``lr``, ``capacity``, ``warmup``), with
+    ``learn`` only."""
     torch = require_torch()
     cpu0, wall0 = time.process_time(), time.perf_counter()
     R, C, K = setting.rows, setting.cols, setting.mines
     limit = games if games is not None else math.inf
-    B = int(min(batch, games)) if games is not None else batch
-    bb = stacked_boards(setting, opening, max(B, 1))
-    shown = bb.shown.reshape(max(B, 1), R + 2, C + 2)
+    B = max(int(min(batch, games)) if games is not None else batch, 1)
+    bb = stacked_boards(setting, opening, B)
+    shown = bb.shown.reshape(B, R + 2, C + 2)
     rng_b, rng_a = make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT)
     gen = neural_generator(seed)
     gen.integers(2 ** 63)  # the draw that seeds a fresh agent's weights (NeuralAgent); the minibatches come after
     empty = np.zeros(0, np.uint8)
-    slot_game = np.full(max(B, 1), -1, np.int64)
-    ndec = np.zeros(max(B, 1), np.int64)
-    if learn:
-        pend = np.zeros((max(B, 1), R * C + 1, R, C), np.int8)
-        buf = _Replay(capacity, R, C)
-        opt = torch.optim.Adam(agent.net.parameters(), lr=lr)
-        credit = 0.0
-    moves = [[] for _ in range(max(B, 1))] if record else None
+    slot_game, ndec = np.full(B, -1, np.int64), np.zeros(B, np.int64)
+    learner = _Learner(agent, setting, B, gen, **(learning or {})) if learn else None
+    moves = [[] for _ in range(B)] if record else None
     rec, out_layouts, out_moves = [], [] if record else None, [] if record else None
-    started, updates, decisions = 0, 0, 0
+    started, decisions = 0, 0
     due, taken = list(snapshots), []
 
     def finish(g):
-        b = slot_game[g]
         won = bool(bb.gs[g, ST] == WON)
-        rec.append((b, won, int(ndec[g]), int(bb.gs[g, REV]) / (R * C - K), updates, time.process_time() - cpu0))
-        if learn and ndec[g]:
-            buf.add(pend[g, :ndec[g]], bb.mine[g].reshape(R + 2, C + 2)[1:-1, 1:-1])
+        mines = bb.mine[g].reshape(R + 2, C + 2)[1:-1, 1:-1]
+        rec.append((slot_game[g], won, int(ndec[g]), int(bb.gs[g, REV]) / (R * C - K),
+                    learner.updates if learn else 0, time.process_time() - cpu0))
+        if learn:
+            learner.label(g, ndec[g], mines)
         if record:
-            out_layouts.append(bb.mine[g].reshape(R + 2, C + 2)[1:-1, 1:-1].astype(bool))
+            out_layouts.append(mines.astype(bool))
             out_moves.append(np.array(moves[g], np.int64))
 
     def deal(g):
@@ -238,21 +286,20 @@ def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds
             finish(g)
         slot_game[g] = -1
 
-    if B > 0:
-        for g in range(B):
-            deal(g)
+    for g in range(B):
+        deal(g)
     agent.net.train(learn)
     while True:
         act = np.flatnonzero(slot_game >= 0)
         if act.size == 0:
             break
         views = shown[act, 1:-1, 1:-1]
-        with torch.no_grad():
+        with torch.inference_mode():
             picks = lowest(agent.logits(views), views)
-        if learn and agent.epsilon > 0:
-            _explore(views.reshape(act.size, R * C), picks, agent.epsilon, rng_a)
         if learn:
-            pend[act, ndec[act]] = views
+            if agent.epsilon > 0:
+                _explore(views.reshape(act.size, R * C), picks, agent.epsilon, rng_a)
+            learner.keep(act, ndec, views)
         if record:
             for i, g in enumerate(act):
                 moves[g].append(int(picks[i]))
@@ -263,22 +310,18 @@ def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds
             finish(g)
             deal(g)
         while due and (len(rec) if games is not None else time.process_time() - cpu0) >= due[0]:
-            taken.append({"at": due.pop(0), "games": len(rec), "decisions": decisions, "updates": updates,
-                          "cpu_seconds": time.process_time() - cpu0, "agent": agent.copy()})
-        if learn and buf.size >= warmup:
-            credit += replay * act.size
-            while credit >= minibatch:
-                credit -= minibatch
-                idx = gen.integers(0, buf.size, minibatch)
-                v = buf.views[idx]
-                covered = torch.from_numpy(v == COVERED)
-                loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                    agent.logits(v)[covered], torch.from_numpy(buf.mines[idx])[covered])
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                updates += 1
+            taken.append({"at": due.pop(0), "games": len(rec), "decisions": decisions,
+                          "updates": learner.updates if learn else 0, "cpu_seconds": time.process_time() - cpu0,
+                          "agent": agent.copy()})
+        if learn:
+            learner.learn(act.size)
     agent.net.train(False)
+    return _ran(agent, setting, opening, seed, learn, rec, decisions, learner.updates if learn else 0, cpu0, wall0,
+                out_layouts, out_moves, taken)
+
+
+def _ran(agent, setting, opening, seed, learn, rec, decisions, updates, cpu0, wall0, layouts, moves, taken):
+    """The :class:`NeuralRun` of a :func:`_play`, its totals added to a learning agent's."""
     records = pd.DataFrame(rec, columns=["game", "won", "decisions", "revealed", "updates", "cpu_seconds"])
     if learn:
         agent.games += len(records)
@@ -287,7 +330,7 @@ def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds
         if str(setting) not in agent.boards:
             agent.boards.append(str(setting))
     return NeuralRun(agent, setting, seed, opening, learn, records, time.process_time() - cpu0,
-                     time.perf_counter() - wall0, updates, out_layouts, out_moves, taken)
+                     time.perf_counter() - wall0, updates, layouts, moves, taken)
 
 
 def _number(value, name, lo, hi, lo_open=False):
@@ -304,9 +347,21 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
     """Train ``agent`` (a :class:`~sweeper.agents.neural.NeuralAgent`, trained in place; ``None``: a new
     ``NeuralAgent(seed=seed)``) on ``board`` for ``games`` games or ``cpu_seconds`` of CPU time (exactly one of
     them), ``batch`` games at once (see the module docstring for ``minibatch``, ``replay``, ``lr``, ``capacity``
-    and ``warmup``; the defaults won most after one CPU minute on beginner boards among minibatches of 16, 32 and
-    128 views and replays of 1 and 2: 0.758 of 1,000 test games for 16 and 1, against 0.681 for 16 and 2, 0.713
-    for 32 and 2). ``snapshots``: increasing points of the budget (games, or CPU seconds) at which a copy of
+    and ``warmup``). The defaults, one Adam step on 16 views per 16 decisions at a learning rate of 0.001, learnt at
+    least as much per CPU second as every faster learning measured, on beginner and on intermediate boards (issue
+    50: a fresh ``NeuralAgent(seed=1)`` trained with seed 1 for a budget of CPU seconds, one thread, on a shared
+    2-core AMD EPYC, then tested on the 1,000 boards of ``held_out_seed(1, 0)``). On beginner they won 0.833 after
+    3 CPU minutes (11,402 games, 12,008 steps) and 0.848 after 10 (37,394 games); on intermediate 0.160 after 1
+    minute (1,437 games) and 0.471 after 3 (2,264 games). Steps on 128 views cost much less per view (about 0.35 ms
+    against 0.8 ms at 16: the convolutions run on more rows at once): ``minibatch=128, replay=0.5, lr=2e-3`` plays
+    about 3,100 decisions per CPU second on beginner (the defaults about 1,100) and won more there, 0.844 after 3
+    minutes (32,919 games) and 0.860 after 10 (104,649 games), but less from scratch on intermediate, 0.000 after
+    1 minute and 0.402 after 3 (7,007 games): early learning is bound by the number of steps, and it takes 8 times
+    fewer. ``minibatch=128, replay=0.25, lr=2e-3`` plays 4,200-4,900 decisions per CPU second on beginner and won
+    0.825 after 3 minutes (47,875 games) and 0.836 after 10 (145,881 games); on intermediate 0.000 and 0.377.
+    (Earlier, at one CPU minute on beginner: 0.758 for the defaults, 0.681 for 16 views and ``replay=2``, 0.713 for
+    32 and 2.)
+    ``snapshots``: increasing points of the budget (games, or CPU seconds) at which a copy of
     the agent is kept (``run.snapshots``; taken once a step of the batched player has reached the point), e.g.
     to test the network after 1, 3 and 5 CPU minutes of one run. Returns a :class:`NeuralRun`."""
     if agent is None:
@@ -325,10 +380,11 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
     snapshots = [_number(v, "a snapshot", 0.0, 1e12, lo_open=True) for v in snapshots]
     if snapshots != sorted(set(snapshots)):
         raise ValueError(f"snapshots must increase, got {snapshots}")
+    learning = {"minibatch": whole(minibatch, "minibatch", 1), "replay": _number(replay, "replay", 0.0, 1e4, True),
+                "lr": _number(lr, "lr", 0.0, 1.0, True), "capacity": capacity,
+                "warmup": min(whole(warmup, "warmup", 1), capacity)}
     return _play(agent, setting, opening, games, cpu_seconds, check_seed(seed), True, whole(batch, "batch", 1),
-                 boolean(record, "record"), minibatch=whole(minibatch, "minibatch", 1),
-                 replay=_number(replay, "replay", 0.0, 1e4, lo_open=True), lr=_number(lr, "lr", 0.0, 1.0, True),
-                 capacity=capacity, warmup=min(whole(warmup, "warmup", 1), capacity), snapshots=snapshots)
+                 boolean(record, "record"), learning=learning, snapshots=snapshots)
 
 
 def evaluate_neural(agent, board="8x8x10", games: int | None = 1_000, seed: int = 0, *, opening: str = "reference",
@@ -364,15 +420,16 @@ def replay_views(setting: Setting, layout, moves, opening: str = "reference") ->
     return views, g.status
 
 
-def calibration(agent, board="8x8x10", games: int = 100, seed: int = 0, *, opening: str = "reference"
-                ) -> pd.DataFrame:
+def calibration(agent, board="8x8x10", games: int | None = 100, seed: int = 0, *, opening: str = "reference",
+                layouts=None) -> pd.DataFrame:
     """The network's P(mine) against the exact probabilities (:func:`~sweeper.game.probability.mine_probabilities`)
     on every covered tile of every decision of ``games`` greedy test games (the boards of
-    ``evaluate_neural(agent, board, games, seed)``, replayed through the engine): one row per covered tile with
-    ``game``, ``decision``, ``tile`` (flat index), ``net``, ``exact``, ``chosen`` (the tile clicked) and ``mine``."""
+    ``evaluate_neural(agent, board, games, seed, layouts=layouts)``, replayed through the engine): one row per
+    covered tile with ``game``, ``decision``, ``tile`` (flat index), ``net``, ``exact``, ``chosen`` (the tile
+    clicked) and ``mine``."""
     agent = as_neural(agent)
     setting = Setting.parse(board)
-    run = evaluate_neural(agent, setting, games, seed, opening=opening, record=True)
+    run = evaluate_neural(agent, setting, games, seed, opening=opening, record=True, layouts=layouts)
     parts = []
     for i, (layout, moves) in enumerate(zip(run.layouts, run.moves)):
         views, _ = replay_views(setting, layout, moves, opening)
