@@ -423,3 +423,132 @@ def test_a_task_on_the_benchmarks_boards_tests_every_checkpoint_there(tmp_path):
     with pytest.raises(ValueError, match="not for 6x6x5"):
         neural_task("6x6x5", seed=2, games=4, channels=8, layers=1, test_games=2, tests=("6x6x5",),
                     calibration_games=0, boards="benchmark")
+
+
+# ------------------------------------------------ the levers of issue 50 --
+
+def test_the_board_symmetries_are_the_eight_of_a_square_and_four_flips_of_a_rectangle():
+    from sweeper.running.neural_play import symmetry
+    sq = np.arange(16).reshape(4, 4)
+    turned = {symmetry(sq, k).tobytes() for k in range(8)}
+    assert len(turned) == 8 and np.array_equal(symmetry(sq, 0), sq)
+    assert np.array_equal(symmetry(sq, 3), np.rot90(sq, 2)) and np.array_equal(symmetry(sq, 4), sq.T)
+    rect = np.arange(6).reshape(2, 3)
+    assert len({symmetry(rect, k).tobytes() for k in range(4)}) == 4
+    assert all(symmetry(rect, k).shape == (2, 3) for k in range(4))
+
+
+def test_the_options_off_train_the_same_network_and_on_change_it():
+    from sweeper.running.neural_play import train_neural
+    def trained(**kw):
+        agent = _small(seed=2)
+        train_neural(agent, "8x8x10", 60, seed=2, batch=8, minibatch=8, warmup=20, **kw)
+        return _state(agent)
+    base = trained()
+    assert all(np.array_equal(base[k], v) for k, v in trained(symmetries=False, interior_weight=1.0).items())
+    for kw in ({"symmetries": True}, {"interior_weight": 0.1}):
+        assert any(not np.array_equal(base[k], v) for k, v in trained(**kw).items()), kw
+        again = trained(**kw)
+        assert all(np.array_equal(trained(**kw)[k], v) for k, v in again.items()), kw
+
+
+def test_with_no_interior_weight_only_the_frontiers_labels_teach():
+    """interior_weight=0: the loss reads no label of a covered tile without a revealed neighbour, so changing
+    those labels changes no gradient."""
+    from sweeper.game.engine import Setting
+    from sweeper.rng import neural_generator
+    from sweeper.running.neural_play import _Learner
+    torch = neural.require_torch()
+    view = np.full((6, 6), 9, np.int8)
+    view[0, :3] = [0, 1, 2]
+    mines = np.zeros((6, 6), np.uint8)
+    mines[1, 1] = 1
+    grads = []
+    for far in (0, 1):
+        agent = _small(seed=4)
+        lr = _Learner(agent, Setting.parse("6x6x5"), 1, neural_generator(0), 1, 1.0, 1e-3, 4, 1,
+                      interior_weight=0.0)
+        m = mines.copy()
+        m[5, 5] = m[4, 0] = far  # tiles with no revealed neighbour
+        lr.buf.add(view[None], m)
+        lr.opt.step = lambda: None
+        lr.step()
+        grads.append({k: p.grad.clone() for k, p in agent.net.named_parameters()})
+    assert all(torch.equal(grads[0][k], grads[1][k]) for k in grads[0])
+
+
+def test_a_network_that_reads_the_mine_counter(tmp_path):
+    _extra()
+    agent = neural.NeuralAgent(channels=8, layers=2, seed=5, mines_left=True)
+    view = np.full((8, 8), 9)
+    view[0, 0] = 1
+    assert not np.array_equal(agent.probabilities(view, mines=10), agent.probabilities(view, mines=30))
+    with pytest.raises(ValueError, match="reads the mine counter"):
+        agent.choose(view)
+    with pytest.raises(ValueError, match="does not read the mine counter"):
+        _small().choose(view, mines=10)
+    back = neural.load_neural(agent.save(tmp_path / "m.npz"))
+    assert back.mines_left and back.metadata() == agent.metadata() and back.name == "neural8x2+mines"
+    assert np.array_equal(back.probabilities(view, mines=10), agent.probabilities(view, mines=10))
+    # a version-1 file (no mines_left field) is a network without the counter
+    plain = _small().save(tmp_path / "p.npz")
+    with np.load(plain, allow_pickle=False) as z:
+        data = {k: z[k] for k in z.files}
+    meta = json.loads(str(data["metadata"]))
+    meta.pop("mines_left")
+    meta["version"] = 1
+    data["metadata"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "v1.npz", **data)
+    assert not neural.load_neural(tmp_path / "v1.npz").mines_left
+    meta["mines_left"] = False
+    data["metadata"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "v1x.npz", **data)
+    with pytest.raises(ValueError, match="not part of the format"):
+        neural.load_neural(tmp_path / "v1x.npz")
+    # it plays through the env and the batched player alike
+    from sweeper.running.env import MinesweeperEnv
+    from sweeper.running.neural_play import evaluate_neural
+    from sweeper.running.policies import neural_policy, run_episodes
+    env = MinesweeperEnv("8x8x10")
+    played = evaluate_neural(agent, "8x8x10", 6, seed=3, record=True)
+    episodes = run_episodes(env, neural_policy(agent, env), layouts=played.layouts)
+    assert [bool(e["won"]) for e in episodes] == list(played.records["won"])
+
+
+def test_a_curriculum_counts_its_cpu_and_bad_options_are_refused(tmp_path):
+    _extra()
+    from sweeper.experiments.neural import neural_task
+    out = neural_task("6x6x5", 1, games=20, channels=8, layers=2, test_games=5, tests=("6x6x5",),
+                      calibration_games=0, curriculum=[["5x5x3", 30]], learning={"symmetries": True})
+    assert out.info["curriculum_boards"] == ["5x5x3"] and out.info["curriculum_games"] == [30]
+    spent = out.info["curriculum_cpu_seconds"][0]
+    assert out.info["total_train_cpu_seconds"] == pytest.approx(spent + out.info["train_cpu_seconds"])
+    cp = out.tables["checkpoints"]
+    assert (cp["total_cpu_seconds"] == cp["cpu_seconds"] + spent).all()
+    agent_meta = json.loads(str(out.arrays["agent"]["metadata"]))
+    assert agent_meta["boards"] == ["5x5x3", "6x6x5"] and agent_meta["games"] == 50
+    for bad, msg in (({"curriculum": "5x5x3"}, "list of"), ({"curriculum": [["5x5x3"]]}, "pair"),
+                     ({"curriculum": [["5x5x3", -1]]}, "positive"), ({"curriculum": [["5x5x3", 2.5]]}, "whole"),
+                     ({"curriculum": [["5x5", 1]]}, "board must look like"),
+                     ({"learning": {"minibatch": 8}}, "learning must be"),
+                     ({"learning": {"interior_weight": 2.0}}, "interior_weight")):
+        with pytest.raises(ValueError, match=msg):
+            neural_task("6x6x5", 1, games=2, channels=8, layers=2, test_games=2, tests=(), calibration_games=0, **bad)
+
+
+def test_a_run_on_a_cpu_budget_verifies_identical_by_replaying_its_games(tmp_path):
+    """A run stopped on CPU seconds (curriculum too) records the games of each phase and the decisions at each
+    checkpoint; ``verify`` replays them as deterministic budgets and finds the run byte-identical."""
+    _extra()
+    from sweeper.experiments.neural import neural_task  # noqa: F401  (registers the kind for run_tasks)
+    from sweeper.experiments.runner import Store, Task, run_tasks
+    from sweeper.experiments.verify import select, verify
+    task = Task.make("neural_bandit", board="6x6x5", seed=2, cpu_seconds=1.5, channels=8, layers=1, minibatch=8,
+                     block=10, checkpoints=[0.7], tests=["6x6x5"], test_games=10, calibration_games=2, mistakes=1,
+                     curriculum=[["5x5x3", 0.5]], learning={"symmetries": True}, mines_left=True)
+    store = Store(tmp_path)
+    run_tasks([task], store, progress=False)
+    out = store.load(task)
+    assert out.info["curriculum_games"][0] > 0 and len(out.tables["checkpoints"]) == 2
+    v = verify(store, select(store, every=True), log=lambda *_: None)
+    assert [x.status for x in v] == ["identical"], v[0].line()

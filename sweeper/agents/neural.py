@@ -10,7 +10,10 @@ The model
     one is residual: ``h + relu(conv(h))``; zero padding, so the board's edge is seen as cells with no code)
     and a 1x1 head that gives one logit per tile: the network's log-odds that the tile hides a mine. It is
     fully convolutional, so one network plays every board size (a network trained on beginner boards plays
-    expert boards unchanged). Its receptive field is ``2 * layers + 1`` tiles wide (11 for 5 layers).
+    expert boards unchanged). Its receptive field is ``2 * layers + 1`` tiles wide (11 for 5 layers). With
+    ``mines_left=True`` it also reads the mine counter every player sees: one more input plane holding the mines
+    left per covered tile (the board's mines over its covered tiles, as the agent never flags), the same on every
+    cell, so that a pattern can be read differently on a dense board than on a sparse one.
 The choice
     Greedy: the covered tile of lowest predicted probability (lowest logit), ties to the first in row-major
     order. The agent never flags: the engine's game is won when every safe tile is revealed
@@ -39,9 +42,11 @@ The agent file
     A NumPy ``.npz`` (no pickle; never ``torch.save``): one ``float32`` array per tensor of the network's state,
     named as in its ``state_dict`` (``inp.weight``, ``body.0.bias``, ``head.weight``...), and ``metadata``, a 0-d
     string of JSON with exactly the fields :data:`FIELDS`: ``format`` (``"bandit-sweeper-neural"``), ``version``
-    (1), ``agent`` (``"neural"``), ``channels``, ``layers``, ``codes`` (10), ``epsilon``, ``init_seed`` (the seed
+    (2), ``agent`` (``"neural"``), ``channels``, ``layers``, ``codes`` (10), ``epsilon``, ``init_seed`` (the seed
     of the initial weights), ``games``, ``decisions`` and ``updates`` (what it was trained on: games played
-    learning, their decisions, gradient steps) and ``boards`` (the settings it learnt on, e.g. ``["8x8x10"]``).
+    learning, their decisions, gradient steps), ``boards`` (the settings it learnt on, e.g. ``["8x8x10"]``) and
+    ``mines_left`` (whether the network reads the mine counter). Version-1 files, without ``mines_left``, are read
+    as networks that do not.
     Reading checks the metadata, then that the members are exactly the arrays this architecture has, with their
     shapes and dtypes read from the ``.npy`` headers before any data is decompressed, then that every weight is
     finite. Loading runs no code.
@@ -60,7 +65,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..checks import whole
+from ..checks import boolean, whole
 from ..machine import pin_cpu
 from ..game.engine import Setting
 from ..game.grid import COVERED, FLAG
@@ -73,9 +78,11 @@ REQUIREMENTS = ("torch==2.13.0", "stable-baselines3==2.9.2", "sb3-contrib==2.9.2
 #: The cell codes the network reads, one-hot: the numbers 0-8 and covered (9).
 CODES = COVERED + 1
 FORMAT = "bandit-sweeper-neural"
-FORMAT_VERSION = 1
-FIELDS = ("format", "version", "agent", "channels", "layers", "codes", "epsilon", "init_seed", "games",
-          "decisions", "updates", "boards")
+FORMAT_VERSION = 2
+#: The metadata fields of a version-1 file (no mine counter) and of the current version.
+FIELDS_V1 = ("format", "version", "agent", "channels", "layers", "codes", "epsilon", "init_seed", "games",
+             "decisions", "updates", "boards")
+FIELDS = FIELDS_V1 + ("mines_left",)
 #: The widest and deepest networks accepted (so a file cannot declare a huge one).
 MAX_CHANNELS = 512
 MAX_LAYERS = 32
@@ -181,7 +188,8 @@ class NeuralAgent:
 
     label = "neural"
 
-    def __init__(self, channels: int = 32, layers: int = 5, epsilon: float = 0.0, seed: int = 0):
+    def __init__(self, channels: int = 32, layers: int = 5, epsilon: float = 0.0, seed: int = 0,
+                 mines_left: bool = False):
         self.channels = whole(channels, "channels", 1)
         self.layers = whole(layers, "layers", 1)
         if self.channels > MAX_CHANNELS or self.layers > MAX_LAYERS:
@@ -192,20 +200,23 @@ class NeuralAgent:
             raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)
         self.init_seed = check_seed(seed)
+        self.mines_left = boolean(mines_left, "mines_left")
         self.games = self.decisions = self.updates = 0
         self.boards: list[str] = []
         torch = require_torch()
         with torch.random.fork_rng(devices=[]):  # the initial weights from the seed's own stream only
             torch.manual_seed(int(neural_generator(self.init_seed).integers(2 ** 63)))
-            self.net = tile_trunk(torch, CODES, self.channels, self.layers, head=True)
+            self.net = tile_trunk(torch, CODES + self.mines_left, self.channels, self.layers, head=True)
 
     def __repr__(self) -> str:
-        return (f"NeuralAgent(channels={self.channels}, layers={self.layers}, epsilon={self.epsilon}; "
+        return (f"NeuralAgent(channels={self.channels}, layers={self.layers}, epsilon={self.epsilon}"
+                f"{', mines_left=True' if self.mines_left else ''}; "
                 f"{self.games:,} games learnt on {'+'.join(self.boards) or 'nothing'})")
 
     @property
     def name(self) -> str:
-        return f"neural{self.channels}x{self.layers}" + (f":{self.epsilon:g}" if self.epsilon else "")
+        return (f"neural{self.channels}x{self.layers}" + ("+mines" if self.mines_left else "")
+                + (f":{self.epsilon:g}" if self.epsilon else ""))
 
     @property
     def parameters(self) -> int:
@@ -213,41 +224,61 @@ class NeuralAgent:
         return int(sum(p.numel() for p in self.net.parameters()))
 
     # the model --------------------------------------------------------------
-    def logits(self, views, pad: bool = True):
+    def logits(self, views, pad: bool = True, mines: int | None = None):
         """The network's logits (a torch tensor ``(n, rows, cols)``) of an int8 array of checked views. The
         one-hot input is a row of the identity matrix per cell, laid out channels-last (``(n, codes, rows, cols)``
         with the codes innermost in memory: the layout, and so the convolution's sums, of
         ``one_hot(views).permute(0, 3, 1, 2)``). ``pad``: fewer than :data:`PLAY_ROWS` views are padded to that
         many (play: the same logits whatever the batch); training passes ``pad=False`` (its gradient sums over
-        exactly its views)."""
+        exactly its views). ``mines``: the board's mines, for a network that reads the mine counter (refused for
+        one that does not)."""
         torch = require_torch()
+        self._check_mines(mines)
         v = torch.from_numpy(np.ascontiguousarray(views))
         n = v.shape[0]
         if pad and n < PLAY_ROWS:
             v = torch.cat([v, v[:1].expand(PLAY_ROWS - n, *v.shape[1:])])
         x = torch.nn.functional.embedding(v.long(), _identity(torch)).permute(0, 3, 1, 2)
+        if self.mines_left:
+            left = mines / (v == COVERED).sum(dim=(1, 2)).clamp(min=1).float()
+            x = torch.cat([x, left.view(-1, 1, 1, 1).expand(-1, 1, *v.shape[1:])], 1)
         return self.net(x)[:n]
 
-    def probabilities(self, views) -> np.ndarray:
+    def counter(self, mines: int) -> int | None:
+        """What :meth:`logits`, :meth:`choose` and :meth:`probabilities` take as ``mines`` on a board of ``mines``
+        mines: the count for a network that reads the mine counter, ``None`` for one that does not."""
+        return mines if self.mines_left else None
+
+    def _check_mines(self, mines) -> None:
+        if self.mines_left and mines is None:
+            raise ValueError("this network reads the mine counter (mines_left=True): give the board's mines")
+        if not self.mines_left and mines is not None:
+            raise ValueError("this network does not read the mine counter (mines_left=False): give no mines")
+        if mines is not None:
+            whole(mines, "mines", 1)
+
+    def probabilities(self, views, mines: int | None = None) -> np.ndarray:
         """P(mine) the network gives each tile of ``views`` (one 2-D view or a stack; codes 0-8 and 9, covered),
-        as float64 of the same shape (revealed tiles get a value too; only covered ones mean anything)."""
+        as float64 of the same shape (revealed tiles get a value too; only covered ones mean anything).
+        ``mines``: the board's mines, for a network that reads the mine counter (only then)."""
         v = check_views(views)
         torch = require_torch()
         with torch.inference_mode():
-            p = torch.sigmoid(self.logits(v)).double().numpy()
+            p = torch.sigmoid(self.logits(v, mines=mines)).double().numpy()
         return p if np.ndim(views) == 3 else p[0]
 
-    def choose(self, views) -> np.ndarray:
+    def choose(self, views, mines: int | None = None) -> np.ndarray:
         """The greedy choice on each view: the flat index ``r * cols + c`` of the covered tile of lowest
-        logit (ties to the first in row-major order); ``-1`` for a view with no covered tile."""
+        logit (ties to the first in row-major order); ``-1`` for a view with no covered tile. ``mines``: the
+        board's mines, for a network that reads the mine counter (only then)."""
         v = check_views(views)
         torch = require_torch()
         with torch.inference_mode():
-            return lowest(self.logits(v), v)
+            return lowest(self.logits(v, mines=mines), v)
 
     # persistence ------------------------------------------------------------
     def copy(self) -> "NeuralAgent":
-        other = NeuralAgent(self.channels, self.layers, self.epsilon, self.init_seed)
+        other = NeuralAgent(self.channels, self.layers, self.epsilon, self.init_seed, self.mines_left)
         other.net.load_state_dict(self.net.state_dict())
         other.games, other.decisions, other.updates, other.boards = (self.games, self.decisions, self.updates,
                                                                      list(self.boards))
@@ -256,7 +287,8 @@ class NeuralAgent:
     def metadata(self) -> dict:
         return {"format": FORMAT, "version": FORMAT_VERSION, "agent": self.label, "channels": self.channels,
                 "layers": self.layers, "codes": CODES, "epsilon": self.epsilon, "init_seed": self.init_seed,
-                "games": self.games, "decisions": self.decisions, "updates": self.updates, "boards": self.boards}
+                "games": self.games, "decisions": self.decisions, "updates": self.updates, "boards": self.boards,
+                "mines_left": self.mines_left}
 
     def file_arrays(self) -> dict:
         """The arrays of the agent's file, in file order (``np.savez_compressed(file, **agent.file_arrays())``)."""
@@ -321,8 +353,11 @@ def check_format(meta, path, fmt: str, fields) -> None:
 
 
 def _check_metadata(meta, path) -> dict:
-    check_format(meta, path, FORMAT, FIELDS)
-    _int_field(meta, path, "version", FORMAT_VERSION, FORMAT_VERSION)
+    version = meta.get("version") if isinstance(meta, dict) else None
+    check_format(meta, path, FORMAT, FIELDS_V1 if version == 1 else FIELDS)
+    _int_field(meta, path, "version", 1, FORMAT_VERSION)
+    if not isinstance(meta.setdefault("mines_left", False), bool):
+        raise ValueError(f"{path}: metadata field 'mines_left' must be true or false, got {meta['mines_left']!r}")
     if meta["agent"] != NeuralAgent.label:
         raise ValueError(f"{path}: metadata field 'agent' must be 'neural', got {meta['agent']!r}")
     _int_field(meta, path, "channels", 1, MAX_CHANNELS)
@@ -433,7 +468,8 @@ def load_neural(path) -> NeuralAgent:
     made = {}
 
     def shapes(meta):
-        made["agent"] = NeuralAgent(meta["channels"], meta["layers"], float(meta["epsilon"]), meta["init_seed"])
+        made["agent"] = NeuralAgent(meta["channels"], meta["layers"], float(meta["epsilon"]), meta["init_seed"],
+                                    meta["mines_left"])
         return {k: v.shape for k, v in made["agent"].net.state_dict().items()}
 
     meta, arrays = read_weights(path, "neural agent", _check_metadata, shapes)

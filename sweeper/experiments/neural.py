@@ -36,6 +36,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..agents.neural import NeuralAgent, require_torch
+from ..game.engine import Setting
 from ..machine import machine
 from ..rng import held_out_seed
 from ..running.neural_play import (calibration, calibration_table, decision_quality, decisions, evaluate_neural,
@@ -47,12 +48,12 @@ from .stats import wilson
 LEVELS = ("8x8x10", "16x16x40", "16x30x99")
 
 
-@task_kind("neural_bandit")
 def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: float | None = None,
                 channels: int = 32, layers: int = 5, epsilon: float = 0.0, minibatch: int = 16, replay: float = 1.0,
                 lr: float = 1e-3, block: int = 1_000, checkpoints=(), tests=LEVELS, test_games: int = 1_000,
                 calibration_games: int = 20, mistakes: int = 4, boards: str = "held-out", label: str | None = None,
-                cost: float = 1.0) -> Output:
+                cost: float = 1.0, mines_left: bool = False, learning: dict | None = None,
+                curriculum=(), _replay: dict | None = None) -> Output:
     """Train a neural bandit on ``board`` (seed ``seed``) for ``games`` games or ``cpu_seconds`` CPU seconds, then
     test it greedily on each of ``tests`` (see the module docstring). The defaults of ``minibatch``, ``replay`` and
     ``lr`` are the learning of the stored runs of ``ext:neural`` and ``ext:neural_field`` (one Adam step on 16 views
@@ -61,19 +62,43 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
     tests play, ``"held-out"`` (the seeds' own boards, as the module docstring says: the stored runs of
     ``ext:neural``) or ``"benchmark"`` (the first ``test_games`` boards of each level's suite of the benchmark,
     :func:`~sweeper.experiments.benchmark.load_suite`: the same boards for every seed, every checkpoint and every
-    agent of the leaderboard). The run's ``info`` records the machine (:func:`~sweeper.machine.machine`)."""
+    agent of the leaderboard). The run's ``info`` records the machine (:func:`~sweeper.machine.machine`).
+    ``mines_left``: the network reads the mine counter (:class:`~sweeper.agents.neural.NeuralAgent`);
+    ``learning``: the further options of :func:`~sweeper.running.neural_play.train_neural` (``symmetries``,
+    ``interior_weight``); ``curriculum``: pairs ``[board, budget]``, boards the network is trained on first, in
+    order, for that budget each (games, or CPU seconds when the task has a CPU budget), with the same learning (its
+    CPU counts in the run's training CPU: ``info["total_train_cpu_seconds"]``, and each checkpoint's
+    ``total_cpu_seconds``). A run on a CPU budget records the games of each phase and the decisions at each
+    checkpoint, and :func:`replay_params` turns them into the deterministic budgets that recompute it
+    (``python -m sweeper verify``); ``_replay`` is how it passes them."""
     if boards not in BOARDS:
         raise ValueError(f"boards must be one of {', '.join(BOARDS)}, got {boards!r}")
     torch = require_torch()
-    agent = NeuralAgent(channels, layers, epsilon, seed)
-    run = train_neural(agent, board, games, seed, cpu_seconds=cpu_seconds, minibatch=minibatch, replay=replay, lr=lr,
-                       snapshots=list(checkpoints))
+    extra = _learning(learning)
+    phases = _curriculum(curriculum, games is None)
+    agent = NeuralAgent(channels, layers, epsilon, seed, mines_left)
+    learnt = dict(minibatch=minibatch, replay=replay, lr=lr, **extra)
+    budget = {"games": games, "cpu_seconds": cpu_seconds, "snapshots": list(checkpoints)}
+    if _replay is not None:  # the recorded games and checkpoints' decisions of a run on a CPU budget
+        phases = [(b, None, g) for (b, _, _), g in zip(phases, _replay["phases"], strict=True)]
+        budget = {"games": _replay["games"], "cpu_seconds": None, "snapshots": _replay["checkpoints"],
+                  "snapshots_in": "decisions"}
+    ran = [train_neural(agent, b, g, seed, cpu_seconds=cpu, **learnt) for b, cpu, g in phases]
+    spent = sum(r.cpu_seconds for r in ran)
+    run = train_neural(agent, board, seed=seed, **budget, **learnt)
     out = Output(tables={"curve": learning_curve(run.records, block)})
     out.info.update({f"train_{k}": v for k, v in run.summary().items() if k not in ("agent", "board", "learning")})
-    out.info.update(agent=agent.name, parameters=agent.parameters, torch=torch.__version__, machine=machine())
+    out.info.update(agent=agent.name, parameters=agent.parameters, torch=torch.__version__, machine=machine(),
+                    total_train_cpu_seconds=spent + run.cpu_seconds)
+    if ran:
+        out.info.update(curriculum_boards=[str(r.setting) for r in ran], curriculum_games=[r.games for r in ran],
+                        curriculum_decisions=[r.decisions for r in ran], curriculum_updates=[r.updates for r in ran],
+                        curriculum_cpu_seconds=[r.cpu_seconds for r in ran])
     points = [{k: v for k, v in snap.items() if k != "at"} for snap in run.snapshots]
     points.append({"games": run.games, "decisions": run.decisions, "updates": run.updates,
                    "cpu_seconds": run.cpu_seconds, "agent": agent})
+    for p in points:  # the training CPU so far counts the curriculum's
+        p["total_cpu_seconds"] = spent + p["cpu_seconds"]
     rows = []
     for point in points:
         t = evaluate_neural(point.pop("agent"), board, **_boards(board, test_games, seed, 0, boards))
@@ -115,6 +140,46 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
     return out
 
 
+#: The learning options a task passes to :func:`~sweeper.running.neural_play.train_neural` through ``learning``.
+LEARNING = ("symmetries", "interior_weight")
+
+
+def _learning(learning) -> dict:
+    if learning is None:
+        return {}
+    if not isinstance(learning, dict) or set(learning) - set(LEARNING):
+        raise ValueError(f"learning must be a dict of {', '.join(LEARNING)}, got {learning!r}")
+    return dict(learning)
+
+
+def _curriculum(curriculum, cpu: bool) -> list:
+    """``curriculum`` as a list of (board, CPU seconds, games) triples (one budget ``None``), checked."""
+    unit = "cpu_seconds" if cpu else "games"
+    if isinstance(curriculum, (str, bytes)) or not hasattr(curriculum, "__iter__"):
+        raise ValueError(f"curriculum must be a list of [board, {unit}] pairs, got {curriculum!r}")
+    phases = []
+    for ph in curriculum:
+        if isinstance(ph, (str, bytes)) or not hasattr(ph, "__len__") or len(ph) != 2:
+            raise ValueError(f"each phase of the curriculum is a pair [board, {unit}], got {ph!r}")
+        b, n = ph
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or not 0 < n <= 1e9 or (not cpu and n % 1):
+            raise ValueError(f"a curriculum phase's {unit} must be a positive {'number' if cpu else 'whole number'}"
+                             f", got {n!r}")
+        phases.append((str(Setting.parse(b)), float(n), None) if cpu else (str(Setting.parse(b)), None, int(n)))
+    return phases
+
+
+def replay_params(params: dict, info: dict, tables: dict) -> dict:
+    """For a stored run of :func:`neural_task` on a CPU budget (``params``, and its stored ``info`` and tables):
+    the deterministic budgets that recompute it, ``{"_replay": ...}`` (the games of each phase of the curriculum and
+    of the run, and the decisions at each checkpoint); ``{}`` for a run on a games budget."""
+    if params.get("cpu_seconds") is None:
+        return {}
+    points = tables["checkpoints"]["decisions"].tolist()[:-1]  # the last row is the end of training
+    return {"_replay": {"games": int(info["train_games"]), "phases": [int(g) for g in info.get("curriculum_games", [])],
+                        "checkpoints": [int(d) for d in points]}}
+
+
 #: Where a task's checkpoints and tests play (see :func:`neural_task`).
 BOARDS = ("held-out", "benchmark")
 
@@ -141,3 +206,6 @@ def _tested(t) -> dict:
             "revealed": float(t.records["revealed"].mean()) if t.games else float("nan"),
             "test_decisions": t.decisions, "test_cpu_seconds": t.cpu_seconds,
             "games_per_cpu_second": s["games_per_cpu_second"], "decisions_per_cpu_second": s["decisions_per_cpu_second"]}
+
+
+task_kind("neural_bandit", replay=replay_params)(neural_task)

@@ -62,12 +62,18 @@ RESULT_FORMAT = 1
 #: process id looks alive (it may have been reused).
 STALE_TMP_SECONDS = 3600
 TASKS: dict = {}
+#: Per task kind whose runs may stop on a CPU budget: ``replay(params, info, tables) -> extra params``, the
+#: deterministic budgets, read from a stored run, that recompute it (``verify``; ``{}`` when none are needed).
+REPLAYS: dict = {}
 
 
-def task_kind(name: str):
-    """Register a function ``fn(**params) -> Output`` as the task kind ``name``."""
+def task_kind(name: str, replay=None):
+    """Register a function ``fn(**params) -> Output`` as the task kind ``name`` (and, for a kind whose runs can
+    stop on a CPU budget, its ``replay``: see :data:`REPLAYS`)."""
     def register(fn):
         TASKS[name] = fn
+        if replay is not None:
+            REPLAYS[name] = replay
         return fn
     return register
 
@@ -122,11 +128,12 @@ def _timed(fn, params: dict) -> tuple[Output, float]:
     return out, time.perf_counter() - t0
 
 
-def execute(task: Task) -> tuple[Output, float]:
+def execute(task: Task, extra: dict | None = None) -> tuple[Output, float]:
     """Run one task (in whatever process this is) and time it. A worker process is handed the kind's
     function itself (pickled by reference: the worker imports the module that defines it), so the runner
-    needs no knowledge of where the kinds live."""
-    return _timed(kind_function(task), task.params)
+    needs no knowledge of where the kinds live. ``extra``: parameters added for this call only (a replay's
+    budgets, :data:`REPLAYS`); the task, and its id, stay as they are."""
+    return _timed(kind_function(task), {**task.params, **(extra or {})})
 
 
 def timing_field(name: str) -> bool:

@@ -45,7 +45,7 @@ import pandas as pd
 
 from .provenance import HistoryUnavailable, meta_checksum, provenance, provenance_problem, sha256_hex, \
     source_fingerprint, verified_checksum
-from .runner import TASKS, Store, Task, execute, stored_form, timing_field
+from .runner import REPLAYS, TASKS, Store, Task, execute, stored_form, timing_field
 from .specs import register_kinds
 from ..machine import machine
 
@@ -195,7 +195,7 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     t0 = time.perf_counter()
     try:
         known_kinds()
-        out, _ = execute(task)
+        out, _ = execute(task, _replay_of(store, task, meta))
     except Exception as exc:  # noqa: BLE001 (one run's failure is its verdict; the batch goes on)
         return Verdict(run, f"cannot verify: the task failed: {type(exc).__name__}: {exc}", "",
                        time.perf_counter() - t0)
@@ -218,6 +218,16 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
         _record(folder, meta)
         verdict.recorded = True
     return verdict
+
+
+def _replay_of(store: Store, task: Task, meta: dict) -> dict:
+    """The extra parameters that recompute a run stopped on a CPU budget exactly (its kind's replay, from the
+    stored run: :data:`~sweeper.experiments.runner.REPLAYS`); ``{}`` for every other run."""
+    replay = REPLAYS.get(task.kind)
+    if replay is None:
+        return {}
+    stored = store.load(task)
+    return replay(task.params, meta["info"], stored.tables)
 
 
 def _record(folder: Path, meta: dict) -> None:

@@ -17,7 +17,11 @@ The learning (:func:`train_neural`)
     decisions, the network takes one Adam step (learning rate ``lr``) on a minibatch of ``minibatch`` views drawn
     uniformly from the buffer each time ``minibatch / replay`` new decisions have been made (so ``replay`` is the
     views trained on per decision played): binary cross-entropy of the logits against the mines, on the covered
-    tiles of each view. While learning, the agent's ``epsilon`` explores (a uniformly random covered tile, drawn
+    tiles of each view. Two options, off by default: ``symmetries`` turns each view of a minibatch (and its mines)
+    by one of the board's symmetries drawn for it (the paper's 8 on a square board: rotations and reflections; the
+    4 flips on others), so the network sees every orientation of a pattern; ``interior_weight`` (1 by default)
+    weighs the loss of covered tiles with no revealed neighbour, whose label says little but the mine density,
+    against the frontier's. While learning, the agent's ``epsilon`` explores (a uniformly random covered tile, drawn
     on the seed's agent stream). Test games (:func:`evaluate_neural`) are greedy and change nothing.
 Budgets
     ``games`` (deterministic: the same seed gives the same network and the same games, bit for bit, on one
@@ -173,6 +177,18 @@ def learning_curve(records: pd.DataFrame, block: int) -> pd.DataFrame:
                          if n else [], "cpu_seconds": records["cpu_seconds"].to_numpy()[ends - 1] if n else []})
 
 
+def symmetry(a, k: int) -> np.ndarray:
+    """A 2-D board array turned by the ``k``-th of its symmetries: bit 0 flips the rows, bit 1 the columns, bit 2
+    transposes (square boards only, ``k`` < 8; other boards have the first 4). ``k = 0`` is the identity."""
+    if k & 4:
+        a = a.T
+    if k & 1:
+        a = a[::-1]
+    if k & 2:
+        a = a[:, ::-1]
+    return np.ascontiguousarray(a)
+
+
 class _Replay:
     """The last ``capacity`` labelled decisions: views and mine layouts (1 a mine, 0 not), a ring."""
 
@@ -196,10 +212,14 @@ class _Learner:
     """The learning of :func:`_play` (see the module docstring): the views of each game in progress kept until it
     ends, then labelled by its mines into the replay buffer; Adam steps on minibatches drawn from the buffer."""
 
-    def __init__(self, agent, setting, rows, gen, minibatch, replay, lr, capacity, warmup):
+    def __init__(self, agent, setting, rows, gen, minibatch, replay, lr, capacity, warmup, symmetries=False,
+                 interior_weight=1.0):
         self.torch = require_torch()
         R, C = setting.rows, setting.cols
         self.agent, self.gen = agent, gen
+        self.symmetries = (8 if R == C else 4) if symmetries else 1
+        self.mines = agent.counter(setting.mines)
+        self.interior_weight = interior_weight
         self.pend = np.zeros((rows, R * C + 1, R, C), np.int8)
         self.buf = _Replay(capacity, R, C)
         self.opt = self.torch.optim.Adam(agent.net.parameters(), lr=lr)
@@ -226,13 +246,26 @@ class _Learner:
             self.step()
 
     def step(self):
-        """One Adam step on ``minibatch`` views drawn uniformly from the buffer: BCE on their covered tiles."""
+        """One Adam step on ``minibatch`` views drawn uniformly from the buffer (each turned by a symmetry of the
+        board drawn for it, with ``symmetries``): BCE on their covered tiles (those with no revealed neighbour
+        weighted ``interior_weight``)."""
         torch, buf = self.torch, self.buf
         idx = self.gen.integers(0, buf.size, self.minibatch)
-        v = buf.views[idx]
+        v, m = buf.views[idx], buf.mines[idx]
+        if self.symmetries > 1:
+            turns = self.gen.integers(0, self.symmetries, self.minibatch)
+            v = np.stack([symmetry(a, k) for a, k in zip(v, turns)])
+            m = np.stack([symmetry(a, k) for a, k in zip(m, turns)])
         covered = torch.from_numpy(v == COVERED)
-        loss = torch.nn.functional.binary_cross_entropy_with_logits(
-            self.agent.logits(v, pad=False)[covered], torch.from_numpy(buf.mines[idx]).float()[covered])
+        logits, mines = self.agent.logits(v, pad=False, mines=self.mines)[covered], torch.from_numpy(m).float()[covered]
+        if self.interior_weight == 1.0:
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, mines)
+        else:
+            shown = (~covered).float()[:, None]
+            frontier = torch.nn.functional.max_pool2d(shown, 3, 1, 1)[:, 0][covered] > 0
+            w = torch.where(frontier, 1.0, self.interior_weight)
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, mines, weight=w,
+                                                                        reduction="sum") / w.sum()
         self.opt.zero_grad()
         loss.backward()
         self.opt.step()
@@ -240,7 +273,7 @@ class _Learner:
 
 
 def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds, seed: int, learn: bool,
-          batch: int, record: bool, learning=None, snapshots=(), layouts=None):
+          batch: int, record: bool, learning=None, snapshots=(), layouts=None, snapshots_in: str = "budget"):
     """The one loop of training and test games (see the module docstring). ``learning``: the keyword arguments of
     :class:`_Learner` past its first four (``minibatch``, ``replay``, ``lr``, ``capacity``, ``warmup``), with
     ``learn`` only."""
@@ -295,7 +328,7 @@ def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds
             break
         views = shown[act, 1:-1, 1:-1]
         with torch.inference_mode():
-            picks = lowest(agent.logits(views), views)
+            picks = lowest(agent.logits(views, mines=agent.counter(K)), views)
         if learn:
             if agent.epsilon > 0:
                 _explore(views.reshape(act.size, R * C), picks, agent.epsilon, rng_a)
@@ -309,7 +342,8 @@ def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds
         for g in act[bb.gs[act, ST] != ONGOING]:
             finish(g)
             deal(g)
-        while due and (len(rec) if games is not None else time.process_time() - cpu0) >= due[0]:
+        while due and (decisions if snapshots_in == "decisions" else len(rec) if games is not None
+                       else time.process_time() - cpu0) >= due[0]:
             taken.append({"at": due.pop(0), "games": len(rec), "decisions": decisions,
                           "updates": learner.updates if learn else 0, "cpu_seconds": time.process_time() - cpu0,
                           "agent": agent.copy()})
@@ -343,11 +377,12 @@ def _number(value, name, lo, hi, lo_open=False):
 def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int = 0, *,
                  cpu_seconds: float | None = None, opening: str = "reference", batch: int = TRAIN_BATCH,
                  minibatch: int = 16, replay: float = 1.0, lr: float = 1e-3, capacity: int = 100_000,
-                 warmup: int = 1_000, record: bool = False, snapshots=()) -> NeuralRun:
+                 warmup: int = 1_000, symmetries: bool = False, interior_weight: float = 1.0, record: bool = False,
+                 snapshots=(), snapshots_in: str = "budget") -> NeuralRun:
     """Train ``agent`` (a :class:`~sweeper.agents.neural.NeuralAgent`, trained in place; ``None``: a new
     ``NeuralAgent(seed=seed)``) on ``board`` for ``games`` games or ``cpu_seconds`` of CPU time (exactly one of
-    them), ``batch`` games at once (see the module docstring for ``minibatch``, ``replay``, ``lr``, ``capacity``
-    and ``warmup``). The defaults, one Adam step on 16 views per 16 decisions at a learning rate of 0.001, learnt at
+    them), ``batch`` games at once (see the module docstring for ``minibatch``, ``replay``, ``lr``, ``capacity``,
+    ``warmup``, ``symmetries`` and ``interior_weight``). The defaults, one Adam step on 16 views per 16 decisions at a learning rate of 0.001, learnt at
     least as much per CPU second as every faster learning measured, on beginner and on intermediate boards (issue
     50: a fresh ``NeuralAgent(seed=1)`` trained with seed 1 for a budget of CPU seconds, one thread, on a shared
     2-core AMD EPYC, then tested on the 1,000 boards of ``held_out_seed(1, 0)``). On beginner they won 0.833 after
@@ -361,8 +396,10 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
     0.825 after 3 minutes (47,875 games) and 0.836 after 10 (145,881 games); on intermediate 0.000 and 0.377.
     (Earlier, at one CPU minute on beginner: 0.758 for the defaults, 0.681 for 16 views and ``replay=2``, 0.713 for
     32 and 2.)
-    ``snapshots``: increasing points of the budget (games, or CPU seconds) at which a copy of
-    the agent is kept (``run.snapshots``; taken once a step of the batched player has reached the point), e.g.
+    ``snapshots``: increasing points of the budget (games, or CPU seconds; or decisions, with
+    ``snapshots_in="decisions"``) at which a copy of the agent is kept (``run.snapshots``; taken once a step of the
+    batched player has reached the point, with the games, decisions, updates and CPU seconds then: a run on a CPU
+    budget is replayed exactly by the games it played as a games budget and its snapshots' decisions), e.g.
     to test the network after 1, 3 and 5 CPU minutes of one run. Returns a :class:`NeuralRun`."""
     if agent is None:
         agent = NeuralAgent(seed=check_seed(seed))
@@ -382,9 +419,12 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
         raise ValueError(f"snapshots must increase, got {snapshots}")
     learning = {"minibatch": whole(minibatch, "minibatch", 1), "replay": _number(replay, "replay", 0.0, 1e4, True),
                 "lr": _number(lr, "lr", 0.0, 1.0, True), "capacity": capacity,
-                "warmup": min(whole(warmup, "warmup", 1), capacity)}
+                "warmup": min(whole(warmup, "warmup", 1), capacity), "symmetries": boolean(symmetries, "symmetries"),
+                "interior_weight": _number(interior_weight, "interior_weight", 0.0, 1.0)}
+    if snapshots_in not in ("budget", "decisions"):
+        raise ValueError(f"snapshots_in must be 'budget' or 'decisions', got {snapshots_in!r}")
     return _play(agent, setting, opening, games, cpu_seconds, check_seed(seed), True, whole(batch, "batch", 1),
-                 boolean(record, "record"), learning=learning, snapshots=snapshots)
+                 boolean(record, "record"), learning=learning, snapshots=snapshots, snapshots_in=snapshots_in)
 
 
 def evaluate_neural(agent, board="8x8x10", games: int | None = 1_000, seed: int = 0, *, opening: str = "reference",
@@ -435,7 +475,7 @@ def calibration(agent, board="8x8x10", games: int | None = 100, seed: int = 0, *
         views, _ = replay_views(setting, layout, moves, opening)
         if not views:
             continue
-        net = agent.probabilities(np.stack(views))
+        net = agent.probabilities(np.stack(views), mines=agent.counter(setting.mines))
         for d, (v, p) in enumerate(zip(views, net)):
             cov = np.flatnonzero(v.ravel() == COVERED)
             exact = mine_probabilities(v, setting.mines).ravel()

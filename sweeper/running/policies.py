@@ -259,7 +259,7 @@ class NeuralPolicy:
 
     def __call__(self, obs) -> int:
         view = _as_view(obs, self.setting)
-        pick = int(self.agent.choose(view)[0])
+        pick = int(self.agent.choose(view, mines=self.agent.counter(self.setting.mines))[0])
         if pick < 0:
             raise ValueError("no covered, unflagged tile to click")
         return pick
