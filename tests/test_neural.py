@@ -552,3 +552,37 @@ def test_a_run_on_a_cpu_budget_verifies_identical_by_replaying_its_games(tmp_pat
     assert out.info["curriculum_games"][0] > 0 and len(out.tables["checkpoints"]) == 2
     v = verify(store, select(store, every=True), log=lambda *_: None)
     assert [x.status for x in v] == ["identical"], v[0].line()
+
+
+def test_the_level_and_lever_specs_spend_the_budget_they_state():
+    """Issue 50's stored runs: every seed's training, curriculum included, gets the same CPU budget (30 minutes
+    less a margin) on the benchmark's boards; every lever the same 10 minutes; quick scale runs on games."""
+    from sweeper.experiments import neural_runs as nr
+    from sweeper.experiments.specs import EXTRA_SPECS
+    for board, level in nr.NEURAL_LEVELS.items():
+        (task,) = EXTRA_SPECS[f"ext:neural_{level['name']}"].tasks("paper", (2,))
+        p = task.params
+        assert p["board"] == board and p["seed"] == 2 and p["boards"] == "benchmark"
+        assert p["cpu_seconds"] + sum(c for _, c in p["curriculum"]) == nr.NEURAL_BUDGET <= 1_800
+        assert all(0 < c < p["cpu_seconds"] for c in p["checkpoints"])
+        quick = EXTRA_SPECS[f"ext:neural_{level['name']}"].tasks("quick", (1,))[0].params
+        assert "cpu_seconds" not in quick and quick["games"] > 0
+    levers = EXTRA_SPECS["ext:neural_levers"].tasks("paper", (1,))
+    assert len(levers) == len(nr.LEVERS) and len({t.id for t in levers}) == len(levers)
+    for t in levers:
+        p = t.params
+        assert p["cpu_seconds"] + sum(c for _, c in p.get("curriculum", [])) == nr.LEVER_BUDGET
+        assert p["tests"] == [nr.LEVER_BOARD] and p["boards"] == "benchmark"
+
+
+def test_a_level_spec_runs_at_quick_scale(tmp_path):
+    _extra()
+    from sweeper.experiments.runner import Store, run_tasks
+    from sweeper.experiments.specs import EXTRA_SPECS
+    tasks = EXTRA_SPECS["ext:neural_expert"].tasks("quick", (1,))
+    store = Store(tmp_path)
+    run_tasks(tasks, store, progress=False)
+    out = store.load(tasks[0])
+    assert out.info["curriculum_boards"] == ["8x8x10", "16x16x40"]
+    assert list(out.tables["tests"]["board"]) == ["8x8x10", "16x16x40", "16x30x99"]
+    assert (out.tables["tests"]["test_games"] == 40).all()

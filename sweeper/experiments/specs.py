@@ -696,3 +696,5 @@ EXTRA_SPECS["ext:benchmark_ppo"] = Spec(
     "MaskablePPO with the per-tile policy and with the CNN policy, trained on beginner for the deep-RL chapter's "
     "budgets on three seeds, scored on the benchmark's beginner suite; each run keeps its policy as a plain-data "
     "file (needs `make deep`).", benchmark_ppo_tasks)
+from .neural_runs import NEURAL_SPECS  # noqa: E402
+EXTRA_SPECS.update({i: Spec(i, title, text, build) for i, title, text, build in NEURAL_SPECS})

@@ -1,0 +1,113 @@
+"""The neural bandit's stored runs on the benchmark's yardstick (issue 50): specs ``ext:neural_beginner``,
+``ext:neural_intermediate``, ``ext:neural_expert`` (three seeds each, 30 CPU minutes of training per seed) and
+``ext:neural_levers`` (the ablation: one lever at a time, one seed, a fixed CPU budget).
+
+Every run is a :func:`~sweeper.experiments.neural.neural_task` on a CPU budget whose checkpoints and tests play the
+first 1,000 boards of each level's benchmark suite (``boards="benchmark"``: the same boards for every seed, every
+lever and every agent of the leaderboard); its training CPU (process CPU, one thread), the curriculum's included, is
+in its ``info`` beside the machine. A run on a CPU budget records the games it played, and ``verify`` replays them
+(:func:`~sweeper.experiments.neural.replay_params`). At quick scale the same tasks run on small games budgets.
+"""
+
+from __future__ import annotations
+
+from . import neural  # noqa: F401  (registers the task kind neural_bandit; imports no torch)
+from .runner import Task
+
+#: The three levels and how each level's networks learn: the boards they are trained on first (a curriculum:
+#: ``[board, CPU seconds]``), then their own board for the rest of the budget.
+NEURAL_LEVELS = {"8x8x10": {"name": "beginner", "curriculum": []},
+                 "16x16x40": {"name": "intermediate", "curriculum": [["8x8x10", 150]]},
+                 "16x30x99": {"name": "expert", "curriculum": [["8x8x10", 150], ["16x16x40", 450]]}}
+#: The learning of every run (:func:`~sweeper.running.neural_play.train_neural`): one Adam step on 128 views per
+#: 256 decisions at a learning rate of 0.001 (the stored runs of ``ext:neural`` took one on 16 per 16).
+NEURAL_LEARNING = {"minibatch": 128, "replay": 0.5, "lr": 1e-3}
+#: Training CPU per seed, curriculum included: the issue's 30 minutes, less one for the games in progress when the
+#: budget runs out (they are finished) and for the checkpoints' copies.
+NEURAL_BUDGET = 1_740.0
+#: Where along its training each network is also frozen and tested: CPU seconds of training, curriculum included.
+NEURAL_CHECKPOINTS = (300.0, 600.0, 1_200.0)
+#: Test games per level (the first boards of its benchmark suite), and the games whose decisions are set against the
+#: exact probabilities.
+NEURAL_TEST = {"paper": 1_000, "quick": 40}
+NEURAL_CALIBRATION = {"paper": 20, "quick": 3}
+#: At quick scale (the tests): games budgets, deterministic; the curriculum's phases in games too.
+QUICK_GAMES, QUICK_PHASE_GAMES = 120, 60
+LEVEL_SEEDS = (1, 2, 3)
+
+
+def level_task(sc, board: str, seed: int) -> Task:
+    """The run of ``board``'s level with ``seed`` (see the module docstring)."""
+    level = NEURAL_LEVELS[board]
+    paper = sc.name == "paper"
+    if paper:
+        first = sum(cpu for _, cpu in level["curriculum"])
+        budget = {"cpu_seconds": NEURAL_BUDGET - first, "curriculum": level["curriculum"],
+                  "checkpoints": [c - first for c in NEURAL_CHECKPOINTS if c > first]}
+    else:
+        budget = {"games": QUICK_GAMES, "curriculum": [[b, QUICK_PHASE_GAMES] for b, _ in level["curriculum"]],
+                  "checkpoints": [QUICK_GAMES // 2]}
+    path = " then ".join([b for b, _ in level["curriculum"]] + [board])
+    return Task.make("neural_bandit", board=board, seed=seed, **budget, **NEURAL_LEARNING, boards="benchmark",
+                     test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],
+                     block=200 if paper else 20, cost=2e7 if paper else 1e4,
+                     label=f"neural bandit (32 ch, 5 layers) trained on {path}, "
+                           f"{f'{NEURAL_BUDGET:,.0f} CPU s' if paper else f'{QUICK_GAMES} games'}, seed {seed}")
+
+
+def _level_spec(board: str) -> tuple:
+    name = NEURAL_LEVELS[board]["name"]
+    return (f"ext:neural_{name}", f"The neural bandit on {name} boards, 30 CPU minutes per seed",
+            f"Three networks (seeds 1-3) that learn to play {board} for 30 CPU minutes each, curriculum included, "
+            "frozen and tested on the first 1,000 boards of every level's benchmark suite, and their decisions set "
+            "against the exact probabilities (needs `make deep`).",
+            lambda sc, seeds: [level_task(sc, board, s) for s in seeds])
+
+
+# ------------------------------------------------------------------ the levers --
+#: The ablation: on intermediate boards, the stored runs' learning (``defaults``: no curriculum, one step on 16
+#: views per 16 decisions) with one lever changed at a time, and all the kept levers together; each name -> the
+#: task's parameters beyond the defaults.
+LEVERS = {
+    "defaults": {},
+    "mine counter": {"mines_left": True},
+    "symmetries": {"learning": {"symmetries": True}},
+    "curriculum": {"curriculum": [["8x8x10", 150]]},
+    "48 channels, 7 layers": {"channels": 48, "layers": 7},
+    "minibatch 128, replay 0.5": {"minibatch": 128, "replay": 0.5},
+    "exploration 0.05": {"epsilon": 0.05},
+    "interior weight 0.1": {"learning": {"interior_weight": 0.1}},
+    "kept levers": {"curriculum": [["8x8x10", 150]], **NEURAL_LEARNING},
+}
+#: The board and CPU budget (curriculum included) of every lever's run.
+LEVER_BOARD, LEVER_BUDGET = "16x16x40", 600.0
+
+
+def lever_tasks(sc, seeds) -> list[Task]:
+    """One run per lever of :data:`LEVERS` and seed (the stored ablation: seed 1)."""
+    return [_lever_task(sc, name, extra, s) for s in seeds for name, extra in LEVERS.items()]
+
+
+def _lever_task(sc, name: str, extra: dict, seed: int) -> Task:
+    extra = dict(extra)
+    curriculum = extra.pop("curriculum", [])
+    paper = sc.name == "paper"
+    if paper:
+        first = sum(cpu for _, cpu in curriculum)
+        budget = {"cpu_seconds": LEVER_BUDGET - first, "curriculum": curriculum}
+    else:
+        budget = {"games": QUICK_GAMES // 2, "curriculum": [[b, QUICK_PHASE_GAMES // 2] for b, _ in curriculum]}
+    return Task.make("neural_bandit", board=LEVER_BOARD, seed=seed, **budget, **extra, boards="benchmark",
+                     tests=[LEVER_BOARD], test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],
+                     mistakes=0, block=100 if paper else 10, cost=6e6 if paper else 5e3,
+                     label=f"lever: {name} (neural bandit on {LEVER_BOARD}, "
+                           f"{f'{LEVER_BUDGET:,.0f} CPU s' if paper else 'quick'}, seed {seed})")
+
+
+#: The specs of this module, ``(id, title, text, build)`` (:mod:`~sweeper.experiments.specs` makes them specs).
+NEURAL_SPECS = [_level_spec(b) for b in NEURAL_LEVELS] + [(
+    "ext:neural_levers", "What makes the neural bandit learn faster: one lever at a time",
+    "The neural bandit on intermediate boards for 10 CPU minutes (seed 1), with the stored runs' learning and with "
+    "one lever changed at a time (the mine counter as an input, the board's symmetries, a curriculum from beginner "
+    "boards, a wider and deeper network, larger minibatches, exploration, a lighter loss on tiles far from the "
+    "numbers), tested on the first 1,000 intermediate boards of the benchmark (needs `make deep`).", lever_tasks)]
