@@ -519,7 +519,8 @@ def test_a_curriculum_counts_its_cpu_and_bad_options_are_refused(tmp_path):
     _extra()
     from sweeper.experiments.neural import neural_task
     out = neural_task("6x6x5", 1, games=20, channels=8, layers=2, test_games=5, tests=("6x6x5",),
-                      calibration_games=0, curriculum=[["5x5x3", 30]], learning={"symmetries": True})
+                      calibration_games=0, curriculum=[["5x5x3", 30, {"minibatch": 4, "replay": 2.0}]],
+                      learning={"symmetries": True})
     assert out.info["curriculum_boards"] == ["5x5x3"] and out.info["curriculum_games"] == [30]
     spent = out.info["curriculum_cpu_seconds"][0]
     assert out.info["total_train_cpu_seconds"] == pytest.approx(spent + out.info["train_cpu_seconds"])
@@ -527,10 +528,13 @@ def test_a_curriculum_counts_its_cpu_and_bad_options_are_refused(tmp_path):
     assert (cp["total_cpu_seconds"] == cp["cpu_seconds"] + spent).all()
     agent_meta = json.loads(str(out.arrays["agent"]["metadata"]))
     assert agent_meta["boards"] == ["5x5x3", "6x6x5"] and agent_meta["games"] == 50
-    for bad, msg in (({"curriculum": "5x5x3"}, "list of"), ({"curriculum": [["5x5x3"]]}, "pair"),
+    for bad, msg in (({"curriculum": "5x5x3"}, "list of"),
+                     ({"curriculum": [["5x5x3"]]}, "each phase of the curriculum is"),
                      ({"curriculum": [["5x5x3", -1]]}, "positive"), ({"curriculum": [["5x5x3", 2.5]]}, "whole"),
                      ({"curriculum": [["5x5", 1]]}, "board must look like"),
                      ({"learning": {"minibatch": 8}}, "learning must be"),
+                     ({"curriculum": [["5x5x3", 2, {"capacity": 9}]]}, "phase's learning"),
+                     ({"curriculum": [["5x5x3", 2, {"lr": -1.0}]]}, "lr must be"),
                      ({"learning": {"interior_weight": 2.0}}, "interior_weight")):
         with pytest.raises(ValueError, match=msg):
             neural_task("6x6x5", 1, games=2, channels=8, layers=2, test_games=2, tests=(), calibration_games=0, **bad)
@@ -563,7 +567,7 @@ def test_the_level_and_lever_specs_spend_the_budget_they_state():
         (task,) = EXTRA_SPECS[f"ext:neural_{level['name']}"].tasks("paper", (2,))
         p = task.params
         assert p["board"] == board and p["seed"] == 2 and p["boards"] == "benchmark"
-        assert p["cpu_seconds"] + sum(c for _, c in p["curriculum"]) == nr.NEURAL_BUDGET <= 1_800
+        assert p["cpu_seconds"] + sum(ph[1] for ph in p["curriculum"]) == nr.NEURAL_BUDGET <= 1_800
         assert all(0 < c < p["cpu_seconds"] for c in p["checkpoints"])
         quick = EXTRA_SPECS[f"ext:neural_{level['name']}"].tasks("quick", (1,))[0].params
         assert "cpu_seconds" not in quick and quick["games"] > 0
@@ -571,7 +575,7 @@ def test_the_level_and_lever_specs_spend_the_budget_they_state():
     assert len(levers) == len(nr.LEVERS) and len({t.id for t in levers}) == len(levers)
     for t in levers:
         p = t.params
-        assert p["cpu_seconds"] + sum(c for _, c in p.get("curriculum", [])) == nr.LEVER_BUDGET
+        assert p["cpu_seconds"] + sum(ph[1] for ph in p.get("curriculum", [])) == nr.LEVER_BUDGET
         assert p["tests"] == [nr.LEVER_BOARD] and p["boards"] == "benchmark"
 
 

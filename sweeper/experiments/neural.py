@@ -65,8 +65,9 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
     agent of the leaderboard). The run's ``info`` records the machine (:func:`~sweeper.machine.machine`).
     ``mines_left``: the network reads the mine counter (:class:`~sweeper.agents.neural.NeuralAgent`);
     ``learning``: the further options of :func:`~sweeper.running.neural_play.train_neural` (``symmetries``,
-    ``interior_weight``); ``curriculum``: pairs ``[board, budget]``, boards the network is trained on first, in
-    order, for that budget each (games, or CPU seconds when the task has a CPU budget), with the same learning (its
+    ``interior_weight``); ``curriculum``: phases ``[board, budget]`` or ``[board, budget, learning]``, boards the
+    network is trained on first, in order, for that budget each (games, or CPU seconds when the task has a CPU
+    budget), with the run's learning or, for the keys of the phase's ``learning`` dict, its own (its
     CPU counts in the run's training CPU: ``info["total_train_cpu_seconds"]``, and each checkpoint's
     ``total_cpu_seconds``). A run on a CPU budget records the games of each phase and the decisions at each
     checkpoint, and :func:`replay_params` turns them into the deterministic budgets that recompute it
@@ -80,10 +81,10 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
     learnt = dict(minibatch=minibatch, replay=replay, lr=lr, **extra)
     budget = {"games": games, "cpu_seconds": cpu_seconds, "snapshots": list(checkpoints)}
     if _replay is not None:  # the recorded games and checkpoints' decisions of a run on a CPU budget
-        phases = [(b, None, g) for (b, _, _), g in zip(phases, _replay["phases"], strict=True)]
+        phases = [(b, None, g, how) for (b, _, _, how), g in zip(phases, _replay["phases"], strict=True)]
         budget = {"games": _replay["games"], "cpu_seconds": None, "snapshots": _replay["checkpoints"],
                   "snapshots_in": "decisions"}
-    ran = [train_neural(agent, b, g, seed, cpu_seconds=cpu, **learnt) for b, cpu, g in phases]
+    ran = [train_neural(agent, b, g, seed, cpu_seconds=cpu, **{**learnt, **how}) for b, cpu, g, how in phases]
     spent = sum(r.cpu_seconds for r in ran)
     run = train_neural(agent, board, seed=seed, **budget, **learnt)
     out = Output(tables={"curve": learning_curve(run.records, block)})
@@ -152,20 +153,28 @@ def _learning(learning) -> dict:
     return dict(learning)
 
 
+#: What a phase of a curriculum may learn otherwise than the run (its third element).
+PHASE_LEARNING = ("minibatch", "replay", "lr") + LEARNING
+
+
 def _curriculum(curriculum, cpu: bool) -> list:
-    """``curriculum`` as a list of (board, CPU seconds, games) triples (one budget ``None``), checked."""
+    """``curriculum`` as a list of (board, CPU seconds, games, learning) (one budget ``None``), checked."""
     unit = "cpu_seconds" if cpu else "games"
+    form = f"[board, {unit}] or [board, {unit}, {{learning}}]"
     if isinstance(curriculum, (str, bytes)) or not hasattr(curriculum, "__iter__"):
-        raise ValueError(f"curriculum must be a list of [board, {unit}] pairs, got {curriculum!r}")
+        raise ValueError(f"curriculum must be a list of phases {form}, got {curriculum!r}")
     phases = []
     for ph in curriculum:
-        if isinstance(ph, (str, bytes)) or not hasattr(ph, "__len__") or len(ph) != 2:
-            raise ValueError(f"each phase of the curriculum is a pair [board, {unit}], got {ph!r}")
-        b, n = ph
+        if isinstance(ph, (str, bytes)) or not hasattr(ph, "__len__") or len(ph) not in (2, 3):
+            raise ValueError(f"each phase of the curriculum is {form}, got {ph!r}")
+        b, n, how = (*ph, {}) if len(ph) == 2 else ph
         if isinstance(n, bool) or not isinstance(n, (int, float)) or not 0 < n <= 1e9 or (not cpu and n % 1):
             raise ValueError(f"a curriculum phase's {unit} must be a positive {'number' if cpu else 'whole number'}"
                              f", got {n!r}")
-        phases.append((str(Setting.parse(b)), float(n), None) if cpu else (str(Setting.parse(b)), None, int(n)))
+        if not isinstance(how, dict) or set(how) - set(PHASE_LEARNING):
+            raise ValueError(f"a curriculum phase's learning is a dict of {', '.join(PHASE_LEARNING)}, got {how!r}")
+        b = str(Setting.parse(b))
+        phases.append((b, float(n), None, dict(how)) if cpu else (b, None, int(n), dict(how)))
     return phases
 
 

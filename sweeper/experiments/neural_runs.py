@@ -14,14 +14,18 @@ from __future__ import annotations
 from . import neural  # noqa: F401  (registers the task kind neural_bandit; imports no torch)
 from .runner import Task
 
-#: The three levels and how each level's networks learn: the boards they are trained on first (a curriculum:
-#: ``[board, CPU seconds]``), then their own board for the rest of the budget.
-NEURAL_LEVELS = {"8x8x10": {"name": "beginner", "curriculum": []},
-                 "16x16x40": {"name": "intermediate", "curriculum": [["8x8x10", 150]]},
-                 "16x30x99": {"name": "expert", "curriculum": [["8x8x10", 150], ["16x16x40", 450]]}}
-#: The learning of every run (:func:`~sweeper.running.neural_play.train_neural`): one Adam step on 128 views per
-#: 256 decisions at a learning rate of 0.001 (the stored runs of ``ext:neural`` took one on 16 per 16).
+#: The learning of every run (:func:`~sweeper.running.neural_play.train_neural`) after its first phase: one Adam step
+#: on 128 views per 256 decisions at a learning rate of 0.001 (the stored runs of ``ext:neural`` took one on 16 per
+#: 16 throughout).
 NEURAL_LEARNING = {"minibatch": 128, "replay": 0.5, "lr": 1e-3}
+#: The first phase of every run: 150 CPU seconds on beginner boards with one step on 16 views per 16 decisions (early
+#: learning is bound by the number of steps, and a beginner view costs a quarter of an intermediate one).
+WARM_START = ["8x8x10", 150, {"minibatch": 16, "replay": 1.0}]
+#: The three levels and how each level's networks learn: the phases they are trained on first (a curriculum:
+#: ``[board, CPU seconds, learning]``), then their own board for the rest of the budget.
+NEURAL_LEVELS = {"8x8x10": {"name": "beginner", "curriculum": [WARM_START]},
+                 "16x16x40": {"name": "intermediate", "curriculum": [WARM_START]},
+                 "16x30x99": {"name": "expert", "curriculum": [WARM_START, ["16x16x40", 450]]}}
 #: Training CPU per seed, curriculum included: the issue's 30 minutes, less one for the games in progress when the
 #: budget runs out (they are finished) and for the checkpoints' copies.
 NEURAL_BUDGET = 1_740.0
@@ -36,18 +40,23 @@ QUICK_GAMES, QUICK_PHASE_GAMES = 120, 60
 LEVEL_SEEDS = (1, 2, 3)
 
 
+def _quick(curriculum, games: int) -> list:
+    """A curriculum's phases on a games budget (quick scale)."""
+    return [[ph[0], games, *ph[2:]] for ph in curriculum]
+
+
 def level_task(sc, board: str, seed: int) -> Task:
     """The run of ``board``'s level with ``seed`` (see the module docstring)."""
     level = NEURAL_LEVELS[board]
     paper = sc.name == "paper"
     if paper:
-        first = sum(cpu for _, cpu in level["curriculum"])
+        first = sum(ph[1] for ph in level["curriculum"])
         budget = {"cpu_seconds": NEURAL_BUDGET - first, "curriculum": level["curriculum"],
                   "checkpoints": [c - first for c in NEURAL_CHECKPOINTS if c > first]}
     else:
-        budget = {"games": QUICK_GAMES, "curriculum": [[b, QUICK_PHASE_GAMES] for b, _ in level["curriculum"]],
+        budget = {"games": QUICK_GAMES, "curriculum": _quick(level["curriculum"], QUICK_PHASE_GAMES),
                   "checkpoints": [QUICK_GAMES // 2]}
-    path = " then ".join([b for b, _ in level["curriculum"]] + [board])
+    path = " then ".join(list(dict.fromkeys([ph[0] for ph in level["curriculum"]] + [board])))
     return Task.make("neural_bandit", board=board, seed=seed, **budget, **NEURAL_LEARNING, boards="benchmark",
                      test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],
                      block=200 if paper else 20, cost=2e7 if paper else 1e4,
@@ -77,7 +86,7 @@ LEVERS = {
     "minibatch 128, replay 0.5": {"minibatch": 128, "replay": 0.5},
     "exploration 0.05": {"epsilon": 0.05},
     "interior weight 0.1": {"learning": {"interior_weight": 0.1}},
-    "kept levers": {"curriculum": [["8x8x10", 150]], **NEURAL_LEARNING},
+    "kept levers": {"curriculum": [WARM_START], **NEURAL_LEARNING},
 }
 #: The board and CPU budget (curriculum included) of every lever's run.
 LEVER_BOARD, LEVER_BUDGET = "16x16x40", 600.0
@@ -93,12 +102,13 @@ def _lever_task(sc, name: str, extra: dict, seed: int) -> Task:
     curriculum = extra.pop("curriculum", [])
     paper = sc.name == "paper"
     if paper:
-        first = sum(cpu for _, cpu in curriculum)
+        first = sum(ph[1] for ph in curriculum)
         budget = {"cpu_seconds": LEVER_BUDGET - first, "curriculum": curriculum}
     else:
-        budget = {"games": QUICK_GAMES // 2, "curriculum": [[b, QUICK_PHASE_GAMES // 2] for b, _ in curriculum]}
+        budget = {"games": QUICK_GAMES // 2, "curriculum": _quick(curriculum, QUICK_PHASE_GAMES // 2)}
     return Task.make("neural_bandit", board=LEVER_BOARD, seed=seed, **budget, **extra, boards="benchmark",
-                     tests=[LEVER_BOARD], test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],
+                     tests=[LEVER_BOARD], test_games=NEURAL_TEST[sc.name],
+                     calibration_games=NEURAL_CALIBRATION[sc.name],
                      mistakes=0, block=100 if paper else 10, cost=6e6 if paper else 5e3,
                      label=f"lever: {name} (neural bandit on {LEVER_BOARD}, "
                            f"{f'{LEVER_BUDGET:,.0f} CPU s' if paper else 'quick'}, seed {seed})")
