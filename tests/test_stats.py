@@ -35,3 +35,14 @@ def test_best_of_marks_the_leader_and_its_ties():
     assert marks["strong"] == (True, 1.0)
     assert marks["close"][0] and marks["close"][1] > 0.05
     assert not marks["weak"][0] and marks["weak"][1] < 1e-6
+
+
+def test_the_difference_interval_is_newcombes_on_his_worked_cases():
+    """Newcombe (1998), 'Interval estimation for the difference between independent proportions', Statistics in
+    Medicine 17, Table II, method 10 (the hybrid score interval), examples (a) to (d)."""
+    from sweeper.experiments.stats import difference_interval
+    cases = {(56, 70, 48, 80): (0.0524, 0.3339), (9, 10, 3, 10): (0.1705, 0.8090), (6, 7, 2, 7): (0.0582, 0.8062),
+             (5, 56, 0, 29): (-0.0381, 0.1926)}
+    for (a, n, b, m), (lo, hi) in cases.items():
+        d, low, high = difference_interval(a, n, b, m)
+        assert d == pytest.approx(a / n - b / m) and round(low, 4) == lo and round(high, 4) == hi

@@ -1,0 +1,41 @@
+"""The neural chapter's ablation (sweeper/viz/figures/neural_levers.py) on hand-made stored outputs."""
+
+import pandas as pd
+import pytest
+
+from sweeper.experiments.runner import Output
+from sweeper.experiments.stats import wilson
+from sweeper.viz.figures import neural_levers as nl
+
+
+def _lever(wins, cpu=600.0, curriculum=None):
+    lo, hi = wilson(wins, 1000)
+    tests = pd.DataFrame([{"board": "16x16x40", "test_games": 1000, "wins": wins, "win_rate": wins / 1000, "lo": lo,
+                           "hi": hi, "revealed": 0.8, "quality_missed_per_sure": 0.01}])
+    info = {"train_games": 1000, "train_decisions": 60_000, "train_updates": 3_000, "train_cpu_seconds": cpu,
+            "total_train_cpu_seconds": cpu + (150.0 if curriculum else 0.0)}
+    if curriculum:
+        info.update(curriculum_games=[curriculum], curriculum_decisions=[10 * curriculum],
+                    curriculum_updates=[curriculum], curriculum_cpu_seconds=[150.0])
+    return Output(tables={"tests": tests}, info=info)
+
+
+def test_the_ablation_sets_every_lever_against_the_defaults():
+    outputs = [("defaults", _lever(640)), ("curriculum", _lever(740, 450.0, curriculum=10_000)),
+               ("symmetries", _lever(650)), ("exploration 0.05", _lever(560))]
+    levers = nl.with_differences(nl.lever_runs(outputs))
+    row = levers.set_index("lever")
+    assert list(row["verdict"]) == ["", "more", "cannot be told apart", "less"]
+    assert row.loc["curriculum", "games"] == 11_000 and row.loc["curriculum", "cpu_seconds"] == 600.0
+    assert row.loc["curriculum", "decisions_per_cpu_second"] == pytest.approx(160_000 / 600)
+    assert row.loc["curriculum", "difference"] == pytest.approx(0.1)
+    assert row.loc["symmetries", "diff_lo"] < 0 < row.loc["symmetries", "diff_hi"]
+    table = nl.lever_table(levers)
+    assert table.loc["defaults", "against the defaults [95%]"] == ""
+    assert table.loc["curriculum", "win rate [95%]"].startswith("0.740 [")
+    text = nl.lever_sentence(levers)
+    assert "won 0.640 of the first 1,000 intermediate boards" in text
+    assert "won more on the same boards: curriculum (0.740, +0.100)" in text
+    assert "These won less: exploration 0.05 (0.560, -0.080)" in text
+    assert "cannot be told apart from the defaults on 1,000 boards" in text and "symmetries (0.650, +0.010)" in text
+    assert "one seed" in text.lower()
