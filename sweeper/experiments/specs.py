@@ -672,7 +672,7 @@ EXTRA_SPECS["ext:neural_field"] = Spec(
     "table.", neural_field_tasks)
 
 
-# ------------------------------------------------------------ the benchmark (issue 48) --
+# ------------------------------------------------------------ the benchmark --
 # ext:benchmark and ext:benchmark_neural: their specs and task kind live in sweeper/experiments/leaderboard.py
 from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_tasks, benchmark_tasks  # noqa: E402
 
