@@ -620,7 +620,7 @@ def register_kinds() -> list[str]:
 KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "deep_ppo", "deep_random", "benchmark")
 
 
-# --------------------------------------------------- the neural bandit (issue 38) --
+# --------------------------------------------------------------- the neural bandit --
 #: Training games of ext:neural per board (a games budget: deterministic), each about 30 CPU minutes on one thread
 #: of the 2-core machine class (the issue's budget), from speeds measured while learning (process CPU time, 32
 #: channels, 5 layers): 866 decisions per CPU second on beginner at about 19 decisions a game, 337 on intermediate
