@@ -58,8 +58,8 @@ lock: $(STAMP)
 
 # deep RL and the neural bandit, optional (about 860 MB more in .venv: requirements-deep.txt): `make deep`
 # installs it and trains the stored runs of ext:neural, ext:neural_field and ext:deep_rl, three seeds each
-# (resumable: finished runs are kept; README.md states the CPU time); `make test-deep` tests the deep-RL module
-# and the neural bandit.
+# (resumable: finished runs are kept; README.md states the CPU time); `make test-deep` tests the deep-RL module,
+# the neural bandit, and verifies a small run of each of their task kinds.
 # torch's CPU kernels are pinned to AVX2 by the package itself before it imports torch (sweeper/machine.py; a
 # machine with AVX-512 would train other networks), so no variable needs setting here.
 # The book reads the stored runs and builds without it; .ci/run runs both test targets.
@@ -72,7 +72,9 @@ deep: $(DEEP)
 	$(PY) -m sweeper reproduce ext:benchmark_neural ext:benchmark_ppo --scale paper --workers 2
 
 test-deep: $(DEEP)
-	SWEEPER_REQUIRE_DEEP=1 $(PY) -m pytest -q -rs -p no:cacheprovider tests/test_deep_rl.py tests/test_neural.py
+	SWEEPER_REQUIRE_DEEP=1 $(PY) -m pytest -q -rs -p no:cacheprovider tests/test_deep_rl.py tests/test_neural.py \
+		'tests/test_verify.py::test_a_small_run_of_every_kind_verifies_identical[neural_bandit]' \
+		'tests/test_verify.py::test_a_small_run_of_every_kind_verifies_identical[deep_ppo]'
 
 bench: $(STAMP)
 	$(PY) -m sweeper bench

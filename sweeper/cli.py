@@ -480,21 +480,18 @@ def _reproduce(args) -> int:
 
 
 def _verify(args) -> int:
-    """``verify IDS | --all | --kind K | --sample N``: recompute stored runs and compare; 1 if any differs, cannot
-    be read or cannot be recomputed."""
+    """``verify IDS | --all | --kind K | --sample N``: recompute stored runs and compare, then count the verdicts per
+    kind; 1 if any differs, cannot be read or cannot be recomputed."""
     from .experiments.reproduce import default_results, store_for
-    from .experiments.verify import select, verify
+    from .experiments.verify import select, summary, verify
     results = Path(args.results) if args.results else default_results(args.scale)
     store = store_for(results, args.scale)
     runs = select(store, args.ids, args.sample, args.seed, args.kind, args.exclude, every=args.all)
     if not runs:
         raise ValueError(f"no stored runs to verify in {store.root}")
     verdicts = verify(store, runs, record=args.record)
-    bad = [v for v in verdicts if v.status not in ("identical", "same values")]
-    print(f"{len(verdicts)} runs verified: {sum(v.status == 'identical' for v in verdicts)} identical, "
-          f"{sum(v.status == 'same values' for v in verdicts)} same values, {len(bad)} not"
-          + (f" ({', '.join(v.run for v in bad)})" if bad else ""))
-    return 1 if bad else 0
+    print("\n".join(summary(verdicts)))
+    return 0 if all(v.status in ("identical", "same values") for v in verdicts) else 1
 
 
 def _benchmark(args) -> int:

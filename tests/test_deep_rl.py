@@ -143,20 +143,6 @@ def test_the_random_floor_plays_the_same_boards_and_is_audited():
     assert a["clicked_safe_known"] + a["clicked_known_mine"] + a["guesses"] == a["decisions"]
 
 
-def test_a_small_stored_run_verifies_identical(tmp_path):
-    """Issue 49: a MaskablePPO run, stored and recomputed by ``verify``, is byte-identical (its CPU seconds are in
-    ``info``, not in its tables)."""
-    _extra()
-    from sweeper.experiments.runner import Store, run_tasks
-    from sweeper.experiments.verify import select, verify
-    task = Task.make("deep_ppo", board="8x8x10", steps=512, seed=3, block=50, tests=["8x8x10"], test_episodes=5,
-                     audit_games=2)
-    store = Store(tmp_path)
-    run_tasks([task], store, progress=False)
-    v = verify(store, select(store, every=True), log=lambda *_: None)
-    assert [x.status for x in v] == ["identical"], v[0].line()
-
-
 def test_a_ppo_policy_file_plays_as_the_trained_policy_and_runs_no_code(tmp_path):
     """Issue 48: a trained policy is kept as plain data (weights and JSON), loaded without unpickling anything, and
     plays the very clicks of the policy it was saved from; the benchmark scores it from the file."""

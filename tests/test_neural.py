@@ -353,22 +353,6 @@ def test_torch_runs_the_pinned_instruction_set():
     assert facts["torch_cpu_capability"] == pin.upper()
 
 
-def test_a_small_stored_run_verifies_identical(tmp_path):
-    """Issue 49: a neural bandit run, stored and recomputed by ``verify``, is byte-identical (its CPU seconds are in
-    ``info``, not in its tables; before, ``verify`` did not even know the kind)."""
-    _extra()
-    from sweeper.experiments.neural import neural_task  # noqa: F401  (registers the kind for run_tasks)
-    from sweeper.experiments.runner import Store, Task, run_tasks
-    from sweeper.experiments.verify import select, verify
-    task = Task.make("neural_bandit", board="6x6x5", seed=1, games=40, channels=8, layers=1, minibatch=8, block=10,
-                     checkpoints=[20], tests=["6x6x5"], test_games=10, calibration_games=2, mistakes=1)
-    store = Store(tmp_path)
-    run_tasks([task], store, progress=False)
-    assert "cpu_seconds" in store.load(task).tables["curve"]  # read back with its timings
-    v = verify(store, select(store, every=True), log=lambda *_: None)
-    assert [x.status for x in v] == ["identical"], v[0].line()
-
-
 def test_the_batched_player_clicks_as_the_one_board_player():
     """Issue 50: a frozen network's choices do not depend on how many boards are played at once. torch's convolution
     sums a view's logits otherwise in a batch of fewer than 16 views than in a larger one; the player pads such

@@ -1,21 +1,26 @@
 """Issue 41: ``python -m sweeper verify`` recomputes stored runs and reports which differ; the committed
 paper-scale runs say which committed code made them, or which commit reproduced them byte for byte."""
 
+import importlib
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from deep_extra import need
 from sweeper.cli import main
 import sweeper.experiments.provenance as prov
 import sweeper.experiments.runner as runner
 from sweeper.experiments.reproduce import REPO, store_for
 from sweeper.experiments.runner import (Output, Store, Task, sha256_hex, meta_checksum, run_tasks, task_kind,
                                         verified_problem)
-from sweeper.experiments.specs import paper_code, player
+from sweeper.experiments.specs import KINDS, paper_code, player, register_kinds
 from sweeper.experiments.verify import select, verify
 
 
@@ -56,26 +61,63 @@ def test_verify_finds_the_runs_identical_then_reports_a_forged_one(quick_store, 
     assert f"player/{tasks[1].id}: identical" in out and "1 not (paper_code/" in out
 
 
-def test_a_small_run_of_every_kind_verifies_identical(tmp_path):
-    """One small run of each kind of the experiments that needs no optional extra (bandit with its test games,
-    player, audit, regret against the package's best-window table, the paper's code, the deep-RL chapter's random
-    floor, the benchmark's leaderboard runs), stored, then recomputed: identical, byte for byte (the neural bandit and
-    MaskablePPO, which need the extra, in tests/test_neural.py and tests/test_deep_rl.py under ``make test-deep``)."""
-    from sweeper.experiments.specs import audit_spec_task, bandit, register_kinds, regret_spec_task, Scale
-    tiny = Scale("tiny", 300, 20, 100, 0, 0)
-    tasks = [bandit("greedy", "4x4x3", 300, 1, block=100, tests=["4x4x3"], test_episodes=20),
-             player("solver", "8x8x10", 20, 1, "reference"), audit_spec_task("greedy", tiny, 1),
-             regret_spec_task("greedy", "8x8x10", 200, 1, 100, frozen=20), paper_code("greedy-4x4x3", 300, 100),
-             Task.make("deep_random", board="8x8x10", seed=1, tests=["8x8x10"], test_episodes=5, audit_games=2),
-             Task.make("benchmark", agent="greedy", seed=1, train={"board": "8x8x10", "games": 200, "chunk": 100,
-                                                                   "checkpoints": [100, 200]},
-                       test={"levels": ["beginner", "expert"], "games": [20, 3], "regret_games": [3, 1],
-                             "opening": "reference", "checkpoint_games": 10})]
-    assert {t.kind for t in tasks} == set(register_kinds()) - {"neural_bandit", "deep_ppo"}
+def _small_task(kind: str) -> Task:
+    """A small task of ``kind`` (one of ``specs.KINDS``), a few seconds of CPU: bandit with its test games, player,
+    audit, regret against the package's best-window table, the paper's code, the deep-RL chapter's random floor,
+    the benchmark's leaderboard runs, the neural bandit, MaskablePPO."""
+    from sweeper.experiments.specs import audit_spec_task, bandit, regret_spec_task, Scale
+    make = {
+        "bandit": lambda: bandit("greedy", "4x4x3", 300, 1, block=100, tests=["4x4x3"], test_episodes=20),
+        "player": lambda: player("solver", "8x8x10", 20, 1, "reference"),
+        "audit": lambda: audit_spec_task("greedy", Scale("tiny", 300, 20, 100, 0, 0), 1),
+        "regret": lambda: regret_spec_task("greedy", "8x8x10", 200, 1, 100, frozen=20),
+        "paper_code": lambda: paper_code("greedy-4x4x3", 300, 100),
+        "deep_random": lambda: Task.make("deep_random", board="8x8x10", seed=1, tests=["8x8x10"], test_episodes=5,
+                                         audit_games=2),
+        "benchmark": lambda: Task.make(
+            "benchmark", agent="greedy", seed=1, train={"board": "8x8x10", "games": 200, "chunk": 100,
+                                                        "checkpoints": [100, 200]},
+            test={"levels": ["beginner", "expert"], "games": [20, 3], "regret_games": [3, 1], "opening": "reference",
+                  "checkpoint_games": 10}),
+        "neural_bandit": lambda: Task.make("neural_bandit", board="6x6x5", seed=1, games=40, channels=8, layers=1,
+                                           minibatch=8, block=10, checkpoints=[20], tests=["6x6x5"], test_games=10,
+                                           calibration_games=2, mistakes=1),
+        "deep_ppo": lambda: Task.make("deep_ppo", board="8x8x10", steps=512, seed=3, block=50, tests=["8x8x10"],
+                                      test_episodes=5, audit_games=2)}
+    return make[kind]()
+
+
+#: The kinds whose tasks need the optional extra ``deep``, and the check that it is installed.
+DEEP_KINDS = {"neural_bandit": "sweeper.agents.neural:require_torch",
+              "deep_ppo": "sweeper.experiments.deep_rl:require"}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_small_run_of_every_kind_verifies_identical(kind, tmp_path):
+    """A small run of each task kind of the experiments, stored, then recomputed: identical, byte for byte, with no
+    timing column in its data files (they are in ``info``, and the store reads them back into the tables). The kinds that need the optional extra ``deep`` are skipped without it (and
+    fail under ``SWEEPER_REQUIRE_DEEP=1``, as ``make test-deep`` runs)."""
+    if kind in DEEP_KINDS:
+        module, name = DEEP_KINDS[kind].split(":")
+        need(getattr(importlib.import_module(module), name))
+    register_kinds()
+    task = _small_task(kind)
     store = store_for(tmp_path, "quick")
-    run_tasks(tasks, store, progress=False, log=lambda *_: None)
+    run_tasks([task], store, progress=False, log=lambda *_: None)
+    tables = [f for f in store.meta(task)["files"] if f.endswith(".parquet")]
+    assert [(f, c) for f in tables for c in pd.read_parquet(store.path(task) / f).columns
+            if runner.timing_field(str(c))] == []
+    timings, read = store.meta(task)["info"].get(runner.TABLE_SECONDS, {}), store.load(task).tables
+    assert all(set(t["values"]) <= set(read[name].columns) for name, t in timings.items())  # read back in place
     verdicts = verify(store, select(store, every=True), log=lambda *_: None)
-    assert [v.status for v in verdicts] == ["identical"] * len(tasks), [v.line() for v in verdicts]
+    assert [v.status for v in verdicts] == ["identical"], [v.line() for v in verdicts]
+
+
+def test_every_kind_of_the_experiments_has_a_small_run_to_verify():
+    """A new task kind gets its small run in :func:`_small_task` (so that the test above verifies it)."""
+    assert sorted(KINDS) == register_kinds()
+    for kind in KINDS:
+        assert _small_task(kind).kind == kind
 
 
 def test_verify_refuses_what_it_cannot_do(quick_store, capsys):
@@ -363,3 +405,127 @@ def test_runs_stored_with_timing_columns_are_migrated_to_the_same_tables(tmp_pat
     assert store.status(tasks[0]) == ("corrupt: its 'migrated' record names commit '333333333333', which is not in "
                                       "this repository's history") or prov.history_problem()
     assert forged["migrated"][0]["commit"] == "3" * 40
+
+
+def _forge_bytes(store, task, name, change):
+    """Rewrite a stored data file through ``change(path)`` and recompute every checksum: only recomputing can tell."""
+    folder = store.path(task)
+    change(folder / name)
+    meta = json.loads((folder / "meta.json").read_text())
+    meta["files"][name] = sha256_hex((folder / name).read_bytes())
+    meta["checksum"] = meta_checksum(meta)
+    (folder / "meta.json").write_text(json.dumps(meta))
+    assert store.status(task) == "ok"
+
+
+@task_kind("test-verify-values")
+def _values(x: int, label: str | None = None) -> Output:
+    """A table of numbers and names and an array file (as a neural bandit's calibration table and its network)."""
+    return Output(tables={"calibration": pd.DataFrame({"bin": ["low", "high"], "tiles": [3, 4], "net": [0.1, 0.7]})},
+                  arrays={"agent": {"weight": np.arange(4, dtype=np.float32) * x, "metadata": np.array('{"v": 2}')}})
+
+
+def test_a_run_that_differs_names_the_columns_and_arrays_and_by_how_much(tmp_path):
+    """Before: ``differs: agent.npz; calibration.parquet``, naming no column, array or size (a neural bandit run
+    whose calibration differs in the last bits of one column, and whose network file differs in its metadata
+    only, read the same as a run that differs everywhere)."""
+    store = Store(tmp_path)
+    task = Task.make("test-verify-values", x=2)
+    run_tasks([task], store, progress=False)
+
+    def table(path):
+        frame = pd.read_parquet(path)
+        frame.loc[1, "net"] += 1e-8
+        frame.loc[0, "bin"] = "lowest"
+        frame.to_parquet(path, index=False)
+
+    def arrays(path):
+        with np.load(path) as z:
+            kept = {k: z[k] for k in z.files}
+        np.savez_compressed(path, **{**kept, "metadata": np.array('{"v": 1, "older": true}')})
+
+    _forge_bytes(store, task, "calibration.parquet", table)
+    _forge_bytes(store, task, "agent.npz", arrays)
+    v = verify(store, [f"test-verify-values/{task.id}"], log=lambda *_: None)[0]
+    assert v.status == "differs"
+    assert v.detail == "agent.npz (metadata); calibration.parquet (bin, net: up to 1e-08)"
+
+
+def test_value_differences_say_what_differs_in_shape_type_and_numbers():
+    """Before: only whether a file held the same values."""
+    from sweeper.experiments.verify import value_differences
+
+    def parquet(frame):
+        buf = io.BytesIO()
+        frame.to_parquet(buf, index=False)
+        return buf.getvalue()
+
+    def npz(**arrays):
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        return buf.getvalue()
+
+    a = pd.DataFrame({"n": [1, 2], "p": [0.5, float("nan")], "cpu_seconds": [1.0, 2.0]})
+    same = a.assign(cpu_seconds=[3.0, 4.0])  # timing columns are no difference
+    assert value_differences("t.parquet", parquet(a), parquet(same)) == []
+    assert value_differences("t.parquet", parquet(a), parquet(a.assign(n=[1, 5]))) == ["n: up to 3"]
+    assert value_differences("t.parquet", parquet(a), parquet(a.assign(p=[0.5, 1.0]))) == ["p: NaN on one side"]
+    assert value_differences("t.parquet", parquet(a), parquet(a.assign(n=[1.0, 2.0]))) == [
+        "n: int64 stored, float64 computed"]
+    assert value_differences("t.parquet", parquet(a), parquet(a.iloc[:1])) == ["2 rows stored, 1 computed"]
+    assert value_differences("t.parquet", parquet(a), parquet(a.drop(columns="p"))) == [
+        "columns ['n', 'p'] stored, ['n'] computed"]
+    w = np.zeros((2, 3), np.float32)
+    assert value_differences("a.npz", npz(w=w), npz(w=w.copy())) == []
+    assert value_differences("a.npz", npz(w=w), npz(w=w[:1])) == ["w: shape (2, 3) stored, (1, 3) computed"]
+    assert value_differences("a.npz", npz(w=w), npz(w=w + 0.25)) == ["w: up to 0.25"]
+    assert value_differences("a.npz", npz(w=w), npz(v=w)) == ["arrays ['w'] stored, ['v'] computed"]
+
+
+def test_verify_counts_the_verdicts_per_kind(fact_store, capsys, monkeypatch):
+    """Before: one total line only, so a verify of the whole store said how many runs failed but not of which
+    kinds."""
+    store, tasks = fact_store
+    timed = Task.make("test-verify-timed", x=3)
+    run_tasks([timed], store, progress=False, log=lambda *_: None)
+    monkeypatch.setitem(RAISE, "on", True)
+    assert main(["verify", "--scale", "quick", "--results", str(store.root.parents[1]), "--all"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-4] == "per kind:"
+    assert re.fullmatch(r"  test-verify: 2 runs: 1 identical, 1 cannot verify \[\d+\.\d s\]", lines[-3])
+    assert re.fullmatch(r"  test-verify-timed: 1 run: 1 identical \[\d+\.\d s\]", lines[-2])
+    assert lines[-1] == f"3 runs verified: 2 identical, 0 same values, 1 not (test-verify/{tasks[0].id})"
+
+
+def test_a_neural_run_without_torch_says_the_extra_is_missing(tmp_path, monkeypatch):
+    """Before: ``cannot verify: the task failed: ValueError: ...``, as if the run's code had broken. A stored
+    neural bandit run (written here without training it) verified where torch is not installed."""
+    from deep_extra import hide
+    store = Store(tmp_path)
+    task = Task.make("neural_bandit", board="6x6x5", seed=1, games=40, channels=8, layers=1)
+    store.save(task, Output(tables={"curve": pd.DataFrame({"games": [40]})}), 1.0, prov.provenance())
+    hide(monkeypatch, "torch")
+    v = verify(store, [f"neural_bandit/{task.id}"], log=lambda *_: None)[0]
+    assert v.status.startswith("cannot verify: the neural bandit needs the optional extra 'deep' (torch==")
+    assert v.status.endswith("`make deep` installs it (torch is missing)")
+
+
+def test_the_cheapest_committed_run_of_each_kind_verifies_identical():
+    """The committed paper-scale store, recomputed by the current code: of each task kind whose cheapest stored
+    run took under 10 s to make, that run verifies identical, byte for byte (the other kinds' runs take minutes
+    each: ``python -m sweeper verify --kind KIND``)."""
+    store = store_for(None, "paper")
+    cheapest = {}
+    for run in select(store, every=True):
+        meta = json.loads((store.root / run / "meta.json").read_text())
+        kind = run.split("/")[0]
+        if meta["seconds"] < 10 and meta["seconds"] < cheapest.get(kind, (float("inf"),))[0]:
+            cheapest[kind] = (meta["seconds"], run, meta)
+    assert {"bandit", "player", "paper_code"} <= set(cheapest)
+    for _, _, meta in cheapest.values():
+        try:
+            prov.provenance_problem(meta)
+        except prov.HistoryUnavailable as exc:
+            pytest.skip(str(exc))
+    verdicts = verify(store, sorted(run for _, run, _ in cheapest.values()), log=lambda *_: None)
+    assert [v.status for v in verdicts] == ["identical"] * len(cheapest), [v.line() for v in verdicts]

@@ -96,19 +96,24 @@ MAX_LAYERS = 32
 PLAY_ROWS = 16
 
 
+class ExtraMissing(ValueError):
+    """The optional extra ``deep`` (torch, Stable-Baselines3, sb3-contrib) is not installed: the message says what
+    needs it and how to install it (``make deep``)."""
+
+
 def import_extra(what: str, *names: str) -> list:
-    """The modules ``names`` of the optional extra ``deep``, imported, or one clear ``ValueError`` saying that
-    ``what`` needs the extra and how to install it. The one place the package imports torch (and the libraries
-    built on it): torch's CPU instruction set is pinned first (:func:`sweeper.machine.pin_cpu`), so that a run
-    comes out the same on machines with and without AVX-512."""
+    """The modules ``names`` of the optional extra ``deep``, imported, or one clear :class:`ExtraMissing` (a
+    ``ValueError``) saying that ``what`` needs the extra and how to install it. The one place the package imports
+    torch (and the libraries built on it): torch's CPU instruction set is pinned first
+    (:func:`sweeper.machine.pin_cpu`), so that a run comes out the same on machines with and without AVX-512."""
     if not all(name in sys.modules for name in names):
         pin_cpu()  # before the first import only: once imported, torch has chosen its kernels
     try:
         for name in names:
             __import__(name)
     except ImportError as exc:
-        raise ValueError(f"{what} needs the optional extra 'deep' ({', '.join(REQUIREMENTS)}): `make deep` "
-                         f"installs it ({exc.name} is missing)") from None
+        raise ExtraMissing(f"{what} needs the optional extra 'deep' ({', '.join(REQUIREMENTS)}): `make deep` "
+                           f"installs it ({exc.name} is missing)") from None
     return [sys.modules[name] for name in names]
 
 
@@ -656,5 +661,5 @@ def as_neural(agent, what: str = "agent") -> NeuralAgent:
     return agent
 
 
-__all__ = ["NeuralAgent", "load_neural", "read_weights", "require_torch", "import_extra", "check_views", "lowest", "as_neural",
-           "tile_trunk", "REQUIREMENTS", "CODES"]
+__all__ = ["NeuralAgent", "load_neural", "read_weights", "require_torch", "import_extra", "ExtraMissing",
+           "check_views", "lowest", "as_neural", "tile_trunk", "REQUIREMENTS", "CODES"]

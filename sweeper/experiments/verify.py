@@ -13,11 +13,15 @@ files), and compared with what is stored:
     the bytes differ but every table and array holds the same values (another pandas or pyarrow writes other
     bytes), and ``info`` agrees as above;
 ``differs``
-    anything else, named: which files or fields.
+    anything else, named: which files (their columns or arrays that differ, and by how much:
+    :func:`value_differences`) or fields of ``info``.
 
 ``cannot verify: ...``
-    the task raised (its inputs changed: a best-window table rewritten in place, an optional extra missing), or
-    the commits its ``meta.json`` names cannot be checked here (no git history); the batch goes on.
+    the task needs the optional extra ``deep`` (torch), which is not installed here; or the task raised (its inputs
+    changed: a best-window table rewritten in place); or the commits its ``meta.json`` names cannot be checked
+    here (no git history). The batch goes on.
+
+:func:`summary` counts the verdicts per task kind.
 
 A run stored as corrupt or stale (see :meth:`~sweeper.experiments.runner.Store.status`: checksums, and the commits
 it names against the history) is reported as such and not recomputed. A run that differs is reported with the
@@ -47,6 +51,7 @@ from .provenance import HistoryUnavailable, meta_checksum, provenance, provenanc
     source_fingerprint, verified_checksum
 from .runner import REPLAYS, TASKS, Store, Task, execute, stored_form, timing_field
 from .specs import register_kinds
+from ..agents.neural import ExtraMissing
 from ..machine import machine
 
 COMMAND = "python -m sweeper verify --record"
@@ -117,17 +122,45 @@ def select(store: Store, ids=(), sample: int | None = None, seed: int | None = N
     return runs
 
 
-def _values_equal(name: str, stored: bytes, ours: bytes) -> bool:
-    """Whether two versions of a data file hold the same values (timing columns of tables left out: a run stored
-    before they left the data files holds them, see :mod:`~sweeper.experiments.migrate`)."""
+def _difference(name: str, a: np.ndarray, b: np.ndarray) -> str:
+    """A column or array ``name`` that differs, stored ``a`` and computed ``b``, said with how: another shape or
+    dtype, or the largest difference where they hold numbers (NaN on both sides is no difference)."""
+    if a.shape != b.shape:
+        return f"{name}: shape {a.shape} stored, {b.shape} computed"
+    if a.dtype.kind in "USO" and b.dtype.kind in "USO":  # text (of any length): other text
+        return name
+    if a.dtype != b.dtype:
+        return f"{name}: {a.dtype} stored, {b.dtype} computed"
+    if a.dtype.kind in "biuf" and a.size:
+        x, y = a.astype(np.float64), b.astype(np.float64)
+        with np.errstate(invalid="ignore"):  # inf - inf
+            gap = np.where((x == y) | (np.isnan(x) & np.isnan(y)), 0.0, np.abs(x - y))
+        return f"{name}: up to {np.max(gap):.3g}" if not np.isnan(gap).any() else f"{name}: NaN on one side"
+    return name
+
+
+def value_differences(name: str, stored: bytes, ours: bytes) -> list[str]:
+    """What differs between two versions of a data file ``name``, value for value (empty: the same values; another
+    pandas or pyarrow may write them in other bytes): the columns of a table or the arrays of an ``.npz`` that
+    differ, with the largest difference where they hold numbers (``net: up to 1.08e-08``), or that only one side
+    has. Timing columns of tables are left out (a run stored before they left the data files holds them, see
+    :mod:`~sweeper.experiments.migrate`); NaN equals NaN."""
     if name.endswith(".parquet"):
         a, b = pd.read_parquet(io.BytesIO(stored)), pd.read_parquet(io.BytesIO(ours))
-        keep = lambda f: f[[c for c in f.columns if not timing_field(str(c))]]  # noqa: E731
-        return list(keep(a).columns) == list(keep(b).columns) and keep(a).equals(keep(b))
-    with np.load(io.BytesIO(stored), allow_pickle=False) as za, np.load(io.BytesIO(ours), allow_pickle=False) as zb:
-        return set(za.files) == set(zb.files) and all(
-            za[k].dtype == zb[k].dtype and np.array_equal(za[k], zb[k], equal_nan=za[k].dtype.kind in "fc")
-            for k in za.files)
+        ca, cb = ([str(c) for c in f.columns if not timing_field(str(c))] for f in (a, b))
+        if ca != cb:
+            return [f"columns {ca} stored, {cb} computed"]
+        if len(a) != len(b):
+            return [f"{len(a)} rows stored, {len(b)} computed"]
+        pairs = [(c, a[c].to_numpy(), b[c].to_numpy()) for c in ca if not a[c].equals(b[c])]
+    else:
+        with np.load(io.BytesIO(stored), allow_pickle=False) as za, \
+                np.load(io.BytesIO(ours), allow_pickle=False) as zb:
+            if set(za.files) != set(zb.files):
+                return [f"arrays {sorted(za.files)} stored, {sorted(zb.files)} computed"]
+            pairs = [(k, za[k], zb[k]) for k in za.files if not (
+                za[k].dtype == zb[k].dtype and np.array_equal(za[k], zb[k], equal_nan=za[k].dtype.kind in "fc"))]
+    return [_difference(k, x, y) for k, x, y in pairs]
 
 
 def same_fact(a, b) -> bool:
@@ -196,6 +229,8 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     try:
         known_kinds()
         out, _ = execute(task, _replay_of(store, task, meta))
+    except ExtraMissing as exc:  # torch is not installed here: say so, not that the task failed
+        return Verdict(run, f"cannot verify: {exc}", "", time.perf_counter() - t0)
     except Exception as exc:  # noqa: BLE001 (one run's failure is its verdict; the batch goes on)
         return Verdict(run, f"cannot verify: the task failed: {type(exc).__name__}: {exc}", "",
                        time.perf_counter() - t0)
@@ -207,7 +242,10 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
         problems.append(f"files {sorted(stored)} stored, {sorted(files)} computed")
     same_bytes = not problems and all(sha256_hex(files[f]) == meta["files"][f] for f in files)
     if not problems and not same_bytes:
-        problems += [f for f in sorted(files) if not _values_equal(f, stored[f], files[f])]
+        for f in sorted(files):
+            what = value_differences(f, stored[f], files[f])
+            if what:
+                problems.append(f"{f} ({', '.join(what)})")
     info = _info_differences(meta["info"], json.loads(json.dumps(info)))
     if info:
         problems.append("info " + ", ".join(map(str, info)))
@@ -258,3 +296,26 @@ def verify(store: Store, runs, record: bool = False, log=print) -> list[Verdict]
         log(v.line())
         verdicts.append(v)
     return verdicts
+
+
+#: The verdicts in the order :func:`summary` counts them (a status is counted by its word before ``:``).
+OUTCOMES = ("identical", "same values", "differs", "corrupt", "stale", "cannot verify")
+
+
+def summary(verdicts) -> list[str]:
+    """The lines that close ``python -m sweeper verify``: one per task kind (its runs, how many had each verdict
+    of :data:`OUTCOMES`, the seconds their recomputation took), then the total, naming every run that is neither
+    identical nor the same values."""
+    kinds: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        kinds.setdefault(v.run.split("/")[0], []).append(v)
+    lines = []
+    for kind, vs in sorted(kinds.items()):
+        counts = [(o, sum(v.status.split(":")[0] == o for v in vs)) for o in OUTCOMES]
+        said = ", ".join(f"{n} {o}" for o, n in counts if n)
+        lines.append(f"  {kind}: {len(vs)} run{'s' * (len(vs) != 1)}: {said} [{sum(v.seconds for v in vs):.1f} s]")
+    bad = [v for v in verdicts if v.status not in ("identical", "same values")]
+    lines.append(f"{len(verdicts)} runs verified: {sum(v.status == 'identical' for v in verdicts)} identical, "
+                 f"{sum(v.status == 'same values' for v in verdicts)} same values, {len(bad)} not"
+                 + (f" ({', '.join(v.run for v in bad)})" if bad else ""))
+    return ["per kind:"] + lines if len(kinds) > 1 else lines[1:]
