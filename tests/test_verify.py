@@ -95,8 +95,9 @@ DEEP_KINDS = {"neural_bandit": "sweeper.agents.neural:require_torch",
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_small_run_of_every_kind_verifies_identical(kind, tmp_path):
     """A small run of each task kind of the experiments, stored, then recomputed: identical, byte for byte, with no
-    timing column in its data files (they are in ``info``, and the store reads them back into the tables). The kinds that need the optional extra ``deep`` are skipped without it (and
-    fail under ``SWEEPER_REQUIRE_DEEP=1``, as ``make test-deep`` runs)."""
+    timing column in its data files (they are in ``info``, and the store reads them back into the tables). The
+    kinds that need the optional extra ``deep`` are skipped without it (and fail under ``SWEEPER_REQUIRE_DEEP=1``,
+    as ``make test-deep`` runs)."""
     if kind in DEEP_KINDS:
         module, name = DEEP_KINDS[kind].split(":")
         need(getattr(importlib.import_module(module), name))
