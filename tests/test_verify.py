@@ -530,3 +530,26 @@ def test_the_cheapest_committed_run_of_each_kind_verifies_identical():
             pytest.skip(str(exc))
     verdicts = verify(store, sorted(run for _, run, _ in cheapest.values()), log=lambda *_: None)
     assert [v.status for v in verdicts] == ["identical"] * len(cheapest), [v.line() for v in verdicts]
+
+
+NUMPY_FACT = {"on": False}
+
+
+@task_kind("test-verify-facts")
+def _numpy_fact(x: int, label: str | None = None) -> Output:
+    """A cheap task whose fact ``wins`` becomes a NumPy integer, which JSON cannot write, when ``NUMPY_FACT["on"]``
+    is set and ``x`` is odd (as after a change to the code that computes it)."""
+    wins = np.int64(x) if NUMPY_FACT["on"] and x % 2 else x
+    return Output(tables={"t": pd.DataFrame({"x": [x]})}, info={"wins": wins})
+
+
+def test_a_recomputed_output_the_store_cannot_write_is_named_and_the_batch_goes_on(tmp_path, monkeypatch):
+    """Before: the TypeError of the first run's facts stopped the batch, naming no run."""
+    store = Store(tmp_path)
+    tasks = [Task.make("test-verify-facts", x=i) for i in (1, 2)]
+    run_tasks(tasks, store, progress=False, log=lambda *_: None)
+    monkeypatch.setitem(NUMPY_FACT, "on", True)
+    verdicts = {v.run: v.status for v in verify(store, select(store, every=True), log=lambda *_: None)}
+    assert verdicts == {f"test-verify-facts/{tasks[0].id}": "cannot verify: the recomputed output cannot be compared: "
+                                                           "TypeError: Object of type int64 is not JSON serializable",
+                        f"test-verify-facts/{tasks[1].id}": "identical"}

@@ -18,8 +18,8 @@ files), and compared with what is stored:
 
 ``cannot verify: ...``
     the task needs the optional extra ``deep`` (torch), which is not installed here; or the task raised (its inputs
-    changed: a best-window table rewritten in place); or the commits its ``meta.json`` names cannot be checked
-    here (no git history). The batch goes on.
+    changed: a best-window table rewritten in place), or returned what the store cannot write (a fact that is not
+    JSON); or the commits its ``meta.json`` names cannot be checked here (no git history). The batch goes on.
 
 :func:`summary` counts the verdicts per task kind.
 
@@ -234,8 +234,25 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     except Exception as exc:  # noqa: BLE001 (one run's failure is its verdict; the batch goes on)
         return Verdict(run, f"cannot verify: the task failed: {type(exc).__name__}: {exc}", "",
                        time.perf_counter() - t0)
-    files, info = stored_form(out)
     seconds = time.perf_counter() - t0
+    try:
+        problems, same_bytes = _compare(folder, meta, out)
+    except Exception as exc:  # noqa: BLE001 (e.g. facts the store cannot write: the batch goes on)
+        return Verdict(run, f"cannot verify: the recomputed output cannot be compared: {type(exc).__name__}: {exc}",
+                       "", seconds)
+    if problems:
+        return Verdict(run, "differs", "; ".join(problems + _machine_note(meta)), seconds)
+    verdict = Verdict(run, "identical" if same_bytes else "same values", "", seconds)
+    if record and same_bytes and meta["provenance"].get("sweeper_modified"):
+        _record(folder, meta)
+        verdict.recorded = True
+    return verdict
+
+
+def _compare(folder: Path, meta: dict, out) -> tuple[list[str], bool]:
+    """What differs between a stored run (its ``folder`` and ``meta``) and its recomputed output ``out`` in the form
+    the store writes (data files and ``info``), and whether every data file is the same bytes."""
+    files, info = stored_form(out)
     stored = {f: (folder / f).read_bytes() for f in meta["files"]}
     problems = []
     if set(files) != set(stored):
@@ -249,13 +266,7 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
     info = _info_differences(meta["info"], json.loads(json.dumps(info)))
     if info:
         problems.append("info " + ", ".join(map(str, info)))
-    if problems:
-        return Verdict(run, "differs", "; ".join(problems + _machine_note(meta)), seconds)
-    verdict = Verdict(run, "identical" if same_bytes else "same values", "", seconds)
-    if record and same_bytes and meta["provenance"].get("sweeper_modified"):
-        _record(folder, meta)
-        verdict.recorded = True
-    return verdict
+    return problems, same_bytes
 
 
 def _replay_of(store: Store, task: Task, meta: dict) -> dict:
