@@ -314,9 +314,9 @@ print(json.dumps({"kernels loaded while timed": len(during), "compile_seconds": 
 
 @pytest.mark.parametrize("kind", ["bandit", "audit"])
 def test_stored_training_times_leave_out_compiling(kind, tmp_path):
-    """Issue 49, in what is stored: a run's train_seconds and games_per_second (the book's "training games/s")
-    included compiling the kernels, or loading them from the cache, in the first task of each worker process. A
-    warm-up game now comes first, its time stored apart as compile_seconds."""
+    """As on the command line, in what is stored: a run's train_seconds and games_per_second (the book's "training
+    games/s") included compiling the kernels, or loading them from the cache, in the first task of each worker
+    process. A warm-up game now comes first, its time stored apart as compile_seconds."""
     import os
     from pathlib import Path
 
