@@ -259,3 +259,26 @@ def test_the_facts_name_the_curriculum_and_count_its_games_and_cpu():
     assert f["decisions"] == 156_000 and f["updates"] == 6_400
     assert r["checkpoints"]["cpu_seconds"].tolist() == [660.0, 2_150.0]
     assert nf.facts_table(r["facts"]).loc["16x30x99", "learnt on"] == "8x8x10 → 16x16x40 → 16x30x99"
+
+
+def test_the_one_clock_sentence_sets_each_trained_agent_beside_the_networks_after_as_much_cpu():
+    r = _runs()
+    cp = r["checkpoints"]
+    r["checkpoints"] = cp.assign(test_games=100, wins=(cp["wins"] // 10), win_rate=(cp["wins"] // 10) / 100)
+    text = nf.one_clock_sentence(nf.one_clock(r, made_bench(networks=False)))
+    assert text.startswith("On beginner, on the same boards and one clock")
+    assert "the greedy table (the paper's) trained for 1.0 CPU minutes and wins 0.740 [" in text
+    assert "the networks' first checkpoint after as much CPU, at 1.0 minutes, wins 0.427 [" in text
+    assert "At the end of their 28.3 minutes the networks win 0.860 [" in text
+    assert "The exact solver trains nothing and wins 0.880; it pays at play, 10 µs of CPU per decision." in text
+
+
+def test_mistakes_per_game_multiply_the_decisions_sure_share_and_misses():
+    r = _runs()
+    q = nf.quality(r["tests"])
+    m = nf.mistakes_per_game(q, nf.against_targets(r["tests"], _players())).set_index("board")
+    own = q[(q["train"] == "8x8x10") & (q["test"] == "8x8x10")].iloc[0]
+    assert m.loc["8x8x10", "missed_per_game"] == pytest.approx(
+        own["decisions_per_game"] * own["sure_share"] * own["missed_per_sure"])
+    assert m.loc["8x8x10", "solver_gap"] == pytest.approx(0.879 - 0.86)
+    assert list(m.index) == ["8x8x10", "16x16x40"]

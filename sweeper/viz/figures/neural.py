@@ -550,5 +550,52 @@ def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
               "end), so each is an upper bound on the time needed; 1,000 test games per checkpoint.")
 
 
-__all__ += ["facts_table", "targets_table", "one_clock_table", "calibration_errors_table", "quality_table",
+def one_clock_sentence(c: pd.DataFrame) -> str:
+    """What :func:`one_clock` shows on beginner, in the words its numbers allow: each trained agent's CPU and win
+    rate against the networks' first checkpoint after that much CPU and their end, over the seeds."""
+    b = c[c["board"] == "8x8x10"]
+    nets = b[b["agent"] == "network"].sort_values("cpu_minutes")
+    if nets.empty:
+        return ""
+    parts = []
+    for r in b[b["agent"] != "network"].itertuples():
+        if r.agent.startswith("exact solver"):
+            continue
+        later = nets[nets["cpu_minutes"] >= r.cpu_minutes]
+        at = later.iloc[0] if len(later) else nets.iloc[-1]
+        parts.append(f"the {r.agent} trained for {r.cpu_minutes:.1f} CPU minutes and wins {r.win_rate:.3f} "
+                     f"[{r.lo:.3f}, {r.hi:.3f}] ({r.seeds} seed{'s' if r.seeds > 1 else ''}); the networks' first "
+                     f"checkpoint after as much CPU, at {at['cpu_minutes']:.1f} minutes, wins {at['win_rate']:.3f} "
+                     f"[{at['lo']:.3f}, {at['hi']:.3f}]")
+    end = nets.iloc[-1]
+    solver = b[b["agent"].str.startswith("exact solver")]
+    mine = end.get("µs_per_decision", np.nan)
+    tail = (f" The exact solver trains nothing and wins {solver['win_rate'].iloc[0]:.3f}; it pays at play, "
+            f"{solver['µs_per_decision'].iloc[0]:,.0f} µs of CPU per decision"
+            + ("" if pd.isna(mine) else f" against the networks' {mine:,.0f}") + "." if len(solver) else "")
+    return ("On beginner, on the same boards and one clock (process CPU of training, one thread): " + "; ".join(parts)
+            + f". At the end of their {end['cpu_minutes']:.1f} minutes the networks win {end['win_rate']:.3f} "
+              f"[{end['lo']:.3f}, {end['hi']:.3f}] (95% intervals over the seeds)." + tail)
+
+
+def mistakes_per_game(q: pd.DataFrame, targets: pd.DataFrame) -> pd.DataFrame:
+    """Per level, the networks trained there (:func:`quality`'s rows on their own level): decisions per game, the
+    sure decisions per game they missed (a tile was proven safe and they clicked another), the regret per game (the
+    excess chance of a mine over the best click, summed over a game's decisions) and the gap to the exact solver's
+    win rate on the same boards (:func:`against_targets`)."""
+    own = q[q["train"] == q["test"]].set_index("test")
+    t = targets.set_index("board")
+    rows = []
+    for b in LEVELS:
+        if b not in own.index or b not in t.index:
+            continue
+        r = own.loc[b]
+        rows.append({"board": b, "decisions_per_game": r["decisions_per_game"],
+                     "missed_per_game": r["decisions_per_game"] * r["sure_share"] * r["missed_per_sure"],
+                     "regret_per_game": r["regret_per_game"], "solver_gap": t.loc[b, "solver"] - t.loc[b, "own"],
+                     "games": int(r["games"])})
+    return pd.DataFrame(rows)
+
+
+__all__ += ["facts_table", "targets_table", "one_clock_table", "one_clock_sentence", "mistakes_per_game", "calibration_errors_table", "quality_table",
             "regret_sentence", "mistakes_sentence", "budget_sentence"]
