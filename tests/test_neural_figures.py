@@ -282,3 +282,15 @@ def test_mistakes_per_game_multiply_the_decisions_sure_share_and_misses():
         own["decisions_per_game"] * own["sure_share"] * own["missed_per_sure"])
     assert m.loc["8x8x10", "solver_gap"] == pytest.approx(0.879 - 0.86)
     assert list(m.index) == ["8x8x10", "16x16x40"]
+
+
+def test_the_gap_sentence_says_where_the_regret_covers_the_gap():
+    gap = pd.DataFrame([{"board": "8x8x10", "decisions_per_game": 19.0, "missed_per_game": 0.05,
+                         "regret_per_game": 0.03, "solver_gap": 0.02, "games": 60},
+                        {"board": "16x30x99", "decisions_per_game": 110.0, "missed_per_game": 1.5,
+                         "regret_per_game": 0.08, "solver_gap": 0.15, "games": 60}])
+    text = nf.gap_sentence(gap)
+    assert "on 8x8x10, 0.05 proven-safe tiles missed and a regret of 0.030 per game (19 decisions per game), " \
+        "against a gap of +0.020" in text
+    assert "On 8x8x10 it is at least the gap" in text and "60 games per level" in text
+    assert "On no level" in nf.gap_sentence(gap.iloc[1:])

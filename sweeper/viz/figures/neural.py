@@ -550,6 +550,25 @@ def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
               "end), so each is an upper bound on the time needed; 1,000 test games per checkpoint.")
 
 
+def learning_sentence() -> str:
+    """How the stored networks learn, from the specs that made them
+    (:mod:`~sweeper.experiments.neural_runs`)."""
+    from ...experiments import neural_runs as nr
+    warm_board, warm_cpu, warm = nr.WARM_START
+    exp = nr.NEURAL_LEVELS["16x30x99"]["curriculum"][1:]
+    mb, rp = nr.NEURAL_LEARNING["minibatch"], nr.NEURAL_LEARNING["replay"]
+    return (f"Every network starts with {warm_cpu:.0f} CPU seconds on {warm_board} boards, one Adam step on "
+            f"{warm['minibatch']} views per {warm['minibatch'] / warm['replay']:.0f} decisions; then it plays its "
+            f"own level"
+            + "".join(f" (the expert networks first {cpu:.0f} CPU seconds on {b})" for b, cpu, *_ in exp)
+            + f", one Adam step on {mb} views per {mb / rp:.0f} decisions at a learning rate of "
+              f"{nr.NEURAL_LEARNING['lr']:g}, until {nr.NEURAL_BUDGET / 60:.0f} CPU minutes of training in all "
+              f"have passed (the games in progress are finished). Each is frozen and tested after "
+              + ", ".join(f"{c / 60:.0f}" for c in nr.NEURAL_CHECKPOINTS)
+            + f" CPU minutes and at the end, on the first {nr.NEURAL_TEST['paper']:,} boards of its level's "
+              f"benchmark suite, and at the end on those of the other two levels too.")
+
+
 def one_clock_sentence(c: pd.DataFrame) -> str:
     """What :func:`one_clock` shows on beginner, in the words its numbers allow: each trained agent's CPU and win
     rate against the networks' first checkpoint after that much CPU and their end, over the seeds."""
@@ -597,5 +616,26 @@ def mistakes_per_game(q: pd.DataFrame, targets: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-__all__ += ["facts_table", "targets_table", "one_clock_table", "one_clock_sentence", "mistakes_per_game", "calibration_errors_table", "quality_table",
+def gap_sentence(gap: pd.DataFrame) -> str:
+    """The gap exercise's conclusion (:func:`mistakes_per_game`): per level the missed proven-safe tiles and the
+    regret per game beside the gap to the solver, and where the regret alone is as large as the gap."""
+    if gap.empty:
+        return ""
+    parts = [f"on {r.board}, {r.missed_per_game:.2f} proven-safe tiles missed and a regret of "
+             f"{r.regret_per_game:.3f} per game ({r.decisions_per_game:.0f} decisions per game), against a gap of "
+             f"{r.solver_gap:+.3f} to the solver's win rate" for r in gap.itertuples()]
+    enough = [r.board for r in gap.itertuples() if r.regret_per_game >= r.solver_gap > 0]
+    games = int(gap["games"].max())
+    return ("Per level, the networks trained there: " + "; ".join(parts) + ". The regret per game adds up, over a "
+            "game's decisions, how much likelier the network's click was to hit a mine than the best click on offer: "
+            "the excess chance of losing that its own decisions carry. "
+            + (f"On {', '.join(enough)} it is at least the gap, so worse clicks on the network's own positions are "
+               "enough to explain the wins it lacks; a missed safe tile is one of them only when the clicked tile "
+               "hid a mine. " if enough else "On no level is it as large as the gap. ")
+            + f"These figures rest on {games} games per level (20 per network), so they are rough; and the solver's "
+              "games reach other positions than the network's, which this accounting does not follow.")
+
+
+__all__ += ["facts_table", "targets_table", "one_clock_table", "learning_sentence", "one_clock_sentence", "gap_sentence",
+            "mistakes_per_game", "calibration_errors_table", "quality_table",
             "regret_sentence", "mistakes_sentence", "budget_sentence"]
