@@ -206,7 +206,7 @@ def benchmark_ppo_tasks(sc, seeds=None):
 
 
 def benchmark_neural_tasks(sc, networks):
-    """The stored networks of ``networks`` (tasks of ``ext:neural`` at paper scale, read from their stored runs) on
+    """The stored networks of ``networks`` (the tasks of ``ext:neural`` at paper scale, read from their stored runs) on
     the benchmark's boards (needs the extra); none at another scale (the networks are stored at paper scale only)."""
     if sc.name != "paper":
         return []

@@ -1,6 +1,7 @@
 """The neural bandit's stored runs on the benchmark's yardstick (issue 50): specs ``ext:neural_beginner``,
-``ext:neural_intermediate``, ``ext:neural_expert`` (three seeds each, 30 CPU minutes of training per seed) and
-``ext:neural_levers`` (the ablation: one lever at a time, one seed, a fixed CPU budget).
+``ext:neural_intermediate``, ``ext:neural_expert`` (three seeds each, 30 CPU minutes of training per seed; the three
+together are ``ext:neural``) and ``ext:neural_levers`` (the ablation: one lever at a time, one seed, a fixed CPU
+budget).
 
 Every run is a :func:`~sweeper.experiments.neural.neural_task` on a CPU budget whose checkpoints and tests play the
 first 1,000 boards of each level's benchmark suite (``boards="benchmark"``: the same boards for every seed, every
@@ -64,6 +65,11 @@ def level_task(sc, board: str, seed: int) -> Task:
                            f"{f'{NEURAL_BUDGET:,.0f} CPU s' if paper else f'{QUICK_GAMES} games'}, seed {seed}")
 
 
+def level_tasks(sc, seeds) -> list[Task]:
+    """The runs of every level, for each seed: ``ext:neural``."""
+    return [level_task(sc, board, s) for board in NEURAL_LEVELS for s in seeds]
+
+
 def _level_spec(board: str) -> tuple:
     name = NEURAL_LEVELS[board]["name"]
     return (f"ext:neural_{name}", f"The neural bandit on {name} boards, 30 CPU minutes per seed",
@@ -115,7 +121,13 @@ def _lever_task(sc, name: str, extra: dict, seed: int) -> Task:
 
 
 #: The specs of this module, ``(id, title, text, build)`` (:mod:`~sweeper.experiments.specs` makes them specs).
-NEURAL_SPECS = [_level_spec(b) for b in NEURAL_LEVELS] + [(
+NEURAL_SPECS = [(
+    "ext:neural", "From a table to a network: the neural contextual bandit on every level",
+    "A fully convolutional network's P(mine | view), trained from the end-of-game labels on each level under the "
+    "paper's opening for 30 CPU minutes per seed (curriculum included), tested greedy on the first 1,000 boards of "
+    "every level's benchmark suite and set against the exact probabilities (needs `make deep`): "
+    "ext:neural_beginner, ext:neural_intermediate and ext:neural_expert together.", level_tasks)]
+NEURAL_SPECS += [_level_spec(b) for b in NEURAL_LEVELS] + [(
     "ext:neural_levers", "What makes the neural bandit learn faster: one lever at a time",
     "The neural bandit on intermediate boards for 10 CPU minutes (seed 1), with the stored runs' learning and with "
     "one lever changed at a time (the mine counter as an input, the board's symmetries, a curriculum from beginner "
