@@ -54,7 +54,7 @@ def neural_runs(outputs=None) -> dict:
     order), games on its own board and in all (``games_all``, the curriculum's too), decisions, gradient steps and
     CPU seconds of training, all phases, the machine's CPU, weights), ``checkpoints`` (board, seed, games on its own
     board and CPU seconds of training so far, the curriculum's included, frozen test win rate on its own level [95%
-    Wilson]), ``tests`` (train board, seed, test board, win rate [95% Wilson], revealed share, test decisions and
+    Wilson], ``games_all``: the curriculum's games too), ``tests`` (train board, seed, test board, win rate [95% Wilson], revealed share, test decisions and
     CPU, the quality of its decisions), ``mistakes`` (train board, seed, the worst decisions' rows with their views
     and mines as arrays in the columns ``view`` and ``mines``) and ``calibration`` (train board, seed, test board and
     the bins of the network's P(mine) against the exact probabilities). Every test of every network plays the same
@@ -76,7 +76,7 @@ def neural_runs(outputs=None) -> dict:
         cp = out.tables["checkpoints"]
         if "total_cpu_seconds" in cp:
             cp = cp.assign(cpu_seconds=cp["total_cpu_seconds"]).drop(columns="total_cpu_seconds")
-        points.append(cp.assign(board=board, seed=seed))
+        points.append(cp.assign(board=board, seed=seed, games_all=cp["games"] + before["games"]))
         tt = out.tables["tests"]
         tests.append(tt.rename(columns={"board": "test"}).assign(train=board, seed=seed))
         if "calibration" in out.tables:
