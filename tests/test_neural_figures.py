@@ -294,3 +294,15 @@ def test_the_gap_sentence_says_where_the_regret_covers_the_gap():
         "against a gap of +0.020" in text
     assert "On 8x8x10 it is at least the gap" in text and "60 games per level" in text
     assert "On no level" in nf.gap_sentence(gap.iloc[1:])
+
+
+def test_the_budget_sentence_names_the_checkpoints_it_had():
+    r = _runs()
+    greedy = pd.Series({"win_rate": 0.74, "lo": 0.72, "hi": 0.76, "seeds": 3})
+    points = r["checkpoints"]
+    ci = [wilson(int(w), int(n)) for w, n in zip(points["wins"], points["test_games"])]
+    points = points.assign(lo=[c[0] for c in ci], hi=[c[1] for c in ci])
+    first = points[(points["board"] == "8x8x10") & (points["lo"] > greedy["hi"])].groupby("seed").head(1)
+    text = nf.budget_sentence(first, greedy, points)
+    assert "seed 1 after 28.3 CPU minutes (300 games: 0.850 [" in text
+    assert "(after about 1 CPU minutes, and at the end)" in text and "the same boards as the table's 3 seeds" in text

@@ -541,13 +541,18 @@ def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
     if first.empty:
         return (f"No beginner checkpoint of seeds {', '.join(map(str, seeds))} is above the greedy table's "
                 f"{greedy['win_rate']:.4f} with separated intervals.")
-    parts = [f"seed {int(r.seed)} after {r.cpu_seconds / 60:.1f} CPU minutes ({int(r.games):,} games: "
-             f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}])" for r in first.itertuples()]
+    parts = [f"seed {int(r.seed)} after {r.cpu_seconds / 60:.1f} CPU minutes "
+             f"({int(getattr(r, 'games_all', r.games)):,} games: {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}])"
+             for r in first.itertuples()]
     missing = [str(s) for s in seeds if s not in set(first["seed"])]
+    beg = points[points["board"] == "8x8x10"]
+    at = sorted({round(c / 60) for c in beg.groupby("seed").head(len(beg) // max(len(seeds), 1) - 1)["cpu_seconds"]})
+    n = int(beg["test_games"].iloc[0])
     return ("Above the greedy table's " + f"{greedy['win_rate']:.4f} [{greedy['lo']:.4f}, {greedy['hi']:.4f}]: "
             + "; ".join(parts) + (f"; seeds {', '.join(missing)} never" if missing else "")
-            + ". The checkpoints are few (at a thirtieth, a tenth, a third and two thirds of the training, and its "
-              "end), so each is an upper bound on the time needed; 1,000 test games per checkpoint.")
+            + f". The checkpoints are few (after about {', '.join(map(str, at))} CPU minutes, and at the end), so each "
+              f"is an upper bound on the time needed; {n:,} test games per checkpoint, the same boards as the "
+              f"table's {int(greedy.get('seeds', 1))} seeds.")
 
 
 def learning_sentence() -> str:
