@@ -90,6 +90,7 @@ LEVERS = {
     "curriculum": {"curriculum": [["8x8x10", 150]]},
     "48 channels, 7 layers": {"channels": 48, "layers": 7},
     "minibatch 128, replay 0.5": {"minibatch": 128, "replay": 0.5},
+    "minibatch 128, replay 0.25": {"minibatch": 128, "replay": 0.25},
     "exploration 0.05": {"epsilon": 0.05},
     "interior weight 0.1": {"learning": {"interior_weight": 0.1}},
     "kept levers": {"curriculum": [WARM_START], **NEURAL_LEARNING},
