@@ -379,28 +379,54 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
                  minibatch: int = 16, replay: float = 1.0, lr: float = 1e-3, capacity: int = 100_000,
                  warmup: int = 1_000, symmetries: bool = False, interior_weight: float = 1.0, record: bool = False,
                  snapshots=(), snapshots_in: str = "budget") -> NeuralRun:
-    """Train ``agent`` (a :class:`~sweeper.agents.neural.NeuralAgent`, trained in place; ``None``: a new
-    ``NeuralAgent(seed=seed)``) on ``board`` for ``games`` games or ``cpu_seconds`` of CPU time (exactly one of
-    them), ``batch`` games at once (see the module docstring for ``minibatch``, ``replay``, ``lr``, ``capacity``,
-    ``warmup``, ``symmetries`` and ``interior_weight``). The defaults, one Adam step on 16 views per 16 decisions at a learning rate of 0.001, learnt at
-    least as much per CPU second as every faster learning measured, on beginner and on intermediate boards (issue
-    50: a fresh ``NeuralAgent(seed=1)`` trained with seed 1 for a budget of CPU seconds, one thread, on a shared
-    2-core AMD EPYC, then tested on the 1,000 boards of ``held_out_seed(1, 0)``). On beginner they won 0.833 after
-    3 CPU minutes (11,402 games, 12,008 steps) and 0.848 after 10 (37,394 games); on intermediate 0.160 after 1
-    minute (1,437 games) and 0.471 after 3 (2,264 games). Steps on 128 views cost much less per view (about 0.35 ms
-    against 0.8 ms at 16: the convolutions run on more rows at once): ``minibatch=128, replay=0.5, lr=2e-3`` plays
-    about 3,100 decisions per CPU second on beginner (the defaults about 1,100) and won more there, 0.844 after 3
-    minutes (32,919 games) and 0.860 after 10 (104,649 games), but less from scratch on intermediate, 0.000 after
-    1 minute and 0.402 after 3 (7,007 games): early learning is bound by the number of steps, and it takes 8 times
-    fewer. ``minibatch=128, replay=0.25, lr=2e-3`` plays 4,200-4,900 decisions per CPU second on beginner and won
-    0.825 after 3 minutes (47,875 games) and 0.836 after 10 (145,881 games); on intermediate 0.000 and 0.377.
-    (Earlier, at one CPU minute on beginner: 0.758 for the defaults, 0.681 for 16 views and ``replay=2``, 0.713 for
-    32 and 2.)
-    ``snapshots``: increasing points of the budget (games, or CPU seconds; or decisions, with
-    ``snapshots_in="decisions"``) at which a copy of the agent is kept (``run.snapshots``; taken once a step of the
-    batched player has reached the point, with the games, decisions, updates and CPU seconds then: a run on a CPU
-    budget is replayed exactly by the games it played as a games budget and its snapshots' decisions), e.g.
-    to test the network after 1, 3 and 5 CPU minutes of one run. Returns a :class:`NeuralRun`."""
+    """Train a neural bandit online on ``board``, many games at once (see the module docstring).
+
+    Parameters
+    ----------
+    agent : NeuralAgent or None
+        The network, trained in place; ``None``: a new ``NeuralAgent(seed=seed)``.
+    board : str or Setting
+        The board, e.g. ``"8x8x10"`` or ``"expert"``.
+    games, cpu_seconds : int or float
+        The budget, exactly one of them: games (deterministic: the same seed gives the same network and games, bit
+        for bit) or process CPU seconds (new games are dealt until then; the games in progress are finished).
+    seed : int
+        The run's seed: its boards, minibatches and exploration.
+    opening : str
+        The opening rule (``"reference"``, the paper's, by default).
+    batch : int
+        Games in progress at once (64).
+    minibatch, replay, lr, capacity, warmup
+        One Adam step (learning rate ``lr``) on ``minibatch`` views drawn from the last ``capacity`` decisions each
+        time ``minibatch / replay`` decisions have been played, once ``warmup`` decisions are stored. The defaults,
+        16 views per 16 decisions at 0.001, are the first stored networks' learning; issue 50's runs start with
+        them for 150 CPU seconds on beginner, then take 128 views per 256 decisions (the neural chapter's ablation
+        measures both).
+    symmetries : bool
+        Turn each view of a minibatch by one of the board's symmetries (8 on a square board, 4 flips otherwise).
+    interior_weight : float
+        The loss's weight, in [0, 1], of covered tiles with no revealed neighbour (1: every covered tile alike).
+    record : bool
+        Keep each game's mine layout and clicks (``run.layouts``, ``run.moves``).
+    snapshots : list of float
+        Increasing points of the budget (games, or CPU seconds; decisions with ``snapshots_in="decisions"``) at
+        which a copy of the agent is kept, with the games, decisions, gradient steps and CPU seconds then
+        (``run.snapshots``), taken once a step of the batched player has reached the point. A run on a CPU budget
+        is replayed exactly by its games as a games budget and its snapshots' decisions.
+    snapshots_in : {"budget", "decisions"}
+        The unit of ``snapshots``.
+
+    Returns
+    -------
+    NeuralRun
+        One record per game in the order the games ended, the trained agent and the run's totals.
+
+    Raises
+    ------
+    ValueError
+        For a budget that is not exactly one of ``games`` and ``cpu_seconds``, an unknown board or opening, an
+        agent that is not a ``NeuralAgent``, a number out of its range, or snapshots that do not increase.
+    """
     if agent is None:
         agent = NeuralAgent(seed=check_seed(seed))
     agent = as_neural(agent)
