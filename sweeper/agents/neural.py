@@ -177,14 +177,45 @@ def check_views(views, what: str = "views") -> np.ndarray:
 
 
 class NeuralAgent:
-    """The neural contextual bandit (see the module docstring): ``NeuralAgent(channels=32, layers=5,
-    epsilon=0.0, seed=0)``; ``seed`` draws the initial weights. 32 channels by default: at one CPU minute of
-    training on beginner boards (with the learning of the stored runs: one Adam step on 16 views per 16 decisions) it
-    won 0.758 of 1,000 test games against 0.598 for 64 channels (the issue's prototype), which take three times as
-    long per decision (``python -m sweeper bench`` times both sizes). Train it with
-    :func:`sweeper.running.neural_play.train_neural`, test it with
+    """The neural contextual bandit (see the module docstring): a fully convolutional network's P(mine | view) for
+    every tile, clicked greedily.
+
+    Train it with :func:`sweeper.running.neural_play.train_neural`, test it with
     :func:`~sweeper.running.neural_play.evaluate_neural`, play it in the Gymnasium env with
-    :func:`sweeper.running.policies.neural_policy`."""
+    :func:`sweeper.running.policies.neural_policy`; ``save`` and :func:`load_neural` keep it as plain data.
+
+    Parameters
+    ----------
+    channels : int
+        Channels of every convolution (32; at one CPU minute of training on beginner boards, with the first stored
+        networks' learning, 32 won 0.758 of 1,000 test games against 0.598 for 64, which take three times as long
+        per decision: ``python -m sweeper bench`` times both).
+    layers : int
+        3x3 convolutions (5: each tile's output sees the 11x11 square around it).
+    epsilon : float
+        While learning, the probability of a uniformly random covered tile instead of the greedy one (0).
+    seed : int
+        Draws the initial weights.
+    mines_left : bool
+        Whether the network also reads the mine counter (one more input plane); then ``logits``, ``choose`` and
+        ``probabilities`` take the board's ``mines``.
+
+    Attributes
+    ----------
+    net : torch.nn.Module
+        The network.
+    games, decisions, updates : int
+        What it has learnt from: games played learning, their decisions, gradient steps.
+    boards : list of str
+        The boards it learnt on, in order.
+    init_seed : int
+        The seed of the initial weights.
+
+    Raises
+    ------
+    ValueError
+        Without the optional extra ``deep`` (torch), or for a size or ``epsilon`` out of range.
+    """
 
     label = "neural"
 
