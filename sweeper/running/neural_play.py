@@ -455,10 +455,39 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
 
 def evaluate_neural(agent, board="8x8x10", games: int | None = 1_000, seed: int = 0, *, opening: str = "reference",
                     batch: int = TEST_BATCH, record: bool = False, layouts=None) -> NeuralRun:
-    """Test games: ``agent`` plays ``games`` games of ``board`` greedily and learns nothing (the agent is
-    unchanged); the boards of ``play_solver(board, games, seed=seed)``, or ``layouts`` (2-D boolean mine layouts
-    that agree with the opening, one game each, in order: ``games`` then None or their number).
-    ``record=True`` keeps each game's mine layout and clicks (``run.layouts``, ``run.moves``)."""
+    """Test games: the network plays greedily and learns nothing (the agent is unchanged).
+
+    Parameters
+    ----------
+    agent : NeuralAgent
+        The network.
+    board : str or Setting
+        The board.
+    games : int or None
+        Games to play: the boards of ``play_solver(board, games, seed=seed)`` (so the solver's games pair up);
+        with ``layouts``, None or their number.
+    seed : int
+        The boards' seed.
+    opening : str
+        The opening rule (``"reference"``).
+    batch : int
+        Games in progress at once (256; the games and clicks are the same for any batch).
+    record : bool
+        Keep each game's mine layout and clicks (``run.layouts``, ``run.moves``).
+    layouts : sequence of 2-D boolean arrays, optional
+        The mine layouts to play, one game each, in order (they must agree with the opening).
+
+    Returns
+    -------
+    NeuralRun
+        One record per game, with the totals and the CPU time.
+
+    Raises
+    ------
+    ValueError
+        For an agent that is not a ``NeuralAgent``, an unknown board or opening, a layout that does not fit the
+        board or the opening, or ``games`` that disagrees with the number of layouts.
+    """
     agent = as_neural(agent)
     setting = Setting.parse(board)
     lay = None
