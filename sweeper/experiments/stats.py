@@ -110,6 +110,16 @@ def _seed_rates(outcomes, what: str) -> np.ndarray:
     return np.array([r.mean() for r in rows])
 
 
+def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
+    """The mean of per-seed values (rates, or steps between two rates) with its Student t-interval over the seeds:
+    ``(mean, low, high)``; the interval is NaN with fewer than two values."""
+    v = np.asarray(values, dtype=float).ravel()
+    if len(v) < 2:
+        return float(v.mean()) if len(v) else float("nan"), float("nan"), float("nan")
+    half = _st.t.ppf(0.5 + confidence / 2, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
+    return float(v.mean()), float(v.mean() - half), float(v.mean() + half)
+
+
 def seed_summary(outcomes, confidence: float = 0.95) -> dict:
     """One learner's test over its seeds: ``outcomes`` holds one array of game outcomes (0/1) per seed, all on
     the same boards. Returns the per-seed win rates (``seeds``), their mean with a Student t-interval over the
@@ -123,8 +133,8 @@ def seed_summary(outcomes, confidence: float = 0.95) -> dict:
     wins = int(round(sum(rates) * games))
     lo_p, hi_p = wilson(wins, k * games)
     if k > 1 and rates.std() > 0:
-        half = _st.t.ppf(0.5 + confidence / 2, k - 1) * rates.std(ddof=1) / math.sqrt(k)
-        lo, hi = max(0.0, rates.mean() - half), min(1.0, rates.mean() + half)
+        _, lo, hi = mean_interval(rates, confidence)
+        lo, hi = max(0.0, lo), min(1.0, hi)
     elif k > 1:  # every seed the same rate: the seeds show no spread, the games still do
         lo, hi = lo_p, hi_p
     else:

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...experiments import specs as ex
 from ...experiments.reproduce import store_for
-from ...experiments.stats import compare_seed_rates, seed_summary, wilson
+from ...experiments.stats import compare_seed_rates, mean_interval, seed_summary, wilson
 from . import benchmark as bf
 from . import regret as rf
 from .beyond import belief, calibration_error
@@ -168,9 +168,8 @@ def _over_seeds(rates, wins: int, games: int) -> tuple:
     do not differ, the pooled Wilson interval (no spread is not no uncertainty)."""
     rates = np.asarray(rates, dtype=float)
     if len(rates) > 1 and rates.std() > 0:
-        from scipy import stats as st
-        half = st.t.ppf(0.975, len(rates) - 1) * rates.std(ddof=1) / np.sqrt(len(rates))
-        return float(rates.mean()), max(0.0, rates.mean() - half), min(1.0, rates.mean() + half)
+        mean, lo, hi = mean_interval(rates)
+        return mean, max(0.0, lo), min(1.0, hi)
     lo, hi = wilson(wins, games)
     return float(rates.mean()), lo, hi
 
@@ -332,9 +331,7 @@ def _rising(board: str, points: pd.DataFrame) -> str:
             f"({steps.mean():+.3f}, seeds {', '.join(f'{x:+.3f}' for x in steps)})")
     if len(steps) < 2:
         return text + ": one seed, no interval"
-    from scipy import stats as st
-    half = st.t.ppf(0.975, len(steps) - 1) * steps.std(ddof=1) / np.sqrt(len(steps))
-    lo, hi = steps.mean() - half, steps.mean() + half
+    _, lo, hi = mean_interval(steps)
     verdict = ("still rising when the budget ran out" if lo > 0 else "falling at the end" if hi < 0
                else "the seeds cannot tell whether it was still rising")
     return text + f", 95% interval over the seeds [{lo:+.3f}, {hi:+.3f}]: {verdict}"
