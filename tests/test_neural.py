@@ -451,7 +451,7 @@ def test_with_no_interior_weight_only_the_frontiers_labels_teach():
     from sweeper.game.engine import Setting
     from sweeper.rng import neural_generator
     from sweeper.running.neural_play import _Learner
-    torch = neural.require_torch()
+    torch = _extra()
     view = np.full((6, 6), 9, np.int8)
     view[0, :3] = [0, 1, 2]
     mines = np.zeros((6, 6), np.uint8)
