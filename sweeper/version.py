@@ -21,6 +21,8 @@ History:
    in the last bit now and then, which changes tie-breaks and so later games.
 """
 
+#: The package's version (the one ``pyproject.toml`` declares). Stored results record it, but only
+#: ``BEHAVIOUR_VERSION`` decides whether a result is reused.
 __version__ = "0.1.0"
 
 #: The version of the results this code computes (see the module docstring).

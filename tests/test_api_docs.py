@@ -4,9 +4,11 @@ parameters are exactly the signature's, and whose ``Raises`` names every excepti
 page documents each item once and is in the table of contents."""
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import re
+import sys
 import textwrap
 from pathlib import Path
 
@@ -16,16 +18,21 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "book" / "api.md"
 
-#: The page's items (module path, name) with the methods it documents (``:members:``).
-FUNCTIONS = ["sweeper.running.training.train", "sweeper.running.training.evaluate", "sweeper.running.training.play",
-             "sweeper.agents.kinds.make_agent", "sweeper.agents.kinds.load_agent", "sweeper.running.belief.audit",
-             "sweeper.running.regret.regret", "sweeper.running.players.play_solver",
-             "sweeper.experiments.benchmark.score"]
-CLASSES = {"sweeper.running.episode.Episode": ["step", "play", "candidates", "table", "window"],
-           "sweeper.agents.custom.Rule": ["with_params"],
-           "sweeper.running.env.MinesweeperEnv": ["reset", "step", "render", "action_masks"]}
-#: Methods that raise nothing (no ``Raises`` section expected).
-RAISE_NOTHING = {"sweeper.running.episode.Episode.table", "sweeper.running.env.MinesweeperEnv.render"}
+sys.path.insert(0, str(REPO / "book" / "_ext"))
+from api_page import api_items, members  # noqa: E402  the page's own list: sweeper.__all__
+
+
+def _documented() -> list[tuple[str, str]]:
+    """(dotted name, what) for every item the page shows: each public name, and each documented member of a
+    class (``method`` or ``property``)."""
+    out = []
+    for module, name, kind in api_items():
+        out.append((f"{module}.{name}", kind))
+        if kind == "class":
+            cls = getattr(importlib.import_module(module), name)
+            out += [(f"{module}.{name}.{m}", "property" if isinstance(vars(cls)[m], property) else "method")
+                    for m in members(cls)]
+    return out
 
 
 def _resolve(dotted: str):
@@ -94,17 +101,39 @@ def _napoleon_params(doc: str) -> set[str]:
     return {n.replace("\\*", "*") for n in re.findall(r"^:param (\S+):", text, re.M)}
 
 
-DOCUMENTED = [(f, "function") for f in FUNCTIONS] + [(c, "class") for c in CLASSES] + \
-             [(f"{c}.{m}", "method") for c, ms in CLASSES.items() for m in ms]
+DOCUMENTED = _documented()
+
+
+def _returns_nothing(fn) -> bool:
+    return inspect.signature(fn).return_annotation in (None, "None")
+
+
+def _data_comment(dotted: str) -> str:
+    """The ``#:`` comment above a module constant (what autodata shows), or ""."""
+    from sphinx.pycode import ModuleAnalyzer
+    module, _, name = dotted.rpartition(".")
+    docs = ModuleAnalyzer.for_module(module).find_attr_docs()
+    return " ".join(docs.get(("", name), [])).strip()
 
 
 @pytest.mark.parametrize("dotted,what", DOCUMENTED, ids=[d for d, _ in DOCUMENTED])
 def test_each_item_has_the_numpydoc_sections_and_its_signatures_parameters(dotted, what):
+    """A function or method: a summary, ``Parameters`` (exactly its signature's), ``Returns`` (unless it returns
+    None) and ``Raises`` listing every exception its body raises; a class: a summary, ``Parameters`` (its
+    constructor's) and ``Attributes``; a property or an exception: a summary; a constant: its ``#:`` comment."""
+    if what == "data":
+        assert _data_comment(dotted), f"{dotted}: no #: comment above it (autodata shows nothing)"
+        return
     obj = _resolve(dotted)
+    if what == "property":
+        obj = obj.fget
     doc = obj.__doc__
-    assert doc and sections(doc)[""][0].strip(), f"{dotted}: no summary line"
+    assert doc and sections(doc)[""] and sections(doc)[""][0].strip(), f"{dotted}: no summary line"
+    if what in ("property", "exception"):
+        return
     found = sections(doc)
-    fn = obj.__init__ if what == "class" else obj
+    fn = obj if what != "class" else getattr(obj, "__post_init__", None) \
+        if dataclasses.is_dataclass(obj) else obj.__init__  # a dataclass checks its fields in __post_init__
     must, may = _signature_names(obj)
     if must or len(may) > len(must):
         assert "Parameters" in found, f"{dotted}: no Parameters section"
@@ -113,19 +142,33 @@ def test_each_item_has_the_numpydoc_sections_and_its_signatures_parameters(dotte
         assert must <= set(documented), f"{dotted}: undocumented parameters {sorted(must - set(documented))}"
         assert set(documented) <= may, f"{dotted}: documents {sorted(set(documented) - may)}, not in its signature"
         assert _napoleon_params(doc) == set(documented), f"{dotted}: napoleon reads other parameters"
-    if what != "class":
+    if what == "class":
+        assert "Attributes" in found and entries(found["Attributes"]), f"{dotted}: no Attributes section"
+    elif not _returns_nothing(obj):
         assert "Returns" in found and entries(found["Returns"]), f"{dotted}: no Returns section"
-    if dotted in RAISE_NOTHING:
-        assert not _raised(fn), f"{dotted} raises: document it"
+    raised = _raised(fn) if inspect.isfunction(fn) else set()
+    if not raised and "Raises" not in found:
         return
-    assert "Raises" in found, f"{dotted}: no Raises section"
+    assert "Raises" in found, f"{dotted} raises {sorted(raised)}: no Raises section"
     raises = entries(found["Raises"])
     assert raises and all(re.fullmatch(r"[A-Za-z_][\w.]*", r) for r in raises), raises
     listed = {r.rpartition(".")[2] for r in raises}
-    assert _raised(fn) <= listed, f"{dotted} raises {sorted(_raised(fn) - listed)} without saying so"
+    assert raised <= listed, f"{dotted} raises {sorted(raised - listed)} without saying so"
     for line in found["Raises"]:
         if line.strip() and line[0].isspace():
             assert line.startswith("    "), f"{dotted}: Raises text must be indented under its exception"
+
+
+def test_the_page_lists_every_public_name_once():
+    """The page's list is ``sweeper.__all__`` itself: every name, once, each under the module that defines it."""
+    import sweeper
+    items = api_items()
+    assert [n for _, n, _ in items] == list(sweeper.__all__) and len(set(sweeper.__all__)) == len(sweeper.__all__)
+    for module, name, _ in items:
+        assert getattr(importlib.import_module(module), name) is getattr(sweeper, name), (module, name)
+    for must in ("Game", "Greedy", "Thompson", "RuleAgent", "audit", "regret", "score", "MinesweeperEnv",
+                 "NeuralAgent", "train_neural"):
+        assert must in sweeper.__all__, must
 
 
 def test_the_section_reader_reads_a_numpydoc_docstring():
@@ -149,28 +192,11 @@ def test_the_section_reader_reads_a_numpydoc_docstring():
     assert _napoleon_params(doc) == {"a", "b", "**kw"}
 
 
-def _directives() -> list[tuple[str, str, list[str]]]:
-    """The page's autodoc directives: (directive, target, members)."""
-    found = []
-    for m in re.finditer(r"^\.\. (auto\w+):: (\S+)\n((?:   :\w[\w-]*:.*\n)*)", PAGE.read_text(), re.M):
-        members = re.search(r":members: (.*)", m.group(3))
-        found.append((m.group(1), m.group(2), [s.strip() for s in members.group(1).split(",")] if members else []))
-    return found
-
-
-def test_the_api_page_documents_each_item_once_with_its_methods():
-    directives = _directives()
-    targets = [t for _, t, _ in directives]
-    assert len(targets) == len(set(targets)), "an item is documented twice (Sphinx warns)"
-    assert sorted(targets) == sorted([*FUNCTIONS, *CLASSES])
-    for kind, target, members in directives:
-        assert kind == ("autoclass" if target in CLASSES else "autofunction"), target
-        assert members == CLASSES.get(target, []), target
+def test_the_api_page_is_generated_by_its_directive():
     text = PAGE.read_text()
+    assert text.count(".. sweeper-api::") == 1
+    assert not re.search(r"^\.\. auto\w+::", text, re.M), "a hand-written autodoc item: the directive lists them"
     assert ":noindex:" not in text and "intersphinx" not in text
-    for heading in ("Playing and training", "Agents and rules", "Measuring: audit, regret",
-                    "The game as an environment", "The solver"):
-        assert f"\n## {heading}\n" in text, heading
 
 
 def test_the_api_page_is_in_the_reference_part_and_rendered_by_autodoc_and_napoleon():
@@ -187,8 +213,11 @@ def test_the_api_page_is_in_the_reference_part_and_rendered_by_autodoc_and_napol
     from sphinx.ext.napoleon import Config
     own = set(NumpyDocstring("", Config())._sections)
     custom = {s.lower() for s in sphinx["config"]["napoleon_custom_sections"]}
-    for dotted, _ in DOCUMENTED:
-        for name in sections(_resolve(dotted).__doc__):
+    for dotted, what in DOCUMENTED:
+        if what == "data":
+            continue
+        obj = _resolve(dotted)
+        for name in sections((obj.fget if what == "property" else obj).__doc__ or ""):
             assert not name or name.lower() in own | custom, f"{dotted}: section {name!r} is unknown to napoleon"
 
 

@@ -163,11 +163,11 @@ def test_a_runner_task_plays_the_training_games(spec):
 def test_the_kernels_refuse_a_rule_agent_without_its_rule():
     """No consumer can hand a plug-in rule's agent to the loop without its rule (it would play greedy)."""
     from sweeper.agents.loop import check_rule
-    pol = RuleAgent(Rule(last_candidate)).policy()
+    pol = RuleAgent(Rule(last_candidate))._policy()
     with pytest.raises(ValueError, match="needs its rule"):
         check_rule(pol, None)
     with pytest.raises(ValueError, match="rule agent|plug-in rule's agent only"):
-        check_rule(make_agent("greedy").policy(), (None,) * 8)
+        check_rule(make_agent("greedy")._policy(), (None,) * 8)
 
 
 # ------------------------------------------------------------------------------ regret --

@@ -279,6 +279,30 @@ class Rule:
         Have numba compile a plain Python ``choose`` (and ``give_up``); False keeps it in Python (for
         ``print`` or a debugger inside the rule).
 
+    Attributes
+    ----------
+    name : str
+        The rule's name: ``name`` if given, else the function's ``__name__`` (``"rule"`` if it has none).
+    params : dict
+        Parameter names to values (floats), in the order given; :meth:`with_params` makes a copy with others.
+    library : bool
+        Whether the rule is one of :mod:`sweeper.agents.rule_library`'s named rules.
+    choose : callable
+        The ``choose`` the engine calls: a numba-compiled function when :attr:`compiled`, else the Python one.
+    give_up : callable or None
+        The ``give_up`` the engine calls (numba-compiled if given so, or when the Rule compiles ``choose``);
+        None: the paper's rule, the lowest Q, ties to the last.
+    source : tuple
+        ``(choose, give_up)`` as passed in: a Python function stays one here, compiled or not.
+    compiled : bool
+        Whether ``choose`` runs compiled by numba (a :func:`numba.njit` function, or compiled by the Rule).
+    automatic : bool
+        Whether the Rule compiled a plain Python ``choose`` itself; only such a rule is compiled again when a
+        global or closure variable it reads has changed by the start of a run.
+    notice : str or None
+        The message of the :class:`PythonRuleNotice` or :class:`CompiledRuleNotice` warned when the Rule was
+        made; None if there was none.
+
     Raises
     ------
     TypeError
@@ -371,7 +395,7 @@ class Rule:
         values = ",".join(f"{v:g}" for v in self.params.values())
         return self.name + (":" + values if values else "")
 
-    def _recompile_if_globalschanged_globals(self) -> None:
+    def _recompile_if_globals_changed(self) -> None:
         """A rule compiled automatically reads the globals (and closure variables) it had when compiled; when one
         has changed since, compile it again, so that it plays what its Python self would."""
         if not self.automatic or self._found is None or not changed_globals(self._found.frozen):
@@ -383,9 +407,9 @@ class Rule:
         self.compiled = self.automatic = isinstance(choose, Dispatcher)
         self._kernel_fns = None
 
-    def kernel_functions(self):
+    def _kernel_functions(self):
         """(choose, poll, give_up) as functions the kernels can call (Python ones wrapped, compiled once)."""
-        self._recompile_if_globalschanged_globals()
+        self._recompile_if_globals_changed()
         if self._kernel_fns is None:
             if self.compiled:
                 ch = self._adapted if self._adapted is not None else adapt_choose(self.choose)
@@ -403,10 +427,10 @@ class Rule:
             self._kernel_fns = (ch, poll, gu)
         return self._kernel_fns
 
-    def kernel_args(self, rng: np.random.Generator, capacity: int) -> kernels.RuleArgs:
+    def _kernel_args(self, rng: np.random.Generator, capacity: int) -> kernels.RuleArgs:
         """What the kernels take (:class:`sweeper.agents.kernels.RuleArgs`): the functions, parameters, random
         stream, work buffers for ``capacity`` candidates, the status array and the interrupt poll."""
-        ch, poll, gu = self.kernel_functions()
+        ch, poll, gu = self._kernel_functions()
         self._state.rng = rng
         self._state.error = None
         self._state.stop = False
@@ -417,21 +441,21 @@ class Rule:
                                 indices=np.empty(2 * capacity, dtype=np.int64),
                                 status=np.zeros(E_SIZE, dtype=np.int64), poll=(poll,))
 
-    def interrupt(self) -> None:
+    def _interrupt(self) -> None:
         """Stop a run of this rule at its next decision (Ctrl-C; a compiled rule stops between kernel calls)."""
         self._state.stop = True
 
     @property
-    def interrupted(self) -> bool:
+    def _interrupted(self) -> bool:
         return bool(self._state.stop)
 
-    def use_rng(self, rng) -> None:
-        """Make ``rng`` the stream a Python rule sees (the kernels take theirs from :meth:`kernel_args`)."""
+    def _use_rng(self, rng) -> None:
+        """Make ``rng`` the stream a Python rule sees (the kernels take theirs from :meth:`_kernel_args`)."""
         self._state.rng = rng
 
     # -- failures ----------------------------------------------------------------
-    def failure(self, args, games_before: int = 0) -> str | None:
-        """None if the status of ``args`` (:meth:`kernel_args`) is clean, else the message of what went wrong (and
+    def _failure(self, args, games_before: int = 0) -> str | None:
+        """None if the status of ``args`` (:meth:`_kernel_args`) is clean, else the message of what went wrong (and
         ``self.cause``: the exception to chain, if any)."""
         st = args.status
         code = int(st[E_CODE])
@@ -496,7 +520,7 @@ def raise_failure(rule: "Rule", args, where: str) -> None:
     """After a kernel call that played one game step by step (an Episode, the env's policy): raise the rule's
     failure, if any, as a :class:`RuleError` naming ``where`` ("in this episode"); Ctrl-C inside the rule
     stays a ``KeyboardInterrupt``."""
-    message = rule.failure(args)
+    message = rule._failure(args)
     if message is None:
         return
     if isinstance(rule.cause, KeyboardInterrupt):

@@ -113,7 +113,7 @@ REC_SIZE = 9
 E_CODE, E_GAME, E_DECISION, E_INDEX, E_COUNT, E_TICK = range(6)
 E_SIZE = 6
 
-#: What the kernels take for a plug-in rule (made by :meth:`sweeper.agents.custom.Rule.kernel_args`), by name:
+#: What the kernels take for a plug-in rule (made by :meth:`sweeper.agents.custom.Rule._kernel_args`), by name:
 #: ``choose`` and ``give_up`` (each a 1-tuple of the compiled function), ``params`` (float64), ``rng`` (the rule's
 #: stream), the work buffers ``values``, ``counts`` and ``indices`` for the candidates on offer, ``status`` (the
 #: ``E_*`` fields: what went wrong, where) and ``poll`` (a 1-tuple of the interrupt check).

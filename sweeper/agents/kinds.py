@@ -1,20 +1,9 @@
 """The bandit agents of the paper (Sections IV-A, IV-B) and the state-action agent.
 
-One small class per agent over a shared base. An agent is its parameters plus
+One small class per agent over a shared base, :class:`Agent`. An agent is its parameters plus
 its :class:`~sweeper.agents.values.ValueTable`; all play happens in the kernels of
-:mod:`sweeper.agents.kernels`. Shared options:
-
-``symmetric`` (default True)
-    Identify windows related by the symmetries of Section IV-C (paper model).
-    False: each of the 8 target directions is its own action, no mirroring.
-``flags`` (default True)
-    True: the agent places real flags, which its windows see (paper model).
-    False, the *invisible flags* ablation (Fig. 10, ``fig:exp_4``): the agent decides
-    exactly the same way (a believed mine, Q >= 0, is set aside; the flag limit,
-    forced removal and delayed learning all apply), but the mark is private: the
-    board does not show it, so every window still sees a covered tile there. It
-    removes exactly what the paper credits flags with, passing the information
-    "this tile is a mine" on to the neighbouring windows.
+:mod:`sweeper.agents.kernels`. Every agent takes the two options ``symmetric`` and ``flags``
+(the paper's model and its ablations), described in :class:`Agent`.
 
 Saved agents are plain data: an ``.npz`` with the recorded keys, Q and N and a
 JSON metadata string (no pickle), defined in :mod:`sweeper.agents.files`;
@@ -37,7 +26,46 @@ from .windows import FLAG, check_window_keys, first_key_showing
 
 
 class Agent:
-    """Shared base: the value table, the options, the policy array for the kernels."""
+    """The shared base of the agents: the value table, the two options, the policy array for the kernels.
+
+    Build an agent with :func:`make_agent` or one of the subclasses (:class:`Greedy`, :class:`EpsilonGreedy`,
+    :class:`UCBAgent`, :class:`Thompson`, :class:`StateAction`, :class:`RuleAgent`), each of which passes these
+    options on to this class. The methods and properties below are those of every agent.
+
+    Parameters
+    ----------
+    symmetric : bool, default True
+        Identify windows related by the symmetries of Section IV-C (the paper's model), so that they share one
+        action. False: each of the 8 target directions is its own action, with no mirroring.
+    flags : bool, default True
+        True: the agent places real flags, which its windows see (the paper's model). False is the *invisible
+        flags* ablation (Fig. 10, ``fig:exp_4``): the agent decides exactly the same way (a believed mine,
+        Q >= 0, is set aside; the flag limit, forced removal and delayed learning all apply), but the mark is
+        private: the board does not show it, so every window still sees a covered tile there. This removes
+        exactly what the paper credits flags with, passing the information "this tile is a mine" on to the
+        neighbouring windows.
+
+    Attributes
+    ----------
+    table : ValueTable
+        Q and N of every action the agent has met (:class:`~sweeper.agents.values.ValueTable`), and its count
+        of decisions; a new agent's is empty.
+    symmetric : bool
+        The ``symmetric`` option, as a Python bool.
+    flags : bool
+        The ``flags`` option, as a Python bool.
+    kind : int
+        Class attribute: the code of the agent kind that the kernels read from the policy array
+        (:mod:`sweeper.agents.kernels`).
+    label : str
+        Class attribute: the kind's name in specs and in the agent file's ``agent`` field (``greedy``,
+        ``egreedy``, ``ucb``, ``thompson``, ``sa`` or ``rule``).
+
+    Raises
+    ------
+    ValueError
+        If ``symmetric`` or ``flags`` is not a bool (a NumPy bool is accepted).
+    """
 
     kind: int = GREEDY
     label: str = "agent"
@@ -51,25 +79,36 @@ class Agent:
 
     # parameters ------------------------------------------------------------
     def params(self) -> dict:
+        """The agent's parameters by name, in the order of its spec.
+
+        Returns
+        -------
+        dict
+            ``{}`` for :class:`Greedy`; ``{"epsilon": float}``, ``{"c": float}``, ``{"a0": float, "b0": float}``
+            for :class:`EpsilonGreedy`, :class:`UCBAgent`, :class:`Thompson`; for :class:`StateAction` the board
+            shape of its table, ``{"rows": int, "cols": int}`` (``{}`` until it has one); for :class:`RuleAgent`
+            its rule's parameters. A new dict each call; :attr:`name` and :meth:`metadata` are built from it.
+        """
         return {}
 
-    def policy(self, learn: bool = True) -> np.ndarray:
+    def _policy(self, learn: bool = True) -> np.ndarray:
         pol = np.zeros(POL_SIZE)
         pol[P_KIND] = self.kind
         pol[P_SYM] = self.symmetric
         pol[P_VISIBLE] = self.flags
         pol[P_LEARN] = learn
-        for k, v in self.policy_params().items():
+        for k, v in self._policy_params().items():
             pol[{"epsilon": P_EPS, "c": P_C, "a0": P_A0, "b0": P_B0}[k]] = v
         return pol
 
-    def policy_params(self) -> dict:
+    def _policy_params(self) -> dict:
         """The parameters the kernels read from the policy array (all of them, for a built-in kind)."""
         return self.params()
 
     @property
     def name(self) -> str:
-        """A short name such as ``greedy``, ``egreedy:0.01``, ``ucb:0.1``, with ablations appended."""
+        """A short name: the label and parameters (``greedy``, ``egreedy:0.01``, ``thompson:1,1``), then ``+nosym``
+        when ``symmetric`` is False and ``+noflags`` when ``flags`` is False."""
         params = self.params()
         base = self.label + (":" + ",".join(f"{v:g}" for v in params.values()) if params else "")
         if not self.symmetric:
@@ -86,40 +125,155 @@ class Agent:
     # table summaries ---------------------------------------------------------
     @property
     def actions_recorded(self) -> int:
+        """The number of actions in the value table that have been tried at least once (N > 0)."""
         return self.table.actions_recorded
 
     @property
     def perfect_actions(self) -> int:
+        """The number of recorded actions whose Q is exactly -1 or +1: every outcome so far was the same."""
         return self.table.perfect_actions
 
     def copy(self) -> "Agent":
+        """An independent copy: training the copy leaves this agent unchanged, and the other way round.
+
+        Returns
+        -------
+        Agent
+            A new agent of the same class, parameters and options, with a copy of the value table (its
+            decision count included). A :class:`RuleAgent`'s copy plays the same :class:`~sweeper.agents.custom.Rule`
+            object.
+        """
         other = _build(self.label, self.params(), self.symmetric, self.flags)
         other.table = self.table.copy()
         return other
 
     # persistence -------------------------------------------------------------
     def metadata(self) -> dict:
+        """The JSON metadata of the agent's file (:mod:`sweeper.agents.files` defines each field).
+
+        Returns
+        -------
+        dict
+            ``format`` (``"bandit-sweeper-agent"``), ``version`` (2), ``agent`` (the :attr:`label`), ``params``
+            (:meth:`params`; for a :class:`RuleAgent`, ``rule``, the rule's saved name, and ``values``, its
+            parameters), ``symmetric``, ``flags``, ``window`` (3), ``decisions`` (the table's decision count)
+            and ``actions_recorded``.
+        """
         return {"format": FORMAT, "version": FORMAT_VERSION, "agent": self.label, "params": self.params(),
                 "symmetric": self.symmetric, "flags": self.flags, "window": WINDOW,
                 "decisions": self.table.decisions, "actions_recorded": self.actions_recorded}
 
     def file_arrays(self) -> dict:
-        """The arrays of the agent's file (:mod:`sweeper.agents.files`), e.g. to store with a task."""
+        """The arrays of the agent's file (:mod:`sweeper.agents.files`), e.g. to store with a task.
+
+        Returns
+        -------
+        dict
+            In file order: ``keys`` (int64), ``q`` (float64) and ``n`` (int64), the recorded actions (N > 0)
+            sorted by key, and ``metadata``, a 0-d string array holding :meth:`metadata` as JSON; so
+            ``numpy.savez_compressed(file, **agent.file_arrays())`` writes what :meth:`save` writes.
+        """
         return agent_arrays(*self.table.recorded(), self.metadata())
 
     def save(self, path) -> Path:
-        """Write the agent as ``.npz`` (keys, q, n arrays + JSON metadata). Atomic."""
+        """Write the agent to an ``.npz`` file (keys, q, n arrays and JSON metadata, no pickle), atomically.
+
+        The file is written under a temporary name in the same folder and then renamed into place, so that a
+        reader never sees half a file; an existing regular file at ``path`` is replaced. :func:`load_agent`
+        reads it back.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            The file to write, used as given (no ``.npz`` suffix is added); its folder must exist.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path``, as a :class:`pathlib.Path`.
+
+        Raises
+        ------
+        ValueError
+            If ``path`` exists but is not a regular file (a folder, a device, a pipe), or is a symbolic link.
+        OSError
+            If the file cannot be written there (e.g. its folder does not exist).
+        """
         return write_agent_file(path, *self.table.recorded(), self.metadata())
 
 
 class Greedy(Agent):
-    """Purely greedy: largest |Q|, ties to the larger N, then to the first in scan order."""
+    """The paper's purely greedy agent (spec ``greedy``): the candidate of largest |Q|, clicked if Q < 0, else flagged.
+
+    Ties go to the larger N, then to the first candidate in scan order. It has no parameters: its
+    :meth:`~Agent.params` is ``{}`` and its name ``greedy`` (with the ablations appended).
+
+    Parameters
+    ----------
+    symmetric : bool, default True
+        Identify windows related by the symmetries of Section IV-C (see :class:`Agent`).
+    flags : bool, default True
+        Place real flags; False: the invisible-flags ablation (see :class:`Agent`).
+
+    Attributes
+    ----------
+    table : ValueTable
+        Q and N of every action met, and the decision count (see :class:`Agent`).
+    symmetric : bool
+        The ``symmetric`` option.
+    flags : bool
+        The ``flags`` option.
+    kind : int
+        Class attribute: the kernels' code of greedy.
+    label : str
+        Class attribute: ``"greedy"``.
+
+    Raises
+    ------
+    ValueError
+        If ``symmetric`` or ``flags`` is not a bool.
+    """
 
     kind, label = GREEDY, "greedy"
 
 
 class EpsilonGreedy(Agent):
-    """With probability ``epsilon`` a uniformly random candidate, otherwise greedy."""
+    """The paper's epsilon-greedy agent (spec ``egreedy:EPS``): a random candidate with probability ``epsilon``.
+
+    Otherwise it makes :class:`Greedy`'s choice. The random candidate is drawn uniformly from all the
+    candidates of the decision and is clicked if its Q < 0, else flagged. Its :meth:`~Agent.params` is
+    ``{"epsilon": epsilon}`` and its name e.g. ``egreedy:0.01``.
+
+    Parameters
+    ----------
+    epsilon : float, default 0.01
+        The probability of exploring at each decision, in [0, 1] (converted with ``float``).
+    **kw
+        ``symmetric`` and ``flags``, passed on to :class:`Agent`.
+
+    Attributes
+    ----------
+    epsilon : float
+        The exploration probability.
+    table : ValueTable
+        Q and N of every action met, and the decision count (see :class:`Agent`).
+    symmetric : bool
+        The ``symmetric`` option.
+    flags : bool
+        The ``flags`` option.
+    kind : int
+        Class attribute: the kernels' code of epsilon-greedy.
+    label : str
+        Class attribute: ``"egreedy"``.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not a number in [0, 1] (NaN and a string that is not a number included), or
+        ``symmetric`` or ``flags`` is not a bool.
+    TypeError
+        If ``epsilon`` cannot be converted with ``float`` (e.g. None).
+    """
 
     kind, label = EGREEDY, "egreedy"
 
@@ -135,7 +289,43 @@ class EpsilonGreedy(Agent):
 
 
 class UCBAgent(Agent):
-    """UCB(c): |Q + sign(Q) c sqrt(ln t / N)|, unseen actions first, ties to the last."""
+    """The paper's UCB agent (spec ``ucb:C``): the candidate of largest |Q + sign(Q) c sqrt(ln t / N)|.
+
+    ``t`` counts the agent's decisions over its whole life, this one included. An action never tried scores
+    -1e10, so unseen actions are chosen first (and clicked); ties go to the last candidate in scan order. The
+    chosen candidate is clicked if its score is < 0, else flagged. Its :meth:`~Agent.params` is ``{"c": c}`` and
+    its name e.g. ``ucb:0.1``.
+
+    Parameters
+    ----------
+    c : float, default 0.1
+        The weight of the exploration bonus: a finite number >= 0 (converted with ``float``).
+    **kw
+        ``symmetric`` and ``flags``, passed on to :class:`Agent`.
+
+    Attributes
+    ----------
+    c : float
+        The weight of the exploration bonus.
+    table : ValueTable
+        Q and N of every action met, and the decision count (see :class:`Agent`).
+    symmetric : bool
+        The ``symmetric`` option.
+    flags : bool
+        The ``flags`` option.
+    kind : int
+        Class attribute: the kernels' code of UCB.
+    label : str
+        Class attribute: ``"ucb"``.
+
+    Raises
+    ------
+    ValueError
+        If ``c`` is not a finite number >= 0 (a string that is not a number included), or ``symmetric`` or
+        ``flags`` is not a bool.
+    TypeError
+        If ``c`` cannot be converted with ``float`` (e.g. None).
+    """
 
     kind, label = UCB, "ucb"
 
@@ -151,26 +341,63 @@ class UCBAgent(Agent):
 
 
 class Thompson(Agent):
-    """Thompson sampling (not in the paper): each action's outcomes so far, mines m and safe
-    tiles s (read off its Q and N: m = (Q + 1) N / 2), give a Beta(a0 + m, b0 + s) posterior
-    of P(mine). At each decision every candidate gets a sample p from the posterior of its
-    action: one draw per action (the bandit's arm), shared by all the candidates with that
-    window and target (on large boards many candidates share an action: most covered tiles
-    far from the revealed ones see the same all-covered windows). The most certain draw
-    (largest |2p - 1|, the first candidate in scan order on ties) is clicked if p < 1/2,
-    otherwise flagged. Flags, the flag limit
-    (the lowest-Q flag is given up) and delayed learning are as for the other agents.
+    """Thompson sampling (spec ``thompson:A0,B0``, not in the paper): P(mine) drawn from each action's posterior.
 
-    The prior is a choice. The default is the uniform Beta(1, 1). An *optimistic* prior like
-    the paper's unseen Q = -1 is a small ``a0`` with ``b0 = 1`` (``thompson:0.1,1``): an unseen
-    window then often draws a near-certain "safe", and among the dozens of actions weighed at a
-    decision one such draw nearly always beats a well-established safe window, so the agent
-    keeps trying new windows and learns much more slowly.
+    Each action's outcomes so far, mines m and safe tiles s (read off its Q and N: m = (Q + 1) N / 2), give a
+    Beta(a0 + m, b0 + s) posterior of P(mine). At each decision every candidate gets a sample p from the
+    posterior of its action: one draw per action (the bandit's arm), shared by all the candidates with that
+    window and target (on large boards many candidates share an action: most covered tiles far from the
+    revealed ones see the same all-covered windows). The most certain draw (largest |2p - 1|, the first
+    candidate in scan order on ties) is clicked if p < 1/2, otherwise flagged. Flags, the flag limit (the
+    lowest-Q flag is given up) and delayed learning are as for the other agents. Its :meth:`~Agent.params` is
+    ``{"a0": a0, "b0": b0}`` and its name e.g. ``thompson:1,1``.
 
-    Every distinct action draws a Beta variate at every decision (by inversion, one uniform
-    draw, when a0 + m or b0 + s is 1, which covers the "perfect" actions under the uniform
-    prior; otherwise as a ratio of two Gamma variates), so this agent is slower than the
-    others: see ``python -m sweeper bench`` for the measured games/s."""
+    Parameters
+    ----------
+    a0 : float, default 1.0
+        The prior's pseudo-count of mines: a finite number > 0 (converted with ``float``).
+    b0 : float, default 1.0
+        The prior's pseudo-count of safe tiles: a finite number > 0 (converted with ``float``).
+    **kw
+        ``symmetric`` and ``flags``, passed on to :class:`Agent`.
+
+    Attributes
+    ----------
+    a0 : float
+        The Beta prior's pseudo-count of mines.
+    b0 : float
+        The Beta prior's pseudo-count of safe tiles.
+    table : ValueTable
+        Q and N of every action met, and the decision count (see :class:`Agent`).
+    symmetric : bool
+        The ``symmetric`` option.
+    flags : bool
+        The ``flags`` option.
+    kind : int
+        Class attribute: the kernels' code of Thompson sampling.
+    label : str
+        Class attribute: ``"thompson"``.
+
+    Raises
+    ------
+    ValueError
+        If ``a0`` or ``b0`` is not a finite number > 0 (a string that is not a number included), or
+        ``symmetric`` or ``flags`` is not a bool.
+    TypeError
+        If ``a0`` or ``b0`` cannot be converted with ``float`` (e.g. None).
+
+    Notes
+    -----
+    The prior is a choice. The default is the uniform Beta(1, 1). An *optimistic* prior like the paper's unseen
+    Q = -1 is a small ``a0`` with ``b0 = 1`` (``thompson:0.1,1``): an unseen window then often draws a
+    near-certain "safe", and among the dozens of actions weighed at a decision one such draw nearly always
+    beats a well-established safe window, so the agent keeps trying new windows and learns much more slowly.
+
+    Every distinct action draws a Beta variate at every decision (by inversion, one uniform draw, when a0 + m
+    or b0 + s is 1, which covers the "perfect" actions under the uniform prior; otherwise as a ratio of two
+    Gamma variates), so this agent is slower than the others: see ``python -m sweeper bench`` for the measured
+    games/s.
+    """
 
     kind, label = THOMPSON, "thompson"
 
@@ -186,11 +413,49 @@ class Thompson(Agent):
 
 
 class StateAction(Agent):
-    """Greedy over (whole player view, target tile) pairs: the paper's SA agent (4x4 table).
+    """Greedy over (whole player view, target tile) pairs: the paper's state-action agent (spec ``sa``, 4x4 table).
 
-    Keys are exact base-11 codes of the view, so boards are limited to 16 tiles, and a table is of one board
-    shape: ``shape`` (rows, cols) is set by the first games the agent plays (or given), saved with it, and a
-    board of another shape is refused (:meth:`claim`), since its views would be read as views of the other shape."""
+    One candidate per covered unflagged tile, chosen by :class:`Greedy`'s rule. Keys are exact
+    base-11 codes of the view, so boards are limited to :attr:`MAX_TILES` (16) tiles, and a table is of one
+    board shape: ``shape`` (rows, cols) is set by the first games the agent plays (or given), saved with it, and
+    a board of another shape is refused (:meth:`claim`), since its views would be read as views of the other
+    shape. The agent has no parameter of its choice: its :meth:`~Agent.params` is the board shape of its
+    table, ``{"rows": rows, "cols": cols}`` (``{}`` until it has one), saved in its file; its name is ``sa``,
+    or ``sa+noflags`` with invisible flags (the shape is not part of it).
+
+    Parameters
+    ----------
+    flags : bool, default True
+        Place real flags; False: the invisible-flags ablation (see :class:`Agent`).
+    symmetric : bool, default False
+        Must be false: a whole view has no window symmetries.
+    shape : tuple of int, optional
+        ``(rows, cols)`` of the boards the table is for, positive integers with at most 16 tiles; None (the
+        default): set by the first boards the agent plays.
+
+    Attributes
+    ----------
+    shape : tuple of int or None
+        ``(rows, cols)`` of the table's boards, or None while the agent has not played.
+    table : ValueTable
+        Q and N of every (view, tile) action met, and the decision count (see :class:`Agent`).
+    symmetric : bool
+        Always False.
+    flags : bool
+        The ``flags`` option.
+    MAX_TILES : int
+        Class attribute: 16, the most tiles of a board the agent can play.
+    kind : int
+        Class attribute: the kernels' code of the state-action agent.
+    label : str
+        Class attribute: ``"sa"``.
+
+    Raises
+    ------
+    ValueError
+        If ``symmetric`` is true; ``flags`` is not a bool; or ``shape`` is not a pair of positive integers or
+        has more than 16 tiles.
+    """
 
     kind, label = SA, "sa"
     MAX_TILES = 16
@@ -206,7 +471,7 @@ class StateAction(Agent):
         parameter of its choice."""
         return {} if self.shape is None else {"rows": self.shape[0], "cols": self.shape[1]}
 
-    def policy_params(self) -> dict:
+    def _policy_params(self) -> dict:
         return {}
 
     @property
@@ -217,9 +482,26 @@ class StateAction(Agent):
         return f"StateAction(shape={self.shape!r}, flags={self.flags}; {self.table.actions_recorded} actions recorded)"
 
     def claim(self, settings, adopt: bool = True) -> None:
-        """Check that the agent can play every board of ``settings`` (at most :data:`MAX_TILES` tiles, all of the
-        table's shape, or of one shape when the table has none yet), then (``adopt``) make that shape the
-        agent's; ``ValueError`` naming both shapes otherwise (the agent is left unchanged)."""
+        """Check that the agent can play every board of ``settings``, then (``adopt``) make their shape its own.
+
+        Every board must have at most :attr:`MAX_TILES` tiles and the table's shape, or, when the table has no
+        shape yet, all the boards must have one shape. Training and :class:`~sweeper.running.episode.Episode`
+        call this before the agent plays. No settings: nothing is checked or changed.
+
+        Parameters
+        ----------
+        settings : iterable of Setting
+            The board settings (:class:`~sweeper.game.engine.Setting`) the agent is to play.
+        adopt : bool, default True
+            Make the boards' shape the agent's :attr:`shape` when all fit (no change if it already has it);
+            False only checks.
+
+        Raises
+        ------
+        ValueError
+            If a board has more than 16 tiles or another shape than the table's (or, with no shape yet, than
+            the first board's); the message names both shapes. The agent is then left unchanged.
+        """
         settings = list(settings)
         for s in settings:
             if s.tiles > self.MAX_TILES:
@@ -255,9 +537,48 @@ def _sa_shape(shape) -> tuple[int, int]:
 
 
 class RuleAgent(Agent):
-    """A bandit agent whose choice among the candidates is a plug-in :class:`~sweeper.agents.custom.Rule`
-    (see :mod:`sweeper.agents.custom` for the contract); windows, flags, learning and everything else
-    are the engine's, as for the built-in agents. ``rule``: a Rule or a spec such as ``"softmax:0.05"``."""
+    """A bandit agent whose choice among the candidates is a plug-in :class:`~sweeper.agents.custom.Rule`.
+
+    The rule follows the contract of :mod:`sweeper.agents.custom`; windows, flags, learning and everything else
+    are the engine's, as for the built-in agents. Its :meth:`~Agent.params` are the rule's parameters, and its
+    name is ``rule:NAME[:P1,...]`` (the rule's :attr:`~sweeper.agents.custom.Rule.label`) with ``+nosym`` and
+    ``+noflags`` appended for the ablations, e.g. ``rule:softmax:0.05``. Its :meth:`~Agent.copy` plays the same
+    Rule object. In its file (:meth:`~Agent.metadata`), ``params`` holds ``rule``, the rule's name, and
+    ``values``, its parameters: a library rule (:mod:`sweeper.agents.rule_library`) is saved under its name and
+    reloads by that name; any other rule is saved as ``user:NAME`` and reloads only when the rule is passed to
+    :func:`load_agent` (``rule=``).
+
+    Parameters
+    ----------
+    rule : Rule or str
+        The :class:`~sweeper.agents.custom.Rule`, or the spec of one as it follows ``rule:`` in an agent spec:
+        a library rule such as ``"softmax:0.05"`` or ``"module.function[:P1,...]"`` (imported). A bare function
+        is refused: wrap it as ``Rule(choose)``.
+    **kw
+        ``symmetric`` and ``flags``, passed on to :class:`Agent`.
+
+    Attributes
+    ----------
+    rule : Rule
+        The rule the agent plays.
+    table : ValueTable
+        Q and N of every action met, and the decision count (see :class:`Agent`).
+    symmetric : bool
+        The ``symmetric`` option.
+    flags : bool
+        The ``flags`` option.
+    kind : int
+        Class attribute: the kernels' code of a plug-in rule's agent.
+    label : str
+        Class attribute: ``"rule"``.
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is a callable that is not a Rule; a spec names no library rule and no importable
+        ``module.attribute`` (a Rule or a function), or gives the wrong number of parameters or values that are
+        not numbers or that the library rule refuses; or ``symmetric`` or ``flags`` is not a bool.
+    """
 
     kind, label = RULE, "rule"
 
@@ -271,7 +592,7 @@ class RuleAgent(Agent):
     def params(self) -> dict:
         return dict(self.rule.params)
 
-    def policy_params(self) -> dict:
+    def _policy_params(self) -> dict:
         return {}  # the rule's parameters go to the rule, not to the policy array
 
     @property

@@ -293,7 +293,7 @@ def check_rule(pol, rule) -> None:
     agent never falls back on another kind's choice."""
     is_rule = int(pol[P_KIND]) == RULE
     if is_rule and rule is None:
-        raise ValueError("a plug-in rule's agent needs its rule's RuleArgs (sweeper.agents.custom.Rule.kernel_args)")
+        raise ValueError("a plug-in rule's agent needs its rule's RuleArgs (sweeper.agents.custom.Rule._kernel_args)")
     if rule is not None and not is_rule:
         raise ValueError("a rule's tuple goes with a plug-in rule's agent only")
 

@@ -246,6 +246,8 @@ class NeuralAgent:
 
     @property
     def name(self) -> str:
+        """The agent's name: ``neural{channels}x{layers}``, then ``+mines`` with the mine counter and
+        ``:{epsilon}`` for a non-zero epsilon (``"neural32x5"``, ``"neural32x5+mines:0.1"``)."""
         return (f"neural{self.channels}x{self.layers}" + ("+mines" if self.mines_left else "")
                 + (f":{self.epsilon:g}" if self.epsilon else ""))
 
@@ -256,13 +258,35 @@ class NeuralAgent:
 
     # the model --------------------------------------------------------------
     def logits(self, views, pad: bool = True, mines: int | None = None):
-        """The network's logits (a torch tensor ``(n, rows, cols)``) of an int8 array of checked views. The
-        one-hot input is a row of the identity matrix per cell, laid out channels-last (``(n, codes, rows, cols)``
-        with the codes innermost in memory: the layout, and so the convolution's sums, of
-        ``one_hot(views).permute(0, 3, 1, 2)``). ``pad``: fewer than :data:`PLAY_ROWS` views are padded to that
-        many (play: the same logits whatever the batch); training passes ``pad=False`` (its gradient sums over
-        exactly its views). ``mines``: the board's mines, for a network that reads the mine counter (refused for
-        one that does not)."""
+        """The network's logits of a batch of checked views: its log-odds that each tile hides a mine.
+
+        The one-hot input is a row of the identity matrix per cell, laid out channels-last
+        (``(n, codes, rows, cols)`` with the codes innermost in memory: the layout, and so the convolution's sums,
+        of ``one_hot(views).permute(0, 3, 1, 2)``); with the mine counter, one more plane holds the board's mines
+        over the view's covered tiles. Gradients are tracked unless torch's inference mode is on.
+
+        Parameters
+        ----------
+        views : numpy.ndarray
+            ``(n, rows, cols)`` int8 cell codes 0-9, as :func:`check_views` returns them (not checked again).
+        pad : bool, default True
+            Pad fewer than :data:`PLAY_ROWS` views to that many (play: the same logits whatever the batch);
+            training passes ``pad=False`` (its gradient sums over exactly its views).
+        mines : int, optional
+            The board's mines, for a network that reads the mine counter (required then, refused otherwise:
+            see :meth:`counter`).
+
+        Returns
+        -------
+        torch.Tensor
+            ``(n, rows, cols)`` float32 logits, one per tile of each view (the padding views' dropped).
+
+        Raises
+        ------
+        ValueError
+            If ``mines`` is missing for a network that reads the mine counter, given for one that does not, or
+            not an integer >= 1; or without the optional extra ``deep`` (torch).
+        """
         torch = require_torch()
         self._check_mines(mines)
         v = torch.from_numpy(np.ascontiguousarray(views))
@@ -277,7 +301,18 @@ class NeuralAgent:
 
     def counter(self, mines: int) -> int | None:
         """What :meth:`logits`, :meth:`choose` and :meth:`probabilities` take as ``mines`` on a board of ``mines``
-        mines: the count for a network that reads the mine counter, ``None`` for one that does not."""
+        mines.
+
+        Parameters
+        ----------
+        mines : int
+            The board's mine count.
+
+        Returns
+        -------
+        int or None
+            ``mines`` for a network that reads the mine counter, ``None`` for one that does not.
+        """
         return mines if self.mines_left else None
 
     def _check_mines(self, mines) -> None:
@@ -289,9 +324,29 @@ class NeuralAgent:
             whole(mines, "mines", 1)
 
     def probabilities(self, views, mines: int | None = None) -> np.ndarray:
-        """P(mine) the network gives each tile of ``views`` (one 2-D view or a stack; codes 0-8 and 9, covered),
-        as float64 of the same shape (revealed tiles get a value too; only covered ones mean anything).
-        ``mines``: the board's mines, for a network that reads the mine counter (only then)."""
+        """P(mine) the network gives each tile of ``views``.
+
+        Parameters
+        ----------
+        views : array_like of int
+            One ``(rows, cols)`` view or a stack ``(n, rows, cols)`` of them: cell codes 0-8 (revealed numbers)
+            and 9 (covered); no flags.
+        mines : int, optional
+            The board's mines, for a network that reads the mine counter (only then: see :meth:`counter`).
+
+        Returns
+        -------
+        numpy.ndarray
+            float64 of the shape of ``views``: the sigmoid of each tile's logit (revealed tiles get a value too;
+            only covered ones mean anything).
+
+        Raises
+        ------
+        ValueError
+            If ``views`` is not a non-empty 2-D or 3-D array of integer codes 0-9 (a flag, code 10, is refused);
+            ``mines`` is missing for a network that reads the mine counter, given for one that does not, or not an
+            integer >= 1; or without the optional extra ``deep`` (torch).
+        """
         v = check_views(views)
         torch = require_torch()
         with torch.inference_mode():
@@ -299,9 +354,29 @@ class NeuralAgent:
         return p if np.ndim(views) == 3 else p[0]
 
     def choose(self, views, mines: int | None = None) -> np.ndarray:
-        """The greedy choice on each view: the flat index ``r * cols + c`` of the covered tile of lowest
-        logit (ties to the first in row-major order); ``-1`` for a view with no covered tile. ``mines``: the
-        board's mines, for a network that reads the mine counter (only then)."""
+        """The greedy choice on each view: the covered tile of lowest logit (ties to the first in row-major order).
+
+        Parameters
+        ----------
+        views : array_like of int
+            One ``(rows, cols)`` view or a stack ``(n, rows, cols)`` of them: cell codes 0-8 (revealed numbers)
+            and 9 (covered); no flags.
+        mines : int, optional
+            The board's mines, for a network that reads the mine counter (only then: see :meth:`counter`).
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 of shape ``(n,)``, ``(1,)`` for a single 2-D view: per view the flat index ``r * cols + c`` of
+            the chosen tile, ``-1`` for a view with no covered tile.
+
+        Raises
+        ------
+        ValueError
+            If ``views`` is not a non-empty 2-D or 3-D array of integer codes 0-9 (a flag, code 10, is refused);
+            ``mines`` is missing for a network that reads the mine counter, given for one that does not, or not an
+            integer >= 1; or without the optional extra ``deep`` (torch).
+        """
         v = check_views(views)
         torch = require_torch()
         with torch.inference_mode():
@@ -309,6 +384,14 @@ class NeuralAgent:
 
     # persistence ------------------------------------------------------------
     def copy(self) -> "NeuralAgent":
+        """An independent copy of the agent: same architecture, ``epsilon``, ``init_seed`` and weights, same
+        ``games``, ``decisions``, ``updates`` and ``boards``.
+
+        Returns
+        -------
+        NeuralAgent
+            The copy; training it leaves this agent unchanged.
+        """
         other = NeuralAgent(self.channels, self.layers, self.epsilon, self.init_seed, self.mines_left)
         other.net.load_state_dict(self.net.state_dict())
         other.games, other.decisions, other.updates, other.boards = (self.games, self.decisions, self.updates,
@@ -316,19 +399,55 @@ class NeuralAgent:
         return other
 
     def metadata(self) -> dict:
+        """The metadata the agent file stores (see the module docstring).
+
+        Returns
+        -------
+        dict
+            Exactly the fields :data:`FIELDS`: ``format``, ``version``, ``agent``, ``channels``, ``layers``,
+            ``codes``, ``epsilon``, ``init_seed``, ``games``, ``decisions``, ``updates``, ``boards`` (the agent's
+            own list, not a copy) and ``mines_left``.
+        """
         return {"format": FORMAT, "version": FORMAT_VERSION, "agent": self.label, "channels": self.channels,
                 "layers": self.layers, "codes": CODES, "epsilon": self.epsilon, "init_seed": self.init_seed,
                 "games": self.games, "decisions": self.decisions, "updates": self.updates, "boards": self.boards,
                 "mines_left": self.mines_left}
 
     def file_arrays(self) -> dict:
-        """The arrays of the agent's file, in file order (``np.savez_compressed(file, **agent.file_arrays())``)."""
+        """The arrays of the agent's file, in file order (``np.savez_compressed(file, **agent.file_arrays())``).
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            One little-endian float32 array per tensor of the network's ``state_dict``, under its name
+            (``inp.weight``, ``body.0.bias``, ``head.weight``...), then ``metadata``: a 0-d string array holding
+            :meth:`metadata` as JSON.
+        """
         arrays = {k: v.detach().numpy().astype("<f4") for k, v in self.net.state_dict().items()}
         return {**arrays, "metadata": np.array(json.dumps(self.metadata()))}
 
     def save(self, path) -> Path:
         """Write the agent file (see the module docstring) atomically: a unique temporary file in the same
-        folder, renamed into place."""
+        folder, renamed into place.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Where to write: a new file or a regular one, which is replaced (the name is kept as given: no
+            ``.npz`` is added).
+
+        Returns
+        -------
+        pathlib.Path
+            ``path``, written.
+
+        Raises
+        ------
+        ValueError
+            If ``path`` exists and is not a regular file, or is a symbolic link.
+        OSError
+            If the file cannot be written (a missing or read-only folder, a full disk...).
+        """
         path = check_target(path)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         tmp = Path(tmp)
@@ -494,8 +613,26 @@ def _read_metadata(zf, infos, path, what: str):
 
 def load_neural(path) -> NeuralAgent:
     """The :class:`NeuralAgent` saved at ``path`` (see the module docstring), every part checked first
-    (:func:`read_weights`); a file that is not one, or whose arrays do not fit its metadata, is refused with a
-    ``ValueError`` naming it."""
+    (:func:`read_weights`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        An agent file written by :meth:`NeuralAgent.save` (version 1 or 2 of the format).
+
+    Returns
+    -------
+    NeuralAgent
+        The agent: its architecture, ``epsilon`` and ``init_seed`` from the metadata, its weights from the
+        arrays, and ``games``, ``decisions``, ``updates`` and ``boards`` as saved.
+
+    Raises
+    ------
+    ValueError
+        If there is no file at ``path``, or it is not a neural agent file: not a readable ``.npz``, metadata
+        missing, not JSON or out of range, arrays that do not fit the network the metadata describes, or weights
+        that are not finite (the message names the file); or without the optional extra ``deep`` (torch).
+    """
     made = {}
 
     def shapes(meta):

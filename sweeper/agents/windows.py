@@ -128,7 +128,34 @@ def window_key(view, centre, offsets9, bp, symmetric):
 
 def key_of(view2d, centre, target, symmetric: bool = True) -> int:
     """Key of the action with window centre ``centre`` = (row, col) and target
-    ``target`` = (row, col) on the 2-D view ``view2d``."""
+    ``target`` = (row, col) on the 2-D view ``view2d``.
+
+    Cells of the window off the board read as out of board (11). The key is the one the agents compute for the
+    same window and target (see the module's *Keys*).
+
+    Parameters
+    ----------
+    view2d : array_like of int
+        The player's view, a ``rows x cols`` array of cell codes.
+    centre : tuple of int
+        ``(row, col)`` of the window's centre, a tile of the board.
+    target : tuple of int
+        ``(row, col)`` of the target: one of the centre's 8 neighbours, a covered, unflagged tile.
+    symmetric : bool, default True
+        The paper's keys, in which rotations and mirror images of a window are one action; False gives every
+        direction its own key (``8 * code + bp``).
+
+    Returns
+    -------
+    int
+        The action's key, a non-negative integer.
+
+    Raises
+    ------
+    ValueError
+        If ``centre`` is off the board; ``target`` is not one of its 8 neighbours; or ``target`` is off the
+        board or not a covered, unflagged tile.
+    """
     view2d = np.asarray(view2d)
     rows, cols = view2d.shape
     (cr, cc), (tr, tc) = centre, target
@@ -179,7 +206,30 @@ def decode_key(key: int, symmetric: bool = True) -> tuple[np.ndarray, int]:
     """Inverse of the key: ``(window 3x3 of cell codes, target cell number)``.
 
     With symmetries the window is drawn in canonical orientation (target at the
-    top-left corner or the top-middle cell)."""
+    top-left corner or the top-middle cell). A key is not checked to be one that :func:`key_of` can give (with
+    symmetries, the smaller code of a window and its mirror image): :func:`check_window_keys` does that.
+
+    Parameters
+    ----------
+    key : int
+        The key, a non-negative integer (converted with ``int``).
+    symmetric : bool, default True
+        Whether ``key`` is a key with symmetries (the paper's) or without; it must be the ``symmetric`` the key
+        was made with.
+
+    Returns
+    -------
+    window : numpy.ndarray
+        The 3x3 ``int64`` window of cell codes, its target cell covered (9).
+    target : int
+        The target's cell number, row-major in 0..8 and never the centre 4: with symmetries 0 (a corner) or 1
+        (an edge).
+
+    Raises
+    ------
+    ValueError
+        If ``key`` is negative; is beyond every window's key; or has its window centre off the board.
+    """
     key = int(key)
     if key < 0:
         raise ValueError(f"keys are non-negative, got {key}")
@@ -195,7 +245,27 @@ def decode_key(key: int, symmetric: bool = True) -> tuple[np.ndarray, int]:
 
 def to_paper_tuple(window: np.ndarray, target: int) -> tuple:
     """The paper's 10-tuple notation: 9 cells row-major (-1 off board, 'C'
-    covered, 'F' flagged, else the number) and the target's compass direction."""
+    covered, 'F' flagged, else the number) and the target's compass direction.
+
+    Parameters
+    ----------
+    window : array_like of int
+        A 3x3 window of cell codes (such as :func:`decode_key` gives), read row-major.
+    target : int
+        The target's cell number, row-major: a border cell, in 0..8 but not 4.
+
+    Returns
+    -------
+    tuple
+        Ten entries: the 9 cells (``-1`` off the board, ``"C"`` covered, ``"F"`` flagged, else the cell code as an
+        int, a number 0-8), then the direction of the target as seen from the centre: ``"NW"``, ``"N"``,
+        ``"NE"``, ``"W"``, ``"E"``, ``"SW"``, ``"S"`` or ``"SE"``.
+
+    Raises
+    ------
+    IndexError
+        If ``target`` is not a border cell (the centre 4, or outside 0..8).
+    """
     names = []
     for v in np.asarray(window).ravel():
         v = int(v)

@@ -77,6 +77,8 @@ OPENING_TABLE = (
     Opening("safe", 0, "the first click (--first, default 0,0) is never a mine"),
     Opening("zero", 1, "the first click (--first, default 0,0) is a 0: no mine in its 3x3 square"),
 )
+#: The board settings :meth:`Setting.parse` knows by name: name -> ``(rows, cols, mines)``, the classic beginner
+#: (8x8, 10 mines), intermediate (16x16, 40 mines) and expert (16x30, 99 mines) boards.
 PRESETS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
 
 # game status
@@ -92,7 +94,30 @@ G_R, G_C, G_K, G_W, G_P, G_GUARD, G_FIRST = range(7)
 
 @dataclass(frozen=True)
 class Setting:
-    """A board setting ``rows x cols`` with ``mines`` mines (validated)."""
+    """A board setting: ``rows x cols`` tiles hiding ``mines`` mines (validated on creation; immutable).
+
+    ``str(setting)`` is its text form, ``"8x8x10"``, which :meth:`parse` reads back.
+
+    Parameters
+    ----------
+    rows : int
+        The number of rows, at least 1.
+    cols : int
+        The number of columns, at least 1.
+    mines : int
+        The number of mines, at least 0 and fewer than ``rows * cols``.
+
+    Attributes
+    ----------
+    rows, cols, mines : int
+        The setting's values, as given.
+
+    Raises
+    ------
+    ValueError
+        If ``rows``, ``cols`` or ``mines`` is not an integer (a bool is not one); ``rows`` or ``cols`` is below 1;
+        ``mines`` is negative or not below ``rows * cols``; or the board has more than 10^6 tiles.
+    """
 
     rows: int
     cols: int
@@ -113,7 +138,27 @@ class Setting:
 
     @classmethod
     def parse(cls, text) -> "Setting":
-        """``Setting.parse("8x8x10")`` (rows x cols x mines) or a preset name."""
+        """A setting from its text, ``Setting.parse("8x8x10")`` (rows x cols x mines), or a preset name.
+
+        Parameters
+        ----------
+        text : str, tuple, list or Setting
+            ``"RxCxK"`` (rows x cols x mines; case and spaces around the ``x`` do not matter), a name of
+            :data:`PRESETS` (``"beginner"``, ``"intermediate"``, ``"expert"``), a ``(rows, cols, mines)`` tuple or
+            list (each value converted with ``int``), or a :class:`Setting`, returned as it is.
+
+        Returns
+        -------
+        Setting
+            The setting, validated.
+
+        Raises
+        ------
+        ValueError
+            If ``text`` is none of the above, or its values do not make a valid setting (see :class:`Setting`).
+        TypeError
+            If a value of a tuple or list cannot be converted with ``int`` (``None``, say).
+        """
         if isinstance(text, Setting):
             return text
         if isinstance(text, (tuple, list)) and len(text) == 3:
@@ -129,10 +174,12 @@ class Setting:
 
     @property
     def tiles(self) -> int:
+        """The number of tiles, ``rows * cols``."""
         return self.rows * self.cols
 
     @property
     def density(self) -> float:
+        """The fraction of the tiles that hide a mine, ``mines / tiles``."""
         return self.mines / self.tiles
 
     def __str__(self) -> str:
@@ -378,6 +425,39 @@ class Game:
 
     ``view`` uses the cell codes of :mod:`sweeper.agents.windows` (0-8 numbers,
     9 covered, 10 flagged, 12 the exploded mine after a loss).
+
+    The board is dealt and the opening move made on creation; the same ``board``, ``seed``, ``opening`` and
+    ``first`` always deal the same mines.
+
+    Parameters
+    ----------
+    board : str, tuple or Setting, default "beginner"
+        The board setting: ``"8x8x10"`` (rows x cols x mines), a preset name, a ``(rows, cols, mines)`` tuple or
+        a :class:`Setting` (see :meth:`Setting.parse`).
+    seed : int, default 0
+        The seed of the board's random stream, in ``[0, 2**64)`` (checked, but not used, when ``mines`` is given).
+    opening : str, default "reference"
+        The opening move: ``"reference"``, ``"safe"`` or ``"zero"`` (see :mod:`sweeper.game.engine`).
+    first : tuple of int, optional
+        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings (default ``(0, 0)``); the
+        ``reference`` opening takes none.
+    mines : numpy.ndarray, optional
+        A 2-D boolean (or 0/1) mine layout of the setting's shape and mine count to play instead of a dealt
+        board.
+
+    Attributes
+    ----------
+    setting : Setting
+        The board setting.
+    board : Board
+        The engine's arrays of the game (padded by one ring of ``OUT`` cells); read them, don't write them.
+
+    Raises
+    ------
+    ValueError
+        If the board setting does not parse or cannot hold its mines; ``seed`` is not an integer in
+        ``[0, 2**64)``; ``opening`` or ``first`` is invalid; or ``mines`` does not have the setting's shape and
+        mine count or does not agree with the opening.
     """
 
     def __init__(self, board="beginner", seed: int = 0, opening: str = "reference", first=None, mines=None):
@@ -391,22 +471,28 @@ class Game:
 
     @property
     def view(self) -> np.ndarray:
+        """The player's view: a ``rows x cols`` int64 array of cell codes (a copy)."""
         return view_of(self.board)
 
     @property
     def mines(self) -> np.ndarray:
+        """The mine layout: a ``rows x cols`` bool array, True on a mine (a copy)."""
         return mines_of(self.board)
 
     @property
     def numbers(self) -> np.ndarray:
+        """Each tile's number, the mines among its 8 neighbours, revealed or not (mines too): a ``rows x cols``
+        int64 array (a copy)."""
         return unpad(self.board.cnt, self.setting.rows, self.setting.cols).astype(np.int64)
 
     @property
     def status(self) -> str:
+        """The game's status: ``"ongoing"``, ``"won"`` or ``"lost"``."""
         return STATUS[int(self.board.gs[ST])]
 
     @property
     def flags(self) -> int:
+        """The number of flags on the board."""
         return int(self.board.gs[NFL])
 
     def _tile(self, row, col, action):
@@ -427,14 +513,52 @@ class Game:
         return p
 
     def click(self, row: int, col: int) -> str:
-        """Click a covered, unflagged tile; returns the new status."""
+        """Click a covered, unflagged tile: a mine loses the game, a safe tile is revealed (a 0 with flood fill).
+
+        Parameters
+        ----------
+        row : int
+            The tile's row, in ``[0, rows)``.
+        col : int
+            The tile's column, in ``[0, cols)``.
+
+        Returns
+        -------
+        str
+            The status after the click: ``"ongoing"``, ``"won"`` or ``"lost"``.
+
+        Raises
+        ------
+        ValueError
+            If the game is over; ``row`` or ``col`` is not an integer; the tile is off the board; or it is flagged
+            or already revealed.
+        """
         p = self._tile(row, col, "click")
         click(self.board, p)
         clear_changes(self.board)
         return self.status
 
     def toggle_flag(self, row: int, col: int) -> bool:
-        """Flag or unflag a covered tile; returns whether it is flagged now."""
+        """Flag a covered tile, or remove the flag of a flagged one (the number of flags is not limited).
+
+        Parameters
+        ----------
+        row : int
+            The tile's row, in ``[0, rows)``.
+        col : int
+            The tile's column, in ``[0, cols)``.
+
+        Returns
+        -------
+        bool
+            Whether the tile is flagged now.
+
+        Raises
+        ------
+        ValueError
+            If the game is over; ``row`` or ``col`` is not an integer; the tile is off the board; or it is already
+            revealed.
+        """
         p = self._tile(row, col, "flag")
         on = self.board.shown[p] != FLAG
         set_flag(self.board, p, on, True)
@@ -442,7 +566,14 @@ class Game:
         return bool(on)
 
     def render(self) -> str:
-        """The view as text: ``#`` covered, ``F`` flag, ``*`` exploded mine, ``.`` zero."""
+        """The view as text: ``#`` covered, ``F`` flag, ``*`` exploded mine, ``.`` zero.
+
+        Returns
+        -------
+        str
+            One line per row, its tiles separated by spaces: ``#``, ``F``, ``*``, ``.`` or the number 1-8 (a mine not
+            clicked shows as ``#``, or ``F`` if flagged, even after a loss).
+        """
         sym = {COVERED: "#", FLAG: "F", EXPLODED: "*", 0: "."}
         return "\n".join(" ".join(sym.get(int(v), str(int(v))) for v in row) for row in self.view)
 

@@ -287,6 +287,33 @@ class MinesweeperEnv(gymnasium.Env):
         raised grey, numbers in their classic colours, flags red, the exploded mine
         black on red).
 
+    Attributes
+    ----------
+    setting : Setting
+        The board setting.
+    opening : str
+        The opening, as given.
+    first : tuple of int or None
+        The first click, as given.
+    flags : bool
+        Whether the action space includes flag toggles.
+    rewards : Rewards
+        The reward scheme.
+    max_steps : int
+        The truncation limit.
+    render_mode : str or None
+        ``None``, ``"ansi"`` or ``"rgb_array"``.
+    n_tiles : int
+        ``rows * cols``: the number of click actions (and of flag actions with ``flags=True``).
+    observation_space : gymnasium.spaces.Box
+        ``Box(0, 12, (rows, cols), int8)`` (see Observation Space).
+    action_space : gymnasium.spaces.Discrete
+        ``Discrete(rows*cols)``, or ``Discrete(2*rows*cols)`` with ``flags=True`` (see Action Space).
+    np_random : numpy.random.Generator
+        Gymnasium's generator, seeded by ``reset(seed=...)``, from which each reset draws its board seed.
+    metadata : dict
+        Gymnasium's metadata: the ``render_modes`` (``"ansi"``, ``"rgb_array"``) and ``render_fps`` (4).
+
     Raises
     ------
     ValueError
@@ -334,6 +361,7 @@ class MinesweeperEnv(gymnasium.Env):
 
     @property
     def status(self) -> str:
+        """The game's status: ``"ongoing"``, ``"won"`` or ``"lost"`` (as ``info["status"]``)."""
         return self._game.status
 
     @property

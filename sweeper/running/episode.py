@@ -41,7 +41,63 @@ CANDIDATE_COLUMNS = ["row", "col", "centre_row", "centre_col", "direction", "key
 
 @dataclass
 class Decision:
-    """One decision of an episode and its outcome."""
+    """One decision of an episode and its outcome.
+
+    :meth:`Episode.step` makes one and :attr:`Episode.history` keeps them; a reader reads their fields.
+
+    Parameters
+    ----------
+    number, tile, centre, direction, key, q, n, score, action, mine, removed, status, view, runners_up
+        Kept as the attributes of the same names (see Attributes).
+    exact, explored, candidates, best, best_move : optional
+        Kept as the attributes of the same names; their defaults are None, False, None, None and None.
+
+    Attributes
+    ----------
+    number : int
+        The decision's number in its game, from 1.
+    tile : tuple of int
+        ``(row, col)`` of the target.
+    centre : tuple of int or None
+        ``(row, col)`` of the chosen window's centre (None for the state-action agent).
+    direction : str or None
+        Where the target sits as seen from the centre: ``"NW"``, ``"N"``, ``"NE"``, ``"W"``, ``"E"``, ``"SW"``,
+        ``"S"`` or ``"SE"`` (None for the state-action agent).
+    key : int
+        The key of the chosen action in the agent's table (for a window agent, the window's pattern:
+        see :meth:`Episode.window`).
+    q : float
+        The action's value estimate Q when it was chosen (-1 for an action never tried).
+    n : int
+        How often the action had been tried before (N).
+    score : float
+        What the rule compared: Q (greedy), the UCB score, the Thompson draw.
+    action : str
+        ``"click"`` or ``"flag"``.
+    mine : bool
+        Whether the target hides a mine (the truth of the tile).
+    removed : tuple of int or None
+        ``(row, col)`` of the flag removed (and clicked) because the flags exceeded the mines, else None.
+    status : str
+        The game's status after the decision: ``"ongoing"``, ``"won"`` or ``"lost"``.
+    view : numpy.ndarray
+        The ``rows x cols`` view the agent decided on (int64 cell codes: 0-8 numbers, 9 covered, 10 flagged).
+    runners_up : pandas.DataFrame
+        The best ranked candidates not chosen, best first, at most the episode's ``runners_up`` of them: the
+        columns of :meth:`Episode.candidates` but ``chosen``.
+    exact : numpy.ndarray or None
+        The exact P(mine) of every covered tile of ``view`` (``rows x cols`` float64, NaN on revealed tiles, as
+        :meth:`Episode.probabilities`), with ``exact=True``; else None.
+    explored : bool
+        Epsilon-greedy only: the choice was the random exploration, not the ranking.
+    candidates : pandas.DataFrame or None
+        Every candidate with what the rule compared (see :meth:`Episode.candidates`).
+    best : float or None
+        The exact one-step oracle: the probability that its best move is right (with ``exact=True``).
+    best_move : tuple or None
+        That move, ``("click" or "flag", (row, col))``: the covered unflagged tile whose probability is furthest
+        from 1/2, flagged if above it, else clicked; the first in row-major order on a tie (with ``exact=True``).
+    """
 
     number: int
     tile: tuple            # (row, col) of the target
@@ -90,9 +146,8 @@ class Episode:
     """A game of ``agent`` on ``board`` (seeded), to be played one decision at a time.
 
     With the same agent and seed, an episode plays exactly the first game of
-    ``train(agent, board, 1, seed=seed)``. ``history`` holds the :class:`Decision` of every step so far,
-    ``view``, ``mines`` and ``flags`` the board as ``rows x cols`` arrays, ``status`` and ``done`` the state
-    of the game.
+    ``train(agent, board, 1, seed=seed)``. The properties ``view``, ``mines`` and ``flags`` give the board as
+    ``rows x cols`` arrays, ``status`` and ``done`` the state of the game.
 
     Parameters
     ----------
@@ -130,6 +185,21 @@ class Episode:
         shape than its table's; ``seed`` is not an integer in ``[0, 2**64)``; ``learn``, ``copy`` or ``exact``
         is not ``True`` or ``False``; ``runners_up`` is not a non-negative integer; ``opening`` or ``first`` is
         invalid; or ``mines`` does not have the setting's shape and mine count or does not agree with the opening.
+
+    Attributes
+    ----------
+    history : list of Decision
+        The :class:`Decision` of every step so far, in order.
+    agent : Agent
+        The agent that plays: a copy of ``agent`` (``copy=True``) or ``agent`` itself.
+    setting : Setting
+        The board setting, parsed.
+    seed : int
+        The seed.
+    exact : bool
+        Whether decisions carry the exact probabilities and the oracle's verdict.
+    opened : numpy.ndarray
+        The view after the opening, before the first decision (``rows x cols`` int64 cell codes).
     """
 
     def __init__(self, agent: Agent, board="8x8x10", seed: int = 0, *, opening: str = "reference", first=None,
@@ -146,11 +216,11 @@ class Episode:
         self.exact = exact
         self.board = b = new_board(self.setting, opening, first)
         self.cache = new_cache(b)
-        self.pol = self.agent.policy(learn)
+        self.pol = self.agent._policy(learn)
         rng_boards, self.rng_agent, rule_stream = streams(self.seed)
         self.rule = None  # a plug-in rule's tuple for the kernels (sweeper.agents.custom)
         if isinstance(self.agent, RuleAgent):
-            self.rule = self.agent.rule.kernel_args(rule_stream, 8 * b.shown.shape[0])
+            self.rule = self.agent.rule._kernel_args(rule_stream, 8 * b.shown.shape[0])
         layout = np.zeros(0, np.uint8) if mines is None else check_layout(mines, self.setting, opening, first)
         if isinstance(self.agent, StateAction):
             self.agent.claim([self.setting])  # the board shape of the table it plays (and may teach)
@@ -166,10 +236,13 @@ class Episode:
     # -- state ---------------------------------------------------------------
     @property
     def view(self) -> np.ndarray:
+        """The player's view now, a ``rows x cols`` int64 array of cell codes (a copy): 0-8 a revealed number,
+        9 covered, 10 flagged, 12 the mine that was clicked (after a loss)."""
         return view_of(self.board)
 
     @property
     def mines(self) -> np.ndarray:
+        """The mine layout, a ``rows x cols`` boolean array (a copy)."""
         return mines_of(self.board)
 
     @property
@@ -179,15 +252,32 @@ class Episode:
 
     @property
     def status(self) -> str:
+        """The game's status: ``"ongoing"``, ``"won"`` or ``"lost"``."""
         return STATUS[int(self.board.gs[ST])]
 
     @property
     def done(self) -> bool:
+        """Whether the game is over (won or lost): no decision is left to make."""
         return self.board.gs[ST] != ONGOING
 
     def probabilities(self) -> np.ndarray:
-        """The exact probability that each covered tile of the current view is a mine
-        (:func:`sweeper.game.probability.mine_probabilities`; NaN on revealed tiles, flags read as covered)."""
+        """The exact probability that each covered tile of the current view is a mine.
+
+        Computed by :func:`sweeper.game.probability.mine_probabilities` from the view and the setting's mine count,
+        every consistent layout equally likely; flags are read as covered tiles. A frontier group too large to
+        enumerate within the solver's budget falls back to the unconstrained probability
+        (:data:`sweeper.game.probability.NODE_BUDGET`).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``rows x cols`` float64: P(mine) of each covered (or flagged) tile, NaN on revealed tiles.
+
+        Raises
+        ------
+        ValueError
+            After a loss: the view then shows the exploded mine, which the solver does not read.
+        """
         from ..game.probability import mine_probabilities
         return mine_probabilities(self.view, self.setting.mines)
 
@@ -266,11 +356,11 @@ class Episode:
         else:
             r = self.rule
             rule = r._replace(rng=deepcopy(r.rng), status=r.status.copy())
-            self.agent.rule.use_rng(rule.rng)
+            self.agent.rule._use_rng(rule.rng)
             try:
                 choice = custom.quiet(choose, self.board, cache, table, self.pol, self.rng_agent.copy(), rule)
             finally:
-                self.agent.rule.use_rng(r.rng)
+                self.agent.rule._use_rng(r.rng)
             self._check_rule(rule)
         return self._scored(cache, table, choice[0] if choice[7] < 0 else choice[7])
 

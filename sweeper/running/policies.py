@@ -138,13 +138,13 @@ class BanditPolicy:
                              f"(private marks)")
         self.visible = agent.flags
         self.agent = agent.copy()
-        self.pol = self.agent.policy(learn=False)
+        self.pol = self.agent._policy(learn=False)
         _, self.rng, rule_stream = streams(seed)
         self.board = new_board(self.setting)
         self.cache = new_cache(self.board)
         self.rule = None
         if isinstance(self.agent, RuleAgent):
-            self.rule = self.agent.rule.kernel_args(rule_stream, 8 * self.board.shown.shape[0])
+            self.rule = self.agent.rule._kernel_args(rule_stream, 8 * self.board.shown.shape[0])
         check_rule(self.pol, self.rule)
         self.reset()
 

@@ -36,7 +36,43 @@ from ..rng import check_seed, streams
 
 @dataclass
 class Run:
-    """The outcome of :func:`train` or :func:`evaluate`."""
+    """The outcome of :func:`train` or :func:`evaluate` (or :func:`play`): the games' records and how they were played.
+
+    Runs are made by :func:`play`, which :func:`train` and :func:`evaluate` call; a reader reads them.
+
+    Parameters
+    ----------
+    agent, settings, episodes, seed, opening, learn, records, seconds
+        Kept as the attributes of the same names (see Attributes).
+    extra : dict, optional
+        More keys for :meth:`summary` (default: none), kept as ``extra``.
+
+    Attributes
+    ----------
+    agent : Agent
+        The agent of the run: the one trained or tested in place, the one built from a spec, or, for
+        ``evaluate(..., freeze=True)``, the agent passed in (unchanged: a copy of it played).
+    settings : list of Setting
+        The board settings, in the order they were played.
+    episodes : int
+        The games the run holds, over all its settings (``len(records)``; fewer than planned when a plug-in
+        rule failed: see :class:`~sweeper.agents.custom.RuleError`).
+    seed : int
+        The run's seed.
+    opening : str
+        The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
+    learn : bool
+        Whether the agent learnt from the games.
+    records : pandas.DataFrame
+        One row per game, settings in order: ``setting`` (categorical, e.g. ``"8x8x10"``), ``won``,
+        ``decisions``, ``clicks``, ``flags`` (placements), ``wrong_flags``, ``removals`` (forced flag
+        removals), ``revealed`` (fraction of the safe tiles revealed), ``actions_recorded`` and
+        ``perfect_actions`` (the table's counts after the game).
+    seconds : float
+        Wall-clock seconds the games took, kernel compilation on first use included.
+    extra : dict
+        Keys that :meth:`summary` adds to its own (and that replace its own of the same name).
+    """
 
     agent: Agent
     settings: list
@@ -50,15 +86,35 @@ class Run:
 
     @property
     def wins(self) -> int:
+        """The number of games won."""
         return int(self.records["won"].sum())
 
     @property
     def win_rate(self) -> float:
+        """The fraction of the games won (NaN for a run of no games)."""
         return self.wins / len(self.records) if len(self.records) else float("nan")
 
     def blocks(self, size: int = 10_000) -> pd.DataFrame:
         """The run in blocks of ``size`` games (the last may be shorter): per block its win rate and the
-        actions recorded at its end, one row per block labelled by its games (``games 1-5,000``)."""
+        actions recorded at its end.
+
+        Parameters
+        ----------
+        size : int, default 10_000
+            Games per block, an integer >= 1.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per block, in order, labelled by its games (``"games 1-5,000"``), with the columns
+            ``win rate`` (the fraction of its games won) and ``actions recorded`` (the table's count after its
+            last game). No rows for a run of no games.
+
+        Raises
+        ------
+        ValueError
+            If ``size`` is not an integer >= 1.
+        """
         size = whole(size, "size", 1)
         r = self.records
         g = r.groupby(np.arange(len(r)) // size)
@@ -67,7 +123,16 @@ class Run:
         return out.rename(columns=lambda c: c.replace("_", " "))
 
     def summary(self) -> dict:
-        """The CLI's JSON keys: agent, board, episodes, wins, win_rate, actions_recorded, ..."""
+        """The run in a few numbers: the CLI's JSON keys.
+
+        Returns
+        -------
+        dict
+            ``agent`` (the agent's name), ``board`` (the settings joined by ``+``), ``opening``, ``episodes``
+            (games played), ``seed``, ``learning``, ``wins``, ``win_rate``, ``mean_decisions`` (per game; NaN
+            without games), ``actions_recorded`` and ``perfect_actions`` (the agent's table now), ``seconds``
+            and ``games_per_second`` (inf when ``seconds`` is 0), then the keys of ``extra``.
+        """
         n = len(self.records)
         return {
             "agent": self.agent.name,
@@ -261,7 +326,7 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         agent.claim(settings)
     records = np.zeros((total, REC_SIZE), dtype=np.int64)
     rng_b, rng_a, rule_stream = streams(seed)
-    pol = agent.policy(learn)
+    pol = agent._policy(learn)
     table = agent.table
     if not isinstance(agent, RuleAgent):
         rule_stream = None
@@ -273,13 +338,13 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     python_rule = rule_stream is not None and not agent.rule.compiled
     # a rule is told to stop at its next decision (a compiled one's kernel asks about every tenth of a second);
     # the other kernels stop between calls
-    interrupt = InterruptBetweenCalls(agent.rule.interrupt if rule_stream is not None else None)
+    interrupt = InterruptBetweenCalls(agent.rule._interrupt if rule_stream is not None else None)
     try:
         done = 0
         for s in settings:
             board = new_board(s, opening, first)
             cache = new_cache(board)
-            rule = None if rule_stream is None else agent.rule.kernel_args(rule_stream, 8 * board.shown.shape[0])
+            rule = None if rule_stream is None else agent.rule._kernel_args(rule_stream, 8 * board.shown.shape[0])
             lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
             if recorder is not None:
                 recorder.begin_setting(board, s, episodes)
@@ -297,8 +362,8 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
                 else:
                     probe = custom.quiet(custom.play_games, board, cache, table, pol, rng_b, rng_a, lay, view, start,
                                          count, rule, probe)
-                    message = agent.rule.failure(rule, done)
-                    if message is not None and agent.rule.interrupted and (
+                    message = agent.rule._failure(rule, done)
+                    if message is not None and agent.rule._interrupted and (
                             interrupt.hit or isinstance(agent.rule.cause, KeyboardInterrupt)):
                         finished = done + int(rule.status[custom.E_GAME])
                         raise KeyboardInterrupt(f"stopped after {finished:,} of {total:,} games (the game in "

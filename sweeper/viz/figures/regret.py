@@ -290,8 +290,29 @@ def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = 
     (default: :func:`runs`); ``frozen_table``: :func:`frozen` (default: read from the store)."""
     long, short = lengths()
     r = runs() if r is None else r
+    out = _ranking_sentences(at_games((short,), r=r), short)
+    out["split"] = _split_sentence(split(r=r), short)
+    g = growth(r=r)
+    gg = g[g["agent"] == LABELS["greedy"]]
+    if len(gg) >= 2:
+        out["growth"] = _growth_sentence(gg)
+    fz = frozen() if frozen_table is None else frozen_table
+    fg = fz[fz["agent"] == LABELS["greedy"]] if len(fz) else fz
+    if len(fg) and len(gg):
+        out["frozen"] = _frozen_sentence(fg.iloc[0], gg.iloc[-1])
+    out.update(_tradeoff_sentences(r, short))
+    boards = _boards_sentence(boards_compared(r=r), short)
+    if boards:
+        out["boards"] = boards
+    if "split" in out and "growth" in out:
+        out["glance"] = _glance_sentence(gg.iloc[-1], r, long)
+    return out
+
+
+def _ranking_sentences(t: pd.DataFrame, short: int) -> dict:
+    """``ranking`` (regret per decision, and the cumulative regret when it orders the agents otherwise) and
+    ``learning_ranking`` (the learning regret and the representation gap per decision), after ``short`` games."""
     out = {}
-    t = at_games((short,), r=r)
     by_dec = t.sort_values("per decision")
     best, worst = by_dec.iloc[0], by_dec.iloc[-1]
     most = t.sort_values("regret").iloc[-1]
@@ -315,9 +336,13 @@ def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = 
              " Ranked by learning regret the agents come in the order " + ", ".join(by_learn["agent"])
              + "; by regret per decision " + ", ".join(by_dec["agent"]) + ".")
     out["learning_ranking"] = text
-    s = split(r=r)
+    return out
+
+
+def _split_sentence(s: pd.DataFrame, short: int) -> str:
+    """What sure decisions and guesses cost, each split into representation gap and learning regret."""
     guess_dearer = (s["regret per guess"] > s["regret per sure decision"]).all()
-    out["split"] = (
+    return (
         f"Over their first {short:,} games, a decision where a move certain to be right was on offer cost the agents "
         f"{_range(s['regret per sure decision'])} in regret, and a guess {_range(s['regret per guess'])}"
         + (": per decision, guesses cost every agent more." if guess_dearer else ".")
@@ -325,39 +350,46 @@ def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = 
         f"from them. On sure decisions the representation gap is {_range(s['gap per sure decision'])} per decision "
         f"and the learning regret {_range(s['learning per sure decision'])}; on guesses "
         f"{_range(s['gap per guess'])} and {_range(s['learning per guess'])}.")
-    g = growth(r=r)
-    gg = g[g["agent"] == LABELS["greedy"]]
-    if len(gg) >= 2:
-        first, last = gg.iloc[0], gg.iloc[-1]
-        a, b = first["learning per decision"], last["learning per decision"]
-        if f"{a:.4f}" == f"{b:.4f}":
-            trend = f"stays at {a:.4f} from games {first['games']} to games {last['games']}"
-        else:
-            trend = (f"{'falls' if b < a else 'rises'} from {a:.4f} (games {first['games']}) to {b:.4f} "
-                     f"(games {last['games']})")
-        added = ", ".join(f"{x:,.0f}" for x in gg["learning added"])
-        text = (f"Greedy's learning regret per decision {trend}, while its representation gap per decision stays "
-                f"between {gg['gap per decision'].min():.4f} and {gg['gap per decision'].max():.4f}: the gap grows in "
-                f"proportion to the decisions. The learning regret added per decade of games is {added}")
-        ratios = gg["learning added"].to_numpy()
-        if (ratios > 0).all() and len(ratios) >= 2:
-            growth_ = ratios[1:] / ratios[:-1]
-            text += (f" (each decade {_range(growth_, '{:.1f}')} times the one before; a regret growing like the "
-                     f"logarithm of the decisions would add the same amount each decade, a linear one ten times "
-                     f"as much).")
-        else:
-            text += "."
-        out["growth"] = text
-    fz = frozen() if frozen_table is None else frozen_table
-    fg = fz[fz["agent"] == LABELS["greedy"]] if len(fz) else fz
-    if len(fg) and len(gg):
-        f, last = fg.iloc[0], gg.iloc[-1]
-        out["frozen"] = (
-            f"Frozen after its {int(f['trained games']):,} training games, greedy has a regret of "
-            f"{f['regret per decision']:.4f} per decision over {int(f['test games']):,} test games: "
-            f"{f['gap per decision']:.4f} of representation gap and {f['learning per decision']:.4f} of learning "
-            f"regret, against {last['regret per decision']:.4f} ({last['gap per decision']:.4f} and "
-            f"{last['learning per decision']:.4f}) in the last decade of its training.")
+
+
+def _growth_sentence(gg: pd.DataFrame) -> str:
+    """How greedy's learning regret per decision and its gap per decision change over its decades of games."""
+    first, last = gg.iloc[0], gg.iloc[-1]
+    a, b = first["learning per decision"], last["learning per decision"]
+    if f"{a:.4f}" == f"{b:.4f}":
+        trend = f"stays at {a:.4f} from games {first['games']} to games {last['games']}"
+    else:
+        trend = (f"{'falls' if b < a else 'rises'} from {a:.4f} (games {first['games']}) to {b:.4f} "
+                 f"(games {last['games']})")
+    added = ", ".join(f"{x:,.0f}" for x in gg["learning added"])
+    text = (f"Greedy's learning regret per decision {trend}, while its representation gap per decision stays "
+            f"between {gg['gap per decision'].min():.4f} and {gg['gap per decision'].max():.4f}: the gap grows in "
+            f"proportion to the decisions. The learning regret added per decade of games is {added}")
+    ratios = gg["learning added"].to_numpy()
+    if (ratios > 0).all() and len(ratios) >= 2:
+        growth_ = ratios[1:] / ratios[:-1]
+        text += (f" (each decade {_range(growth_, '{:.1f}')} times the one before; a regret growing like the "
+                 f"logarithm of the decisions would add the same amount each decade, a linear one ten times "
+                 f"as much).")
+    else:
+        text += "."
+    return text
+
+
+def _frozen_sentence(f: pd.Series, last: pd.Series) -> str:
+    """Greedy frozen after training against the last decade of its training."""
+    return (
+        f"Frozen after its {int(f['trained games']):,} training games, greedy has a regret of "
+        f"{f['regret per decision']:.4f} per decision over {int(f['test games']):,} test games: "
+        f"{f['gap per decision']:.4f} of representation gap and {f['learning per decision']:.4f} of learning "
+        f"regret, against {last['regret per decision']:.4f} ({last['gap per decision']:.4f} and "
+        f"{last['learning per decision']:.4f}) in the last decade of its training.")
+
+
+def _tradeoff_sentences(r: pd.DataFrame, short: int) -> dict:
+    """``tradeoff_UCB``, ``tradeoff_ε-greedy`` (and their ``tradeoff_learning_*`` twins): the best parameter of
+    each family against greedy; ``tradeoff_order``: whether taking the gap out changes the ranking."""
+    out = {}
     for column, key in (("regret", "tradeoff"), ("learning", "tradeoff_learning")):
         tr = tradeoff(r=r, column=column)
         greedy = tr[tr["rule"] == "greedy"]
@@ -397,51 +429,57 @@ def findings(r: pd.DataFrame | None = None, frozen_table: pd.DataFrame | None = 
         out["tradeoff_order"] = "Taking the gap out " + (
             "changes no ranking: " if all("same order" in x for x in orders) else "changes the ranking: ") \
             + "; ".join(orders) + "."
-    bc = boards_compared(r=r)
+    return out
+
+
+def _boards_sentence(bc: pd.DataFrame, short: int) -> str | None:
+    """Regret per decision and per game on beginner against intermediate (None without both boards)."""
     rows = []
     for a, x in bc.groupby("agent", sort=False):
         if set(x["board"]) >= {"8x8x10", "16x16x40"}:
             b8 = x[x["board"] == "8x8x10"].iloc[0]
             b16 = x[x["board"] == "16x16x40"].iloc[0]
             rows.append((a, b8, b16))
-    if rows:
-        a, b8, b16 = rows[0]
-        parts = "; ".join(f"{n} {x['regret per decision']:.4f} on beginner, {y['regret per decision']:.4f} on "
-                          f"intermediate" for n, x, y in rows)
-        text = f"Regret per decision over the first {short:,} games: {parts}."
-        if b16["regret per decision"] < b8["regret per decision"] and b16["win rate"] < b8["win rate"]:
-            text += (f" Yet {a} wins {b16['win rate']:.3f} of its intermediate games against {b8['win rate']:.3f} "
-                     f"on beginner.")
-            if b16["sure decisions"] > b8["sure decisions"]:
-                text += (f" Intermediate decisions are more often sure ({b16['sure decisions']:.0%} offer a sure move, "
-                         f"beginner {b8['sure decisions']:.0%}), and sure decisions cost less: that lowers the "
-                         f"average per decision.")
-            if b16["regret per game"] > b8["regret per game"]:
-                text += (f" But a game needs {b16['decisions per game']:.1f} decisions (beginner "
-                         f"{b8['decisions per game']:.1f}), so the regret per game is {b16['regret per game']:.2f} "
-                         f"against {b8['regret per game']:.2f}: more chances per game for the wrong click that ends "
-                         f"it.")
-        text += _per_game(bc[bc["board"] == "16x16x40"])
-        split_rows = [(n, x, y) for n, x, y in rows
-                      if np.isfinite([x["gap per decision"], y["gap per decision"]]).all()]
-        if split_rows:
-            text += " Split in two, per decision: " + "; ".join(
-                f"{n}'s representation gap {x['gap per decision']:.4f} on beginner and {y['gap per decision']:.4f} "
-                f"on intermediate, its learning regret {x['learning per decision']:.4f} and "
-                f"{y['learning per decision']:.4f}" for n, x, y in split_rows) + "."
-        out["boards"] = text
-    if "split" in out and "growth" in out:
-        gl = gg.iloc[-1]
-        text = (f"Scored against the best window agent (an estimate of the best agent that reads the board through "
-                f"the same windows), greedy's regret splits in two: over games {gl['games']} of its {long:,} "
-                f"training games, a representation gap of {gl['gap per decision']:.4f} per decision and a learning "
-                f"regret of {gl['learning per decision']:.4f}")
-        end = _last_tenth(r)
-        if end is not None:
-            text += (f"; over the last {long // 10:,} games (games {long - long // 10:,}-{long:,}), "
-                     f"{end['gap']:.4f} and {end['learning']:.4f}")
-        out["glance"] = text + "."
-    return out
+    if not rows:
+        return None
+    a, b8, b16 = rows[0]
+    parts = "; ".join(f"{n} {x['regret per decision']:.4f} on beginner, {y['regret per decision']:.4f} on "
+                      f"intermediate" for n, x, y in rows)
+    text = f"Regret per decision over the first {short:,} games: {parts}."
+    if b16["regret per decision"] < b8["regret per decision"] and b16["win rate"] < b8["win rate"]:
+        text += (f" Yet {a} wins {b16['win rate']:.3f} of its intermediate games against {b8['win rate']:.3f} "
+                 f"on beginner.")
+        if b16["sure decisions"] > b8["sure decisions"]:
+            text += (f" Intermediate decisions are more often sure ({b16['sure decisions']:.0%} offer a sure move, "
+                     f"beginner {b8['sure decisions']:.0%}), and sure decisions cost less: that lowers the "
+                     f"average per decision.")
+        if b16["regret per game"] > b8["regret per game"]:
+            text += (f" But a game needs {b16['decisions per game']:.1f} decisions (beginner "
+                     f"{b8['decisions per game']:.1f}), so the regret per game is {b16['regret per game']:.2f} "
+                     f"against {b8['regret per game']:.2f}: more chances per game for the wrong click that ends "
+                     f"it.")
+    text += _per_game(bc[bc["board"] == "16x16x40"])
+    split_rows = [(n, x, y) for n, x, y in rows
+                  if np.isfinite([x["gap per decision"], y["gap per decision"]]).all()]
+    if split_rows:
+        text += " Split in two, per decision: " + "; ".join(
+            f"{n}'s representation gap {x['gap per decision']:.4f} on beginner and {y['gap per decision']:.4f} "
+            f"on intermediate, its learning regret {x['learning per decision']:.4f} and "
+            f"{y['learning per decision']:.4f}" for n, x, y in split_rows) + "."
+    return text
+
+
+def _glance_sentence(gl: pd.Series, r: pd.DataFrame, long: int) -> str:
+    """One sentence for the summary pages: greedy's regret split in two, at its last decade and last tenth."""
+    text = (f"Scored against the best window agent (an estimate of the best agent that reads the board through "
+            f"the same windows), greedy's regret splits in two: over games {gl['games']} of its {long:,} "
+            f"training games, a representation gap of {gl['gap per decision']:.4f} per decision and a learning "
+            f"regret of {gl['learning per decision']:.4f}")
+    end = _last_tenth(r)
+    if end is not None:
+        text += (f"; over the last {long // 10:,} games (games {long - long // 10:,}-{long:,}), "
+                 f"{end['gap']:.4f} and {end['learning']:.4f}")
+    return text + "."
 
 
 def _last_tenth(r: pd.DataFrame, board: str = "8x8x10", agent: str = "greedy") -> dict | None:
