@@ -14,8 +14,9 @@ from . import kernel_cache  # noqa: E402,F401  first: numba's cache must see eve
 
 from .agents.windows import decode_key, key_of, to_paper_tuple
 from .agents.custom import Rule, RuleError
-from .agents.kinds import (Agent, EpsilonGreedy, Greedy, RuleAgent, StateAction, Thompson, UCBAgent, load_agent,
-                           make_agent)
+from .agents.agent import Agent
+from .agents.kinds import EpsilonGreedy, Greedy, RuleAgent, Thompson, UCBAgent, load_agent, make_agent
+from .agents.state_action import StateAction
 from .game.engine import PRESETS, Game, Setting
 from .running.episode import Decision, Episode
 from .running.training import Run, evaluate, play, train

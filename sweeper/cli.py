@@ -46,9 +46,11 @@ def _parse_first(text, opening="safe"):
         r, c = (int(v) for v in text.split(","))
     except ValueError:
         raise ValueError(f"--first must look like ROW,COL, got {text!r}") from None
-    if opening == "reference":
-        raise ValueError("--first is for the safe and zero openings; the reference opening opens a tile "
-                         "of its own choosing")
+    row = {o.name: o for o in engine.OPENING_TABLE}.get(opening)
+    if row is not None and not row.takes_first:
+        names = engine.openings_text(first_only=True).replace("``", "")
+        raise ValueError(f"--first is for the {names} openings; the {opening} opening opens a tile of its own "
+                         "choosing")
     return r, c
 
 

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from numba import njit
 
+import sweeper
 from sweeper import Game, RuleAgent, make_agent, train
 from sweeper.agents import rule_library
 from sweeper.agents.custom import Rule
@@ -17,7 +18,8 @@ from sweeper.experiments import specs as ex
 from sweeper.game import engine
 from sweeper.game.grid import COVERED
 
-GUIDE = Path(__file__).resolve().parents[1] / "CONTRIBUTING.md"
+REPO = Path(__file__).resolve().parents[1]
+GUIDE = REPO / "CONTRIBUTING.md"
 
 
 def optimistic(q, n, t, params, rng):
@@ -68,7 +70,9 @@ def wide_opening():
     text = GUIDE.read_text()
     row = re.search(r'`(Opening\("wide", 2, "[^"]*"\))`', text)
     assert row, "the opening recipe's example row is missing"
-    return eval(row.group(1), {"Opening": engine.Opening})  # the guide's own line
+    row = eval(row.group(1), {"Opening": engine.Opening})  # the guide's own line
+    assert row.name not in {o.name for o in engine.OPENING_TABLE}, f"the table has an opening {row.name!r} already"
+    return row
 
 
 def test_an_opening_added_as_the_guide_says_is_dealt_checked_and_offered(monkeypatch, capsys):
@@ -95,11 +99,27 @@ def test_an_opening_added_as_the_guide_says_is_dealt_checked_and_offered(monkeyp
         Game("9x9x60", seed=0, opening="wide", first=(4, 4))
     with pytest.raises(ValueError, match="off the"):
         Game("9x9x10", seed=0, opening="wide", first=(9, 0))
-    # the command line and the env offer it
+    # the command line and the env offer it, and the messages that list the openings name it
     assert "wide: the first click" in " ".join(_train_help().split())
+    assert '``"wide"``' in engine.openings_text() and "``wide``" in engine.openings_text(first_only=True)
+    with pytest.raises(ValueError, match="first is for the safe, zero and wide openings"):
+        Game("9x9x10", seed=0, opening="reference", first=(4, 4))
+    from sweeper.cli import _parse_first
+    with pytest.raises(ValueError, match="--first is for the safe, zero and wide openings"):
+        _parse_first("1,1", "reference")
     env = MinesweeperEnv("9x9x10", opening="wide", first=(4, 4))
     obs, info = env.reset(seed=3)
     assert (obs[2:7, 2:7] != COVERED).all()
+
+
+def test_no_docstring_or_message_lists_the_openings_by_hand():
+    """Docstrings that name the openings say ``{openings}`` or ``{first_openings}`` (filled from the table by
+    ``engine.with_openings``), so a new row reaches every one of them."""
+    by_hand = re.compile(r'``"reference"``, ``"safe"``|for the ``safe`` and ``zero`` openings|safe and zero openings;')
+    found = [f"{p.relative_to(REPO)}:{i}" for p in sorted((REPO / "sweeper").rglob("*.py"))
+             for i, line in enumerate(p.read_text().splitlines(), 1) if by_hand.search(line)]
+    assert not found, found
+    assert '``"reference"``, ``"safe"`` or ``"zero"``' in sweeper.play.__doc__
 
 
 def _train_help():

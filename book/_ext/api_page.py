@@ -44,7 +44,8 @@ def api_items() -> list[tuple[str, str, str]]:
         obj = getattr(sweeper, name)
         kind = ("exception" if inspect.isclass(obj) and issubclass(obj, BaseException) else "class"
                 if inspect.isclass(obj) else "function" if inspect.isfunction(obj) else "data")
-        items.append((modules[name], name, kind))
+        module = obj.__module__ if kind != "data" else modules[name]  # a constant does not know its module
+        items.append((module, name, kind))
     return items
 
 

@@ -463,7 +463,8 @@ class Rule:
         self.cause = py_error
         if code == 0 and py_error is None:
             return None
-        where = f"in game {games_before + int(st[E_GAME]) + 1:,} of the run, at the agent's decision {int(st[E_DECISION]):,}"
+        where = (f"in game {games_before + int(st[E_GAME]) + 1:,} of the run, at the agent's decision "
+                 f"{int(st[E_DECISION]):,}")
         fn = "give_up" if code in (RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED) else "choose"
         m = int(st[E_COUNT])
         failed = f"rule {self.name!r}: {fn} failed {where} ({m} candidates): "

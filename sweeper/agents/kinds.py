@@ -1,6 +1,7 @@
 """The bandit agents of the paper (Sections IV-A, IV-B) and the state-action agent.
 
-One small class per agent over a shared base, :class:`Agent`. An agent is its parameters plus
+One small class per agent over a shared base, :class:`~sweeper.agents.agent.Agent`; the state-action agent is
+in :mod:`sweeper.agents.state_action`. An agent is its parameters plus
 its :class:`~sweeper.agents.values.ValueTable`; all play happens in the kernels of
 :mod:`sweeper.agents.kernels`. Every agent takes the two options ``symmetric`` and ``flags``
 (the paper's model and its ablations), described in :class:`Agent`.
@@ -12,198 +13,22 @@ JSON metadata string (no pickle), defined in :mod:`sweeper.agents.files`;
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from .kernels import (EGREEDY, GREEDY, P_A0, P_B0, P_C, P_EPS, P_KIND, P_LEARN, P_SYM, P_VISIBLE, POL_SIZE, RULE, SA,
-                    THOMPSON, UCB)
+from .agent import Agent
+from .kernels import EGREEDY, GREEDY, RULE, THOMPSON, UCB
 from .custom import Rule
 from .rule_library import library_rule, rule_from_spec, with_values
-from .files import FORMAT, FORMAT_VERSION, WINDOW, agent_arrays, read_agent_file, write_agent_file
+from .files import read_agent_file
+from .state_action import StateAction
 from .values import ValueTable
 from .windows import FLAG, check_window_keys, first_key_showing
 
 
-class Agent:
-    """The shared base of the agents: the value table, the two options, the policy array for the kernels.
-
-    Build an agent with :func:`make_agent` or one of the subclasses (:class:`Greedy`, :class:`EpsilonGreedy`,
-    :class:`UCBAgent`, :class:`Thompson`, :class:`StateAction`, :class:`RuleAgent`), each of which passes these
-    options on to this class. The methods and properties below are those of every agent.
-
-    Parameters
-    ----------
-    symmetric : bool, default True
-        Identify windows related by the symmetries of Section IV-C (the paper's model), so that they share one
-        action. False: each of the 8 target directions is its own action, with no mirroring.
-    flags : bool, default True
-        True: the agent places real flags, which its windows see (the paper's model). False is the *invisible
-        flags* ablation (Fig. 10, ``fig:exp_4``): the agent decides exactly the same way (a believed mine,
-        Q >= 0, is set aside; the flag limit, forced removal and delayed learning all apply), but the mark is
-        private: the board does not show it, so every window still sees a covered tile there. This removes
-        exactly what the paper credits flags with, passing the information "this tile is a mine" on to the
-        neighbouring windows.
-
-    Attributes
-    ----------
-    table : ValueTable
-        Q and N of every action the agent has met (:class:`~sweeper.agents.values.ValueTable`), and its count
-        of decisions; a new agent's is empty.
-    symmetric : bool
-        The ``symmetric`` option, as a Python bool.
-    flags : bool
-        The ``flags`` option, as a Python bool.
-    kind : int
-        Class attribute: the code of the agent kind that the kernels read from the policy array
-        (:mod:`sweeper.agents.kernels`).
-    label : str
-        Class attribute: the kind's name in specs and in the agent file's ``agent`` field (``greedy``,
-        ``egreedy``, ``ucb``, ``thompson``, ``sa`` or ``rule``).
-
-    Raises
-    ------
-    ValueError
-        If ``symmetric`` or ``flags`` is not a bool (a NumPy bool is accepted).
-    """
-
-    kind: int = GREEDY
-    label: str = "agent"
-
-    def __init__(self, symmetric: bool = True, flags: bool = True):
-        if not isinstance(symmetric, (bool, np.bool_)) or not isinstance(flags, (bool, np.bool_)):
-            raise ValueError("symmetric and flags must be booleans")
-        self.symmetric = bool(symmetric)
-        self.flags = bool(flags)
-        self.table = ValueTable()
-
-    # parameters ------------------------------------------------------------
-    def params(self) -> dict:
-        """The agent's parameters by name, in the order of its spec.
-
-        Returns
-        -------
-        dict
-            ``{}`` for :class:`Greedy`; ``{"epsilon": float}``, ``{"c": float}``, ``{"a0": float, "b0": float}``
-            for :class:`EpsilonGreedy`, :class:`UCBAgent`, :class:`Thompson`; for :class:`StateAction` the board
-            shape of its table, ``{"rows": int, "cols": int}`` (``{}`` until it has one); for :class:`RuleAgent`
-            its rule's parameters. A new dict each call; :attr:`name` and :meth:`metadata` are built from it.
-        """
-        return {}
-
-    def _policy(self, learn: bool = True) -> np.ndarray:
-        pol = np.zeros(POL_SIZE)
-        pol[P_KIND] = self.kind
-        pol[P_SYM] = self.symmetric
-        pol[P_VISIBLE] = self.flags
-        pol[P_LEARN] = learn
-        for k, v in self._policy_params().items():
-            pol[{"epsilon": P_EPS, "c": P_C, "a0": P_A0, "b0": P_B0}[k]] = v
-        return pol
-
-    def _policy_params(self) -> dict:
-        """The parameters the kernels read from the policy array (all of them, for a built-in kind)."""
-        return self.params()
-
-    @property
-    def name(self) -> str:
-        """A short name: the label and parameters (``greedy``, ``egreedy:0.01``, ``thompson:1,1``), then ``+nosym``
-        when ``symmetric`` is False and ``+noflags`` when ``flags`` is False."""
-        params = self.params()
-        base = self.label + (":" + ",".join(f"{v:g}" for v in params.values()) if params else "")
-        if not self.symmetric:
-            base += "+nosym"
-        if not self.flags:
-            base += "+noflags"
-        return base
-
-    def __repr__(self) -> str:
-        return (f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.params().items())}"
-                f"{', ' if self.params() else ''}symmetric={self.symmetric}, flags={self.flags}; "
-                f"{self.table.actions_recorded} actions recorded)")
-
-    # table summaries ---------------------------------------------------------
-    @property
-    def actions_recorded(self) -> int:
-        """The number of actions in the value table that have been tried at least once (N > 0)."""
-        return self.table.actions_recorded
-
-    @property
-    def perfect_actions(self) -> int:
-        """The number of recorded actions whose Q is exactly -1 or +1: every outcome so far was the same."""
-        return self.table.perfect_actions
-
-    def copy(self) -> "Agent":
-        """An independent copy: training the copy leaves this agent unchanged, and the other way round.
-
-        Returns
-        -------
-        Agent
-            A new agent of the same class, parameters and options, with a copy of the value table (its
-            decision count included). A :class:`RuleAgent`'s copy plays the same :class:`~sweeper.agents.custom.Rule`
-            object.
-        """
-        other = _build(self.label, self.params(), self.symmetric, self.flags)
-        other.table = self.table.copy()
-        return other
-
-    # persistence -------------------------------------------------------------
-    def metadata(self) -> dict:
-        """The JSON metadata of the agent's file (:mod:`sweeper.agents.files` defines each field).
-
-        Returns
-        -------
-        dict
-            ``format`` (``"bandit-sweeper-agent"``), ``version`` (2), ``agent`` (the :attr:`label`), ``params``
-            (:meth:`params`; for a :class:`RuleAgent`, ``rule``, the rule's saved name, and ``values``, its
-            parameters), ``symmetric``, ``flags``, ``window`` (3), ``decisions`` (the table's decision count)
-            and ``actions_recorded``.
-        """
-        return {"format": FORMAT, "version": FORMAT_VERSION, "agent": self.label, "params": self.params(),
-                "symmetric": self.symmetric, "flags": self.flags, "window": WINDOW,
-                "decisions": self.table.decisions, "actions_recorded": self.actions_recorded}
-
-    def file_arrays(self) -> dict:
-        """The arrays of the agent's file (:mod:`sweeper.agents.files`), e.g. to store with a task.
-
-        Returns
-        -------
-        dict
-            In file order: ``keys`` (int64), ``q`` (float64) and ``n`` (int64), the recorded actions (N > 0)
-            sorted by key, and ``metadata``, a 0-d string array holding :meth:`metadata` as JSON; so
-            ``numpy.savez_compressed(file, **agent.file_arrays())`` writes what :meth:`save` writes.
-        """
-        return agent_arrays(*self.table.recorded(), self.metadata())
-
-    def save(self, path) -> Path:
-        """Write the agent to an ``.npz`` file (keys, q, n arrays and JSON metadata, no pickle), atomically.
-
-        The file is written under a temporary name in the same folder and then renamed into place, so that a
-        reader never sees half a file; an existing regular file at ``path`` is replaced. :func:`load_agent`
-        reads it back.
-
-        Parameters
-        ----------
-        path : str or pathlib.Path
-            The file to write, used as given (no ``.npz`` suffix is added); its folder must exist.
-
-        Returns
-        -------
-        pathlib.Path
-            ``path``, as a :class:`pathlib.Path`.
-
-        Raises
-        ------
-        ValueError
-            If ``path`` exists but is not a regular file (a folder, a device, a pipe), or is a symbolic link.
-        OSError
-            If the file cannot be written there (e.g. its folder does not exist).
-        """
-        return write_agent_file(path, *self.table.recorded(), self.metadata())
-
-
 class Greedy(Agent):
-    """The paper's purely greedy agent (spec ``greedy``): the candidate of largest |Q|, clicked if Q < 0, else flagged.
+    """The paper's purely greedy agent (spec ``greedy``): the candidate of largest ``|Q|``, clicked if Q < 0.
+
+    Otherwise (Q >= 0) the tile is flagged as a believed mine.
 
     Ties go to the larger N, then to the first candidate in scan order. It has no parameters: its
     :meth:`~Agent.params` is ``{}`` and its name ``greedy`` (with the ablations appended).
@@ -289,7 +114,7 @@ class EpsilonGreedy(Agent):
 
 
 class UCBAgent(Agent):
-    """The paper's UCB agent (spec ``ucb:C``): the candidate of largest |Q + sign(Q) c sqrt(ln t / N)|.
+    """The paper's UCB agent (spec ``ucb:C``): the candidate of largest ``|Q + sign(Q) c sqrt(ln t / N)|``.
 
     ``t`` counts the agent's decisions over its whole life, this one included. An action never tried scores
     -1e10, so unseen actions are chosen first (and clicked); ties go to the last candidate in scan order. The
@@ -347,7 +172,7 @@ class Thompson(Agent):
     Beta(a0 + m, b0 + s) posterior of P(mine). At each decision every candidate gets a sample p from the
     posterior of its action: one draw per action (the bandit's arm), shared by all the candidates with that
     window and target (on large boards many candidates share an action: most covered tiles far from the
-    revealed ones see the same all-covered windows). The most certain draw (largest |2p - 1|, the first
+    revealed ones see the same all-covered windows). The most certain draw (largest ``|2p - 1|``, the first
     candidate in scan order on ties) is clicked if p < 1/2, otherwise flagged. Flags, the flag limit (the
     lowest-Q flag is given up) and delayed learning are as for the other agents. Its :meth:`~Agent.params` is
     ``{"a0": a0, "b0": b0}`` and its name e.g. ``thompson:1,1``.
@@ -410,130 +235,6 @@ class Thompson(Agent):
 
     def params(self) -> dict:
         return {"a0": self.a0, "b0": self.b0}
-
-
-class StateAction(Agent):
-    """Greedy over (whole player view, target tile) pairs: the paper's state-action agent (spec ``sa``, 4x4 table).
-
-    One candidate per covered unflagged tile, chosen by :class:`Greedy`'s rule. Keys are exact
-    base-11 codes of the view, so boards are limited to :attr:`MAX_TILES` (16) tiles, and a table is of one
-    board shape: ``shape`` (rows, cols) is set by the first games the agent plays (or given), saved with it, and
-    a board of another shape is refused (:meth:`claim`), since its views would be read as views of the other
-    shape. The agent has no parameter of its choice: its :meth:`~Agent.params` is the board shape of its
-    table, ``{"rows": rows, "cols": cols}`` (``{}`` until it has one), saved in its file; its name is ``sa``,
-    or ``sa+noflags`` with invisible flags (the shape is not part of it).
-
-    Parameters
-    ----------
-    flags : bool, default True
-        Place real flags; False: the invisible-flags ablation (see :class:`Agent`).
-    symmetric : bool, default False
-        Must be false: a whole view has no window symmetries.
-    shape : tuple of int, optional
-        ``(rows, cols)`` of the boards the table is for, positive integers with at most 16 tiles; None (the
-        default): set by the first boards the agent plays.
-
-    Attributes
-    ----------
-    shape : tuple of int or None
-        ``(rows, cols)`` of the table's boards, or None while the agent has not played.
-    table : ValueTable
-        Q and N of every (view, tile) action met, and the decision count (see :class:`Agent`).
-    symmetric : bool
-        Always False.
-    flags : bool
-        The ``flags`` option.
-    MAX_TILES : int
-        Class attribute: 16, the most tiles of a board the agent can play.
-    kind : int
-        Class attribute: the kernels' code of the state-action agent.
-    label : str
-        Class attribute: ``"sa"``.
-
-    Raises
-    ------
-    ValueError
-        If ``symmetric`` is true; ``flags`` is not a bool; or ``shape`` is not a pair of positive integers or
-        has more than 16 tiles.
-    """
-
-    kind, label = SA, "sa"
-    MAX_TILES = 16
-
-    def __init__(self, flags: bool = True, symmetric: bool = False, shape=None):
-        if symmetric:
-            raise ValueError("the state-action agent has no window symmetries (symmetric=False)")
-        super().__init__(symmetric=False, flags=flags)
-        self.shape = None if shape is None else _sa_shape(shape)
-
-    def params(self) -> dict:
-        """The board shape of the table, once it has one (``rows``, ``cols``): the state-action agent has no
-        parameter of its choice."""
-        return {} if self.shape is None else {"rows": self.shape[0], "cols": self.shape[1]}
-
-    def _policy_params(self) -> dict:
-        return {}
-
-    @property
-    def name(self) -> str:
-        return "sa" + ("" if self.flags else "+noflags")
-
-    def __repr__(self) -> str:
-        return f"StateAction(shape={self.shape!r}, flags={self.flags}; {self.table.actions_recorded} actions recorded)"
-
-    def claim(self, settings, adopt: bool = True) -> None:
-        """Check that the agent can play every board of ``settings``, then (``adopt``) make their shape its own.
-
-        Every board must have at most :attr:`MAX_TILES` tiles and the table's shape, or, when the table has no
-        shape yet, all the boards must have one shape. Training and :class:`~sweeper.running.episode.Episode`
-        call this before the agent plays. No settings: nothing is checked or changed.
-
-        Parameters
-        ----------
-        settings : iterable of Setting
-            The board settings (:class:`~sweeper.game.engine.Setting`) the agent is to play.
-        adopt : bool, default True
-            Make the boards' shape the agent's :attr:`shape` when all fit (no change if it already has it);
-            False only checks.
-
-        Raises
-        ------
-        ValueError
-            If a board has more than 16 tiles or another shape than the table's (or, with no shape yet, than
-            the first board's); the message names both shapes. The agent is then left unchanged.
-        """
-        settings = list(settings)
-        for s in settings:
-            if s.tiles > self.MAX_TILES:
-                raise ValueError(f"the state-action agent handles boards of at most {self.MAX_TILES} tiles, got {s}")
-        if not settings:
-            return
-        want = self.shape or (settings[0].rows, settings[0].cols)
-        for s in settings:
-            if (s.rows, s.cols) == want:
-                continue
-            if self.shape is None:
-                raise ValueError(f"the state-action agent's table holds the views of one board shape: {settings[0]} "
-                                 f"({want[0]}x{want[1]}) and {s} ({s.rows}x{s.cols}) differ")
-            raise ValueError(f"the state-action agent's table is of {want[0]}x{want[1]} boards (its keys are whole "
-                             f"views of them): it cannot play {s}, a {s.rows}x{s.cols} board")
-        if adopt:
-            self.shape = want
-
-
-def _sa_shape(shape) -> tuple[int, int]:
-    """``shape`` as (rows, cols) of a board of at most 16 tiles, else ``ValueError``."""
-    try:
-        rows, cols = shape
-    except (TypeError, ValueError):
-        raise ValueError(f"shape must be (rows, cols), got {shape!r}") from None
-    for v in (rows, cols):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"shape must be (rows, cols) of positive integers, got {shape!r}")
-    if rows * cols > StateAction.MAX_TILES:
-        raise ValueError(f"the state-action agent handles boards of at most {StateAction.MAX_TILES} tiles, got the "
-                         f"shape {rows}x{cols}")
-    return int(rows), int(cols)
 
 
 class RuleAgent(Agent):

@@ -279,7 +279,7 @@ class NeuralAgent:
         Returns
         -------
         torch.Tensor
-            ``(n, rows, cols)`` float32 logits, one per tile of each view (the padding views' dropped).
+            ``(n, rows, cols)`` float32 logits, one per tile of each view (the padding's rows dropped).
 
         Raises
         ------

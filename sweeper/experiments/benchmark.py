@@ -45,7 +45,7 @@ import pandas as pd
 
 from ..agents.kinds import Agent, make_agent
 from ..checks import whole
-from ..game.engine import OPENING_TABLE, Setting, mines_of, new_board, new_game
+from ..game.engine import OPENING_TABLE, Setting, mines_of, new_board, new_game, with_openings
 from ..game.grid import COVERED
 from ..game.probability import mine_probabilities
 from ..machine import machine
@@ -523,6 +523,7 @@ def describe(summary: dict) -> list:
     return lines
 
 
+@with_openings
 def score(agent, level: str = "beginner", opening: str = "reference", games: int | None = None,
           regret_games: int | None = None, *, name: str | None = None, suite: Suite | None = None) -> Score:
     """Score ``agent`` (see :func:`player_of`) on the suite of ``level`` and ``opening``.
@@ -534,7 +535,7 @@ def score(agent, level: str = "beginner", opening: str = "reference", games: int
     level : str, default "beginner"
         ``"beginner"``, ``"intermediate"`` or ``"expert"``.
     opening : str, default "reference"
-        The suite's opening: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The suite's opening: {openings}.
     games : int, optional
         Play the first ``games`` boards of the suite (1 to its 10,000; default all).
     regret_games : int, optional

@@ -77,6 +77,29 @@ OPENING_TABLE = (
     Opening("safe", 0, "the first click (--first, default 0,0) is never a mine"),
     Opening("zero", 1, "the first click (--first, default 0,0) is a 0: no mine in its 3x3 square"),
 )
+def _names(names: list[str], last: str, quote: bool) -> str:
+    shown = [f'``"{n}"``' if quote else f"``{n}``" for n in names]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {last} " + shown[-1]
+
+
+def openings_text(first_only: bool = False) -> str:
+    """The openings of :data:`OPENING_TABLE` as docstrings and messages name them, so that a new row shows up in
+    all of them: every name, quoted, as a choice ("reference", "safe" or "zero"), or with ``first_only`` the
+    names of those that take a first click, as a list (safe and zero); each name marked up as literal text."""
+    if first_only:
+        return _names([o.name for o in OPENING_TABLE if o.takes_first], "and", quote=False)
+    return _names([o.name for o in OPENING_TABLE], "or", quote=True)
+
+
+def with_openings(obj):
+    """Decorator: write the openings of :data:`OPENING_TABLE` into ``obj``'s docstring where it says
+    ``{openings}`` or ``{first_openings}`` (:func:`openings_text`); returns ``obj``."""
+    if obj.__doc__:
+        obj.__doc__ = obj.__doc__.replace("{openings}", openings_text()).replace(
+            "{first_openings}", openings_text(first_only=True))
+    return obj
+
+
 #: The board settings :meth:`Setting.parse` knows by name: name -> ``(rows, cols, mines)``, the classic beginner
 #: (8x8, 10 mines), intermediate (16x16, 40 mines) and expert (16x30, 99 mines) boards.
 PRESETS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
@@ -194,8 +217,7 @@ def check_opening(opening: str, setting: Setting, first=None) -> tuple[Opening, 
         raise ValueError(f"opening must be one of {sorted(known)}, got {opening!r}")
     o = known[opening]
     if first is not None and not o.takes_first:
-        takes = [n.name for n in OPENING_TABLE if n.takes_first]
-        names = " and ".join([", ".join(takes[:-1]), takes[-1]] if len(takes) > 1 else takes)
+        names = openings_text(first_only=True).replace("``", "")
         raise ValueError(f"first is for the {names} openings; the {opening} opening opens a tile of its own (the "
                          "first safe tile with no mine around it, column by column)")
     if first is not None and not (isinstance(first, (tuple, list)) and len(first) == 2 and all(
@@ -416,6 +438,7 @@ def set_flag(b, t, on, visible):
 
 # ------------------------------------------------------------- Python face --
 
+@with_openings
 class Game:
     """One game of Minesweeper to play by hand (or to inspect), on the engine kernels.
 
@@ -437,9 +460,9 @@ class Game:
     seed : int, default 0
         The seed of the board's random stream, in ``[0, 2**64)`` (checked, but not used, when ``mines`` is given).
     opening : str, default "reference"
-        The opening move: ``"reference"``, ``"safe"`` or ``"zero"`` (see :mod:`sweeper.game.engine`).
+        The opening move: {openings} (see :mod:`sweeper.game.engine`).
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings (default ``(0, 0)``); the
+        ``(row, col)`` of the first click for the {first_openings} openings (default ``(0, 0)``); the
         ``reference`` opening takes none.
     mines : numpy.ndarray, optional
         A 2-D boolean (or 0/1) mine layout of the setting's shape and mine count to play instead of a dealt

@@ -39,7 +39,7 @@ from ..agents.kinds import Agent, make_agent
 from ..agents.oracle import (CAUSES, D_CLICKED, D_EXPLODED, D_FLAG, D_GAME, D_N, D_NUM, D_REMOVED, D_SAFE_KNOWN,
                              D_SIZE, D_TILE, EPS, F_BEST, F_CLICKED_EXACT, F_EXACT, F_LOWEST, F_Q, F_SIZE,
                              GAME_FLOAT_COLUMNS, GAME_INT_COLUMNS, N_BINS, belief_bin, new_probe)
-from ..game.engine import Setting
+from ..game.engine import Setting, with_openings
 from ..game.grid import tile_of
 from ..game.probability import NODE_BUDGET, check_budget
 from .training import check_episodes, play
@@ -179,6 +179,7 @@ def bin_label(b: int) -> str:
     return f"{lo:.2f}-{lo + 0.05:.2f}"
 
 
+@with_openings
 def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, opening: str = "reference", first=None,
           learn: bool = False, budget: int = NODE_BUDGET, chunk: int | None = None, progress: bool = False) -> Audit:
     """Play ``episodes`` games of ``agent`` on ``board`` and audit every decision against the exact
@@ -203,9 +204,9 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     seed : int, default 0
         The seed, in ``[0, 2**64)``: the games are those of :func:`sweeper.evaluate` with this seed.
     opening : str, default "reference"
-        The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening: {openings}.
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings.
+        ``(row, col)`` of the first click for the {first_openings} openings.
     learn : bool, default False
         False audits the agent as trained (frozen); True lets the copy learn, as in training.
     budget : int, default 1000000

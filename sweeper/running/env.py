@@ -35,7 +35,7 @@ from gymnasium import spaces
 from ..checks import whole
 from ..game.grid import COVERED, EXPLODED, FLAG, OUT, padded_index
 from ..game.engine import (LOST, NFL, ONGOING, REV, ST, STATUS, WON, Board, Game, Setting, check_layout, clear_changes,
-                           new_game)
+                           new_game, with_openings)
 from ..rng import STREAM_BOARDS, check_seed, make_state
 
 ENV_ID = "sweeper/Minesweeper-v0"
@@ -178,6 +178,7 @@ def render_rgb(obs) -> np.ndarray:
 
 # ------------------------------------------------------------ environment --
 
+@with_openings
 class MinesweeperEnv(gymnasium.Env):
     """Minesweeper on the engine of :mod:`sweeper` (the paper's game), as a Gymnasium environment.
 
@@ -270,9 +271,9 @@ class MinesweeperEnv(gymnasium.Env):
         ``"8x8x10"`` (rows x cols x mines), a preset (``"beginner"``, ``"intermediate"``, ``"expert"``) or a
         :class:`~sweeper.game.engine.Setting`.
     opening : str, default "reference"
-        ``"reference"``, ``"safe"`` or ``"zero"``.
+        {openings}.
     first : tuple of int, optional
-        ``(row, col)`` of the first click for ``safe``/``zero`` (default ``(0, 0)``).
+        ``(row, col)`` of the first click for the {first_openings} openings (default ``(0, 0)``).
     flags : bool, default False
         Whether the action space includes flag toggles.
     rewards : str, mapping or Rewards, default "sparse"

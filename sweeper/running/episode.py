@@ -30,7 +30,8 @@ from ..agents.kernels import DEC, EXPLORED, P_KIND, SA, begin_game, candidate_sc
 from ..agents.loop import apply, end_game
 from ..agents.values import Table
 from ..agents.windows import DIRECTIONS, decode_key
-from ..game.engine import ONGOING, ST, STATUS, Setting, check_layout, mines_of, new_board, new_game, view_of
+from ..game.engine import (ONGOING, ST, STATUS, Setting, check_layout, mines_of, new_board, new_game, view_of,
+                           with_openings)
 from ..game.grid import COVERED, tile_of, unpad
 from ..checks import boolean, whole
 from ..rng import check_seed, streams
@@ -142,6 +143,7 @@ class Decision:
         return None if self.exact is None else float(self.exact[self.tile])
 
 
+@with_openings
 class Episode:
     """A game of ``agent`` on ``board`` (seeded), to be played one decision at a time.
 
@@ -159,9 +161,9 @@ class Episode:
     seed : int, default 0
         The seed of the board (unless ``mines`` is given) and of the agent's draws, in ``[0, 2**64)``.
     opening : str, default "reference"
-        The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening: {openings}.
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings (default ``(0, 0)``).
+        ``(row, col)`` of the first click for the {first_openings} openings (default ``(0, 0)``).
     mines : numpy.ndarray, optional
         A 2-D boolean (or 0/1) mine layout to play instead of the seed's board.
     learn : bool, default True
@@ -258,7 +260,7 @@ class Episode:
     @property
     def done(self) -> bool:
         """Whether the game is over (won or lost): no decision is left to make."""
-        return self.board.gs[ST] != ONGOING
+        return bool(self.board.gs[ST] != ONGOING)
 
     def probabilities(self) -> np.ndarray:
         """The exact probability that each covered tile of the current view is a mine.

@@ -64,7 +64,8 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..game.engine import G_C, G_K, G_R, ONGOING, REV, ST, WON, Setting, check_layout, click, new_board, new_game
+from ..game.engine import (G_C, G_K, G_R, ONGOING, REV, ST, WON, Setting, check_layout, click, new_board, new_game,
+                           with_openings)
 from ..game.grid import COVERED, FLAG
 from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, analyse_counted, check_budget, prepared_view
 from ..rng import below, check_seed, streams
@@ -343,6 +344,7 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="f
             "fallbacks": int(fallbacks), "seconds": seconds}
 
 
+@with_openings
 def play_solver(board, episodes: int | None, seed: int = 0, opening: str = "reference", first=None, *,
                 budget: int = NODE_BUDGET, guess: str = "fewest", layouts=None) -> dict:
     """Play ``episodes`` games with the solver (the ceiling).
@@ -358,9 +360,9 @@ def play_solver(board, episodes: int | None, seed: int = 0, opening: str = "refe
         The seed, in ``[0, 2**64)``: boards come from its board stream (unless ``layouts`` are given), PSEQ's
         random picks from its agent stream (the random player of the same seed plays the same boards).
     opening : str, default "reference"
-        The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening: {openings}.
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings.
+        ``(row, col)`` of the first click for the {first_openings} openings.
     budget : int, default 1000000
         The exact solver's budget, a positive integer: a group of tiles whose enumeration assigns more box
         values than this is abandoned (its tiles get the unconstrained probability) and counted in

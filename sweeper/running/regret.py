@@ -40,7 +40,7 @@ from ..agents.kinds import Agent, make_agent
 from ..agents.oracle import GAME_FLOAT_COLUMNS, GAME_INT_COLUMNS, WINDOW_ESTIMATE, WINDOW_SCORE
 from ..agents.values import ValueTable
 from ..checks import whole
-from ..game.engine import Setting
+from ..game.engine import Setting, with_openings
 from ..game.probability import NODE_BUDGET
 from .belief import Recorder
 from .training import Run, play
@@ -110,6 +110,7 @@ def _window(window, board: str):
     return window
 
 
+@with_openings
 def regret(agent, board="8x8x10", episodes: int = 10_000, seed: int = 0, *, learn: bool = True,
            opening: str = "reference", first=None, budget: int = NODE_BUDGET, progress: bool = False,
            window="default") -> RegretRun:
@@ -132,9 +133,9 @@ def regret(agent, board="8x8x10", episodes: int = 10_000, seed: int = 0, *, lear
     learn : bool, default True
         False plays the games of ``evaluate(..., freeze=True)`` instead (the agent does not learn).
     opening : str, default "reference"
-        The opening of the games: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening of the games: {openings}.
     first : tuple of int, optional
-        Where the ``safe`` and ``zero`` openings click first, ``(row, col)``.
+        Where the {first_openings} openings click first, ``(row, col)``.
     budget : int, default 1000000
         The exact oracle's budget per group of tiles, a positive integer, as for
         :func:`~sweeper.running.players.play_solver`; the groups abandoned are counted in ``fallbacks``.

@@ -29,12 +29,13 @@ from ..agents.kernels import (R_CLK, R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM,
                             new_cache)
 from ..agents.loop import play_games
 from ..agents.values import ValueTable
-from ..game.engine import Setting, check_layout, new_board
+from ..game.engine import Setting, check_layout, new_board, with_openings
 from ..kernel_cache import compiling
 from ..rng import check_seed, streams
 
 
 @dataclass
+@with_openings
 class Run:
     """The outcome of :func:`train` or :func:`evaluate` (or :func:`play`): the games' records and how they were played.
 
@@ -60,7 +61,7 @@ class Run:
     seed : int
         The run's seed.
     opening : str
-        The opening: ``"reference"``, ``"safe"`` or ``"zero"``.
+        The opening: {openings}.
     learn : bool
         Whether the agent learnt from the games.
     records : pandas.DataFrame
@@ -230,6 +231,7 @@ class InterruptBetweenCalls:
             self.previous = None
 
 
+@with_openings
 def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bool = True, opening: str = "reference",
          first=None, layouts=None, progress: bool = True, chunk: int | None = None, recorder=None) -> Run:
     """Play ``episodes`` games on each setting of ``boards`` (in order) with ``agent``.
@@ -258,9 +260,9 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     learn : bool, default True
         Whether the agent learns from the games (False: its table is left as it is).
     opening : str, default "reference"
-        The opening: ``"reference"``, ``"safe"`` or ``"zero"`` (see the book page "The reference rules").
+        The opening: {openings} (see the book page "The reference rules").
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the ``safe`` and ``zero`` openings (default ``(0, 0)``);
+        ``(row, col)`` of the first click for the {first_openings} openings (default ``(0, 0)``);
         refused with the ``reference`` opening, which opens a tile of its own.
     layouts : list of numpy.ndarray, optional
         2-D boolean mine arrays (or 0/1), one per game, for a single setting; each must have the setting's
