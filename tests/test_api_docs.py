@@ -135,13 +135,19 @@ def test_each_item_has_the_numpydoc_sections_and_its_signatures_parameters(dotte
     fn = obj if what != "class" else getattr(obj, "__post_init__", None) \
         if dataclasses.is_dataclass(obj) else obj.__init__  # a dataclass checks its fields in __post_init__
     must, may = _signature_names(obj)
+    # a dataclass's parameters are its fields: its Attributes section documents them (once, not twice)
+    params = "Attributes" if what == "class" and dataclasses.is_dataclass(obj) else "Parameters"
+    if params == "Attributes":
+        assert "Parameters" not in found, f"{dotted}: a dataclass documents its fields under Attributes only"
+        must, may = must, may | set(entries(found.get("Attributes", [])))
     if must or len(may) > len(must):
-        assert "Parameters" in found, f"{dotted}: no Parameters section"
-        documented = entries(found["Parameters"])
+        assert params in found, f"{dotted}: no {params} section"
+        documented = entries(found[params])
         assert len(documented) == len(set(documented)), f"{dotted}: a parameter documented twice"
         assert must <= set(documented), f"{dotted}: undocumented parameters {sorted(must - set(documented))}"
         assert set(documented) <= may, f"{dotted}: documents {sorted(set(documented) - may)}, not in its signature"
-        assert _napoleon_params(doc) == set(documented), f"{dotted}: napoleon reads other parameters"
+        if params == "Parameters":
+            assert _napoleon_params(doc) == set(documented), f"{dotted}: napoleon reads other parameters"
     if what == "class":
         assert "Attributes" in found and entries(found["Attributes"]), f"{dotted}: no Attributes section"
     elif not _returns_nothing(obj):

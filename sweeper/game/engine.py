@@ -100,8 +100,8 @@ def with_openings(obj):
     return obj
 
 
-#: The board settings :meth:`Setting.parse` knows by name: name -> ``(rows, cols, mines)``, the classic beginner
-#: (8x8, 10 mines), intermediate (16x16, 40 mines) and expert (16x30, 99 mines) boards.
+#: The board settings that :meth:`Setting.parse` knows by name, each name with its ``(rows, cols, mines)``. They
+#: are the classic beginner (8x8, 10 mines), intermediate (16x16, 40 mines) and expert (16x30, 99 mines) boards.
 PRESETS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
 
 # game status
@@ -121,7 +121,7 @@ class Setting:
 
     ``str(setting)`` is its text form, ``"8x8x10"``, which :meth:`parse` reads back.
 
-    Parameters
+    Attributes
     ----------
     rows : int
         The number of rows, at least 1.
@@ -129,11 +129,6 @@ class Setting:
         The number of columns, at least 1.
     mines : int
         The number of mines, at least 0 and fewer than ``rows * cols``.
-
-    Attributes
-    ----------
-    rows, cols, mines : int
-        The setting's values, as given.
 
     Raises
     ------

@@ -46,13 +46,6 @@ class Decision:
 
     :meth:`Episode.step` makes one and :attr:`Episode.history` keeps them; a reader reads their fields.
 
-    Parameters
-    ----------
-    number, tile, centre, direction, key, q, n, score, action, mine, removed, status, view, runners_up
-        Kept as the attributes of the same names (see Attributes).
-    exact, explored, candidates, best, best_move : optional
-        Kept as the attributes of the same names; their defaults are None, False, None, None and None.
-
     Attributes
     ----------
     number : int

@@ -41,13 +41,6 @@ class Run:
 
     Runs are made by :func:`play`, which :func:`train` and :func:`evaluate` call; a reader reads them.
 
-    Parameters
-    ----------
-    agent, settings, episodes, seed, opening, learn, records, seconds
-        Kept as the attributes of the same names (see Attributes).
-    extra : dict, optional
-        More keys for :meth:`summary` (default: none), kept as ``extra``.
-
     Attributes
     ----------
     agent : Agent
