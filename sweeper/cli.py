@@ -119,11 +119,19 @@ def _add_common(p):
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def _agent_help() -> str:
+    """The agent specs ``train --agent`` takes, the library's rules read from its registry."""
+    from .agents.rule_library import known_rules
+    rules = " | ".join(f"rule:{name}[:PARAMS]" for name in known_rules())
+    return (f"greedy | egreedy:EPS | ucb:C | thompson[:A0,B0] | sa | {rules} | rule:MODULE.FUNCTION (your own "
+            "rule, a function of an importable module)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sweeper", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="train an agent")
-    t.add_argument("--agent", default="greedy", help="greedy | egreedy:EPS | ucb:C | thompson[:A0,B0] | sa")
+    t.add_argument("--agent", default="greedy", help=_agent_help())
     t.add_argument("--no-symmetry", action="store_true", help="each target direction is its own action")
     t.add_argument("--no-flags", action="store_true", help="invisible flags (the ablation of the paper's Fig. 10, fig:exp_4)")
     t.add_argument("--save", default=None, help="write the trained agent to this .npz file (checked before training)")

@@ -122,6 +122,13 @@ def test_no_docstring_or_message_lists_the_openings_by_hand():
     assert '``"reference"``, ``"safe"`` or ``"zero"``' in sweeper.play.__doc__
 
 
+def test_train_help_lists_every_registered_rule(monkeypatch):
+    monkeypatch.setitem(rule_library.RULES, "optimistic", lambda c=0.3, compiled=True: None)
+    text = re.sub(r"-\s+", "-", " ".join(_train_help().split()))  # argparse may wrap a line after a hyphen
+    for name in rule_library.RULES:
+        assert f"rule:{name}[:PARAMS]" in text, name
+
+
 def _train_help():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
