@@ -172,3 +172,11 @@ def test_a_chapter_reads_its_own_experiment_without_the_rest_of_the_reproduction
     assert 0 <= wins() <= 30
     with pytest.raises(ValueError, match="no quick-scale results"):
         results.comparison()  # only the summary tables need the whole reproduction
+
+
+def test_the_rule_recipe_reruns_every_seed_its_chapter_reads():
+    """Step 4 of the rule recipe: the command computes the seeds chapter 13 reads (the seed band), not seed 1."""
+    command = re.search(r"`python -m sweeper reproduce ext:own_rule --seeds ([\d,]+)`", GUIDE.read_text())
+    assert command, "the rule recipe's reproduce command is missing"
+    assert "ext:own_rule" in ex.BAND_SPECS
+    assert tuple(int(s) for s in command.group(1).split(",")) == ex.BAND_SEEDS["paper"]
