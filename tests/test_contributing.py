@@ -1,5 +1,6 @@
 """CONTRIBUTING.md's recipes, followed as written (temporary registrations, nothing left behind)."""
 
+import os
 import re
 from pathlib import Path
 
@@ -180,3 +181,18 @@ def test_the_rule_recipe_reruns_every_seed_its_chapter_reads():
     assert command, "the rule recipe's reproduce command is missing"
     assert "ext:own_rule" in ex.BAND_SPECS
     assert tuple(int(s) for s in command.group(1).split(",")) == ex.BAND_SEEDS["paper"]
+
+
+def test_the_tests_refuse_a_sweeper_from_another_checkout(monkeypatch, tmp_path):
+    """The root conftest.py: a ``sweeper`` imported from elsewhere (another checkout's editable install) stops
+    pytest with a message naming both places; the notebooks' kernels get this checkout on their path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("root_conftest", REPO / "conftest.py")
+    root = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(root)
+    monkeypatch.setenv("PYTHONPATH", "")
+    root.pytest_configure(None)
+    assert os.environ["PYTHONPATH"].split(os.pathsep)[0] == str(REPO)
+    monkeypatch.setattr(sweeper, "__file__", str(tmp_path / "other" / "sweeper" / "__init__.py"))
+    with pytest.raises(pytest.UsageError, match=r"Python imports .*other.*make venv"):
+        root.pytest_configure(None)
