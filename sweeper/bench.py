@@ -257,7 +257,7 @@ def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) ->
 NEURAL_GAMES = {"8x8x10": ((1_000, 400), (5_000, 4_000)), "16x16x40": ((60, 60), (400, 400)),
                 "16x30x99": ((20, 20), (150, 150))}
 #: The learnings the neural bandit's training rows time: ``train_neural``'s defaults (the learning of the first stored
-#: runs, ``ext:neural``), the learning of issue 50's stored runs (one step on 128 views per 256 decisions:
+#: runs, ``ext:neural``), the learning of the stored runs of ``ext:neural`` (one step on 128 views per 256 decisions:
 #: :data:`sweeper.experiments.neural_runs.NEURAL_LEARNING`), and one step on 128 views per 512 decisions
 #: (``train_neural``'s docstring compares what each learns per CPU second).
 NEURAL_LEARNING = {"default learning": {}, "minibatch 128, replay 0.5": {"minibatch": 128, "replay": 0.5},

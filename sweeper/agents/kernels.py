@@ -50,8 +50,8 @@ Gymnasium policy call the same three steps one decision at a time. A plug-in
 rule's agent is never played without its rule: :func:`~sweeper.agents.loop.check_rule` refuses it,
 and :func:`choose` makes no choice for it.
 
-Speed (measured with perf on 10^5 and 2x10^5 beginner games; figures in the
-notes of issue 11):
+Speed (measured with perf on 10^5 and 2x10^5 beginner games; ``python -m sweeper bench`` measures the
+current figures):
 
 * Window keys are cached per (centre, target direction) and recomputed only
   for centres next to a tile that changed since the previous decision; each

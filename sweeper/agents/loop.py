@@ -278,7 +278,7 @@ def _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, pro
 def _play_games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule=None):
     """The loop :func:`_games` without a probe, compiled without reference counting (``_nrt=False``): it
     allocates nothing and keeps no array, and the atomic reference counts numba would put around every
-    array handed to a step were an eighth of the run time (see "Speed" above)."""
+    array handed to a step were an eighth of the run time (see "Speed" in :mod:`sweeper.agents.kernels`)."""
     return _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, None)
 
 
@@ -314,7 +314,7 @@ def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start,
 
     The kernel :func:`_games` runs the steps :func:`refresh_keys`, :func:`choose` and
     :func:`apply`; the table grows here, between its calls, because the kernel allocates nothing
-    (see "Speed" above)."""
+    (see "Speed" in :mod:`sweeper.agents.kernels`)."""
     check_rule(pol, rule)
     room = 8 * int(b.geo[G_R]) * int(b.geo[G_C]) + 16
     end = start + count

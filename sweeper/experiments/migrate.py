@@ -1,7 +1,7 @@
-"""Stored runs rewritten to the store's current layout without recomputing them (issue 49: timings out of the data
-files).
+"""Stored runs rewritten to the store's current layout without recomputing them (timings moved out of the
+data files).
 
-Until issue 49 a task's tables were stored whole, timing columns included (``cpu_seconds``, ``test_cpu_seconds``,
+Until then a task's tables were stored whole, timing columns included (``cpu_seconds``, ``test_cpu_seconds``,
 ``games_per_cpu_second`` ... of the ``neural_bandit`` and ``deep_ppo`` runs), so a recomputed run could never be
 byte-identical to the stored one, only "same values". The store now keeps those columns in ``info``
 (:func:`~sweeper.experiments.runner.stored_form`). :func:`migrate_timings` rewrites a stored run of the old layout
@@ -40,7 +40,7 @@ from .provenance import meta_checksum, provenance, sha256_hex
 from .runner import TABLE_SECONDS, Output, Store, Task, stored_form, timing_field
 
 #: What a migration did, as its record says.
-WHAT = "timing columns moved from the data files to info['table_seconds'] (issue 49)"
+WHAT = "timing columns moved from the data files to info['table_seconds'] "
 
 
 def needs_migration(folder: Path, meta: dict) -> list[str]:

@@ -1,4 +1,4 @@
-"""The neural bandit's stored runs on the benchmark's yardstick (issue 50): specs ``ext:neural_beginner``,
+"""The neural bandit's stored runs on the benchmark's yardstick: specs ``ext:neural_beginner``,
 ``ext:neural_intermediate``, ``ext:neural_expert`` (three seeds each, 30 CPU minutes of training per seed; the three
 together are ``ext:neural``) and ``ext:neural_levers`` (the ablation: one lever at a time, one seed, a fixed CPU
 budget).

@@ -624,7 +624,7 @@ KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "
 # ext:neural (the three levels), ext:neural_beginner ... and ext:neural_levers: sweeper/experiments/neural_runs.py
 
 
-# ------------------------------------------------------------ the benchmark (issue 48) --
+# ------------------------------------------------------------ the benchmark --
 # ext:benchmark and ext:benchmark_neural: their specs and task kind live in sweeper/experiments/leaderboard.py
 from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_tasks, benchmark_tasks  # noqa: E402
 

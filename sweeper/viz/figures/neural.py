@@ -28,7 +28,7 @@ LEVELS = ("8x8x10", "16x16x40", "16x30x99")
 SPECS = {"8x8x10": "ext:neural_beginner", "16x16x40": "ext:neural_intermediate", "16x30x99": "ext:neural_expert"}
 #: The seeds the chapter's networks were trained with.
 SEEDS = (1, 2, 3)
-#: The targets of issue 50 for networks trained for at most 30 CPU minutes each under the reference opening: the
+#: The targets the project set for networks trained at most 30 CPU minutes each under the reference opening: the
 #: pooled win rate of the three seeds, and no seed more than :data:`SEED_SLACK` below it.
 TARGETS = {"8x8x10": 0.87, "16x16x40": 0.80, "16x30x99": 0.35}
 SEED_SLACK = 0.02
