@@ -130,6 +130,20 @@ def _agent_help() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sweeper", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    _train_command(sub)
+    _eval_command(sub)
+    _audit_command(sub)
+    _reproduce_command(sub)
+    _time_reproduction_command(sub)
+    _verify_command(sub)
+    _benchmark_command(sub)
+    _bench_command(sub)
+    _best_window_command(sub)
+    return parser
+
+
+def _train_command(sub) -> None:
+    """The ``train`` command's options."""
     t = sub.add_parser("train", help="train an agent")
     t.add_argument("--agent", default="greedy", help=_agent_help())
     t.add_argument("--no-symmetry", action="store_true", help="each target direction is its own action")
@@ -137,6 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--save", default=None, help="write the trained agent to this .npz file (checked before training)")
     t.add_argument("--force", action="store_true", help="let --save replace an existing file")
     _add_common(t)
+
+
+def _eval_command(sub) -> None:
+    """The ``eval`` command's options."""
     e = sub.add_parser("eval", help="evaluate a saved agent, or the solver / random players")
     who = e.add_mutually_exclusive_group(required=True)
     who.add_argument("--load", help="an agent .npz written by train --save")
@@ -146,10 +164,18 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--save", default=None, help="write the agent after the test games (when learning)")
     e.add_argument("--force", action="store_true", help="let --save replace an existing file")
     _add_common(e)
+
+
+def _audit_command(sub) -> None:
+    """The ``audit`` command's options."""
     a = sub.add_parser("audit", help="a saved agent's beliefs against the exact probabilities (frozen games): "
                                      "causes of lost games, calibration")
     a.add_argument("--load", required=True, help="an agent .npz written by train --save")
     _add_common(a)
+
+
+def _reproduce_command(sub) -> None:
+    """The ``reproduce`` command's options."""
     r = sub.add_parser("reproduce", help="run the paper's experiments and write results/summary.csv")
     r.add_argument("ids", nargs="*", help="experiment ids such as fig:exp_1 tab:exp_1 (default: all of the "
                                           "paper's; extras such as ext:how_good by id)")
@@ -163,6 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--book", action="store_true",
                    help="everything the book reads: every spec, the seed bands and the extras shown beyond the paper")
     r.add_argument("--no-progress", action="store_true")
+
+
+def _time_reproduction_command(sub) -> None:
+    """The ``time-reproduction`` command's options."""
     tr = sub.add_parser("time-reproduction",
                         help="time the reproduction end to end into an empty scratch directory and write "
                              "results/reproduction-timing.json (the speed chapter shows it)")
@@ -173,6 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--paper-only", action="store_true", help="time the paper's part only, not --book")
     tr.add_argument("--out", default=None, help="the timing file (default: results/reproduction-timing.json at "
                                                 "paper scale, .cache/quick-results/ at quick scale)")
+
+
+def _verify_command(sub) -> None:
+    """The ``verify`` command's options."""
     v = sub.add_parser("verify", help="recompute stored runs with the current code and compare them, byte for byte "
                                       "where deterministic; exit 1 if any differs")
     v.add_argument("ids", nargs="*", help="runs as KIND/ID or ID; or choose among the stored runs with --all, --kind, "
@@ -187,6 +221,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--record", action="store_true",
                    help="write a 'verified' record (commit, source fingerprint) into the meta.json of each identical "
                         "run made from uncommitted code; needs committed code")
+
+
+def _benchmark_command(sub) -> None:
+    """The ``benchmark`` command's options."""
     m = sub.add_parser("benchmark", help="score an agent on the benchmark's fixed test suite of a level (the same "
                                          "boards for every agent): wins, win rate, safe tiles revealed, test CPU per "
                                          "decision, regret per decision against the exact probabilities")
@@ -201,6 +239,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="regret on the first K of those boards (default 200 beginner, 100 intermediate, 50 expert)")
     m.add_argument("--name", default=None, help="the name to report a MODULE:FUNCTION policy under")
     m.add_argument("--json", action="store_true", help="print the score as one JSON line")
+
+
+def _bench_command(sub) -> None:
+    """The ``bench`` command's options."""
     b = sub.add_parser("bench", help="games/s of the standard workloads")
     b.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     b.add_argument("--repeat", type=int, default=None,
@@ -208,6 +250,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--save", default=None, help="write the rows, with date, machine and provenance, as JSON to this "
                                                 "file (the book reads results/bench.json)")
     b.add_argument("--json", action="store_true")
+
+
+def _best_window_command(sub) -> None:
+    """The ``best-window`` command's options."""
     w = sub.add_parser("best-window", help="estimate the best window agent's table of a board (the regret chapter's "
                                            "in-class comparator) and write it into the package")
     w.add_argument("--board", default="8x8x10")
@@ -217,7 +263,6 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--out", default=None, help="the table's file (default: the package's file for the board, "
                                                "sweeper/agents/data/best-window/BOARD.npz)")
     w.add_argument("--force", action="store_true", help="replace an existing file (the package's own table too)")
-    return parser
 
 
 def _boards(text):
