@@ -135,129 +135,155 @@ def thompson_draws(agent, board="8x8x10", games: int = 40, seed: int = 11, playi
             "share_of_time": round(drawing / per_decision, 3)}
 
 
+class _Table:
+    """The bench's rows as they are measured: each one printed as it finishes (``out``), with its speed relative to
+    the first greedy row and to the slow pure-Python reference."""
+
+    def __init__(self, out, repeat: int, reference: float | None):
+        self.out, self.repeat, self.rows = out, repeat, []
+        self.base = {"reference": reference}
+        out(f"{'workload':<72} {'games':>9} {'seconds':>8} {'games/s':>10} {'x greedy':>9} {'x reference':>12}")
+
+    def emit(self, name, games, seconds, **extra):
+        """A timed row: ``games`` in ``seconds``, and any ``extra`` fields."""
+        speed = games / seconds
+        self.base.setdefault("greedy", speed)
+        ref = self.base["reference"]
+        row = {"workload": name, "games": games, "seconds": round(seconds, 3), "games_per_second": round(speed, 1),
+               "x_greedy": float(f"{speed / self.base['greedy']:.3g}"),
+               "x_reference": None if ref is None else float(f"{speed / ref:.4g}"), **extra}
+        self.rows.append(row)
+        more = "  ".join(f"{k}={v}" for k, v in extra.items())
+        xr = "-" if ref is None else f"{speed / ref:,.1f}"
+        self.out(f"{name:<72} {games:>9,} {seconds:>8.2f} {speed:>10,.0f} {speed / self.base['greedy']:>9.3g} "
+                 f"{xr:>12}  {more}")
+
+    def explain(self, name, **fields):
+        """A row that explains a cost instead of timing a workload: no games/s, no ratios."""
+        self.rows.append({"workload": name, **fields})
+        self.out(f"{name:<72} {'':>9} {'':>8} {'':>10} {'':>9} {'':>12}  "
+                 + "  ".join(f"{k}={v}" for k, v in fields.items()))
+
+    def run(self, name, agent, games, board="8x8x10", **kw):
+        """Train ``agent`` (a spec, or an agent object copied afresh for every run) on the same games up to
+        ``repeat`` times; the fastest run counts."""
+        runs = []
+        while len(runs) < self.repeat and sum(r.seconds for r in runs) < REPEAT_BUDGET:
+            fresh = agent if isinstance(agent, str) else agent.copy()
+            runs.append(train(fresh, board, games, seed=7, progress=False, **kw))
+        r = min(runs, key=lambda x: x.seconds)
+        decisions = int(r.records["decisions"].sum())
+        self.emit(name, games, r.seconds, win_rate=round(r.win_rate, 4), runs=len(runs),
+                  us_per_decision=round(r.seconds / decisions * 1e6, 3))
+        return r
+
+
 def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) -> list[dict]:
     """Run the workloads, print a table as they finish, return the rows (each workload of up to 10^5 games the
     fastest of up to ``repeat`` runs: :data:`REPEAT` by default, 1 with ``quick``)."""
     repeat = (1 if quick else REPEAT) if repeat is None else repeat
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat must be a whole number >= 1, got {repeat!r}")
-    from .agents import rule_library as lib
-    from .agents.custom import Rule
-    from .agents.kinds import RuleAgent
-    from .running.belief import Recorder
-    from .running.training import play
-
     n5 = 10_000 if quick else 100_000
-    n6 = 20_000 if quick else 1_000_000
-    n_exp = 1_000 if quick else 10_000
     n_ref = 60 if quick else 500
     train("greedy", "8x8x10", 200, seed=0, progress=False)  # warm-up / compile
-    rows = []
-    base = {}
-
     out("measuring the slow reference (tests/slow_reference.py) ...")
-    base["reference"] = _reference_speed(n_ref)
-    out(f"{'workload':<72} {'games':>9} {'seconds':>8} {'games/s':>10} {'x greedy':>9} {'x reference':>12}")
+    table = _Table(out, repeat, _reference_speed(n_ref))
+    _bandit_rows(table, quick, n5, n_ref)
+    _rule_rows(table, n5)
+    table.run(f"state-action train 4x4x4 ({n5:,} games)", "sa", n5, board="4x4x4")
+    agent = _long_greedy_rows(table, quick)
+    _regret_rows(table, agent, quick)
+    neural_rows(quick, table.emit, table.explain)
+    return table.rows
 
-    def emit(name, games, seconds, **extra):
-        speed = games / seconds
-        base.setdefault("greedy", speed)
-        ref = base["reference"]
-        row = {"workload": name, "games": games, "seconds": round(seconds, 3), "games_per_second": round(speed, 1),
-               "x_greedy": float(f"{speed / base['greedy']:.3g}"),
-               "x_reference": None if ref is None else float(f"{speed / ref:.4g}"), **extra}
-        rows.append(row)
-        more = "  ".join(f"{k}={v}" for k, v in extra.items())
-        xr = "-" if ref is None else f"{speed / ref:,.1f}"
-        out(f"{name:<72} {games:>9,} {seconds:>8.2f} {speed:>10,.0f} {speed / base['greedy']:>9.3g} {xr:>12}  {more}")
 
-    def explain(name, **fields):
-        """A row that explains a cost instead of timing a workload: no games/s, no ratios."""
-        rows.append({"workload": name, **fields})
-        out(f"{name:<72} {'':>9} {'':>8} {'':>10} {'':>9} {'':>12}  " + "  ".join(f"{k}={v}" for k, v in fields.items()))
-
-    def run(name, agent, games, board="8x8x10", **kw):
-        """Train ``agent`` (a spec, or an agent object copied afresh for every run) on the same games up to
-        ``repeat`` times; the fastest run counts."""
-        runs = []
-        while len(runs) < repeat and sum(r.seconds for r in runs) < REPEAT_BUDGET:
-            fresh = agent if isinstance(agent, str) else agent.copy()
-            runs.append(train(fresh, board, games, seed=7, progress=False, **kw))
-        r = min(runs, key=lambda x: x.seconds)
-        decisions = int(r.records["decisions"].sum())
-        emit(name, games, r.seconds, win_rate=round(r.win_rate, 4), runs=len(runs),
-             us_per_decision=round(r.seconds / decisions * 1e6, 3))
-        return r
-
-    run(f"greedy train 8x8x10 ({n5:,} games)", "greedy", n5)
-    if base["reference"] is not None:
-        emit(f"slow reference greedy, pure Python ({n_ref:,} games)", n_ref, n_ref / base["reference"])
-    run(f"ucb(0.1) train 8x8x10 ({n5:,} games)", "ucb:0.1", n5)
-    th = run(f"thompson train 8x8x10 ({n5:,} games)", "thompson", n5)
+def _bandit_rows(table: _Table, quick: bool, n5: int, n_ref: int) -> None:
+    """The built-in bandit agents' training speed on beginner, and what Thompson sampling's time goes to."""
+    table.run(f"greedy train 8x8x10 ({n5:,} games)", "greedy", n5)
+    if table.base["reference"] is not None:
+        table.emit(f"slow reference greedy, pure Python ({n_ref:,} games)", n_ref, n_ref / table.base["reference"])
+    table.run(f"ucb(0.1) train 8x8x10 ({n5:,} games)", "ucb:0.1", n5)
+    th = table.run(f"thompson train 8x8x10 ({n5:,} games)", "thompson", n5)
     # what Thompson's time goes to: its Beta draws, timed alone on the draws of a sample of its decisions
     sample = 10 if quick else 40
     d = thompson_draws(th.agent, games=sample, playing=n5 // 5)
-    explain(f"thompson's Beta draws alone, trained agent ({d.pop('decisions'):,} decisions of {sample} games)", **d)
-    # plug-in rules (sweeper.agents.custom): greedy re-stated, the same games as the built-in greedy above
-    # a plain Python loop is compiled by Rule itself (numba can); compile=False keeps it in Python
+    table.explain(f"thompson's Beta draws alone, trained agent ({d.pop('decisions'):,} decisions of {sample} games)",
+                  **d)
+
+
+def _rule_rows(table: _Table, n5: int) -> None:
+    """Plug-in rules (:mod:`sweeper.agents.custom`): greedy re-stated, on the same games as the built-in greedy; a
+    plain Python loop is compiled by Rule itself (numba can), ``compile=False`` keeps it in Python."""
+    from .agents import rule_library as lib
+    from .agents.custom import Rule
+    from .agents.kinds import RuleAgent
     loop = Rule(greedy_loop, name="greedy_loop")
     loop_py = Rule(greedy_loop, name="greedy_loop", compile=False)
     numpy_py = lib.greedy_rule(compiled=False)
     for rule in (lib.greedy_rule(compiled=True), numpy_py, loop, loop_py):
         train(RuleAgent(rule), "8x8x10", 200, seed=0, progress=False)  # compile
-    run(f"greedy as a plug-in rule, njit ({n5:,} games)", RuleAgent(lib.greedy_rule(compiled=True)), n5)
-    run(f"greedy as a plug-in rule, Python loop, compiled by Rule ({n5:,} games)", RuleAgent(loop), n5)
+    table.run(f"greedy as a plug-in rule, njit ({n5:,} games)", RuleAgent(lib.greedy_rule(compiled=True)), n5)
+    table.run(f"greedy as a plug-in rule, Python loop, compiled by Rule ({n5:,} games)", RuleAgent(loop), n5)
     n_py = n5 // 10
     for games in (n_py, n5):
-        run(f"greedy as a plug-in rule, NumPy, in Python ({games:,} games)", RuleAgent(numpy_py), games)
-    run(f"greedy as a plug-in rule, Python loop, compile=False ({n_py:,} games)", RuleAgent(loop_py), n_py)
-    run(f"state-action train 4x4x4 ({n5:,} games)", "sa", n5, board="4x4x4")
+        table.run(f"greedy as a plug-in rule, NumPy, in Python ({games:,} games)", RuleAgent(numpy_py), games)
+    table.run(f"greedy as a plug-in rule, Python loop, compile=False ({n_py:,} games)", RuleAgent(loop_py), n_py)
+
+
+def _long_greedy_rows(table: _Table, quick: bool):
+    """Greedy trained end to end on 10^6 beginner games, then tested on expert frozen and learning; returns it."""
+    n6 = 20_000 if quick else 1_000_000
+    n_exp = 1_000 if quick else 10_000
     agent = make_agent("greedy")
     r = train(agent, "8x8x10", n6, seed=7, progress=False)
     t = agent.table
-    emit(f"greedy train 8x8x10 ({n6:,} games, end to end)", n6, r.seconds, win_rate=round(r.win_rate, 4),
-         actions_recorded=t.actions_recorded, keys_in_table=int(t.meta[0]), table_bytes=t.nbytes())
-    t0 = time.perf_counter()
-    r = evaluate(agent, "16x30x99", n_exp, seed=1, freeze=True, progress=False)
-    emit(f"expert 16x30x99 eval, frozen ({n_exp:,} games)", n_exp, time.perf_counter() - t0,
-         win_rate=round(r.win_rate, 4))
-    t0 = time.perf_counter()
-    r = evaluate(agent, "16x30x99", n_exp, seed=1, progress=False)
-    emit(f"expert 16x30x99 eval, learning ({n_exp:,} games)", n_exp, time.perf_counter() - t0,
-         win_rate=round(r.win_rate, 4))
-    # the exact probabilities of every decision (the audit, the regret runs), on the trained agent
+    table.emit(f"greedy train 8x8x10 ({n6:,} games, end to end)", n6, r.seconds, win_rate=round(r.win_rate, 4),
+               actions_recorded=t.actions_recorded, keys_in_table=int(t.meta[0]), table_bytes=t.nbytes())
+    for freeze, how in ((True, "frozen"), (False, "learning")):
+        t0 = time.perf_counter()
+        r = evaluate(agent, "16x30x99", n_exp, seed=1, freeze=freeze, progress=False)
+        table.emit(f"expert 16x30x99 eval, {how} ({n_exp:,} games)", n_exp, time.perf_counter() - t0,
+                   win_rate=round(r.win_rate, 4))
+    return agent
+
+
+def _regret_rows(table: _Table, agent, quick: bool) -> None:
+    """The exact probabilities of every decision (the audit, the regret runs) on the trained ``agent``; then the
+    regret runs of ``ext:regret``: greedy's training games scored and split against the best window agent (the
+    package's table), beside the same games scored unsplit and trained without a probe."""
+    from .running.belief import Recorder
+    from .running.regret import regret
+    from .running.training import play
+    n_exp = 1_000 if quick else 10_000
     for board, games in (("8x8x10", n_exp), ("16x16x40", n_exp // 4), ("16x30x99", n_exp // 4)):
         play(agent.copy(), board, 5, seed=0, learn=False, progress=False, recorder=Recorder(rows=False))
         plain = play(agent.copy(), board, games, seed=1, learn=False, progress=False)
         probed = play(agent.copy(), board, games, seed=1, learn=False, progress=False, recorder=Recorder(rows=False))
         decisions = int(plain.records["decisions"].sum())
         cost = (probed.seconds - plain.seconds) / max(decisions, 1) * 1e6
-        emit(f"regret probe {board}, frozen ({games:,} games)", games, probed.seconds,
-             us_per_decision=round(cost, 2), decisions_per_game=round(decisions / games, 1),
-             plain_games_per_second=round(games / plain.seconds, 1))
-    # the regret runs of ext:regret: greedy's training games scored and split against the best window agent (the
-    # package's table), beside the same games scored unsplit and trained without a probe
-    from .running.regret import regret
+        table.emit(f"regret probe {board}, frozen ({games:,} games)", games, probed.seconds,
+                   us_per_decision=round(cost, 2), decisions_per_game=round(decisions / games, 1),
+                   plain_games_per_second=round(games / plain.seconds, 1))
     for board, games in (("8x8x10", n_exp), ("16x16x40", n_exp // 4)):
         regret("greedy", board, 5, seed=0)  # warm-up
         plain = train("greedy", board, games, seed=1, progress=False)
         unsplit = regret("greedy", board, games, seed=1, window=None).run
         split = regret("greedy", board, games, seed=1).run
-        emit(f"regret run {board}, greedy training split against the best window agent ({games:,} games)", games,
-             split.seconds, x_unsplit=round(split.seconds / unsplit.seconds, 2),
-             x_plain=round(split.seconds / plain.seconds, 1),
-             unsplit_games_per_second=round(games / unsplit.seconds, 1),
-             plain_games_per_second=round(games / plain.seconds, 1),
-             decisions_per_game=round(int(plain.records["decisions"].sum()) / games, 1))
-    neural_rows(quick, emit, explain)
-    return rows
+        table.emit(f"regret run {board}, greedy training split against the best window agent ({games:,} games)",
+                   games, split.seconds, x_unsplit=round(split.seconds / unsplit.seconds, 2),
+                   x_plain=round(split.seconds / plain.seconds, 1),
+                   unsplit_games_per_second=round(games / unsplit.seconds, 1),
+                   plain_games_per_second=round(games / plain.seconds, 1),
+                   decisions_per_game=round(int(plain.records["decisions"].sum()) / games, 1))
 
 
 #: The neural bandit's rows (:func:`neural_rows`): games of training and of test games per level, (quick, full).
 NEURAL_GAMES = {"8x8x10": ((1_000, 400), (5_000, 4_000)), "16x16x40": ((60, 60), (400, 400)),
                 "16x30x99": ((20, 20), (150, 150))}
-#: The learnings the neural bandit's training rows time: ``train_neural``'s defaults (the learning of the first stored
-#: runs, ``ext:neural``), the learning of the stored runs of ``ext:neural`` (one step on 128 views per 256 decisions:
+#: The learnings the neural bandit's training rows time: ``train_neural``'s defaults (the learning of the first
+#: networks, and of the warm start of the stored runs), the learning of the stored runs of ``ext:neural`` after
+#: their warm start (one step on 128 views per 256 decisions:
 #: :data:`sweeper.experiments.neural_runs.NEURAL_LEARNING`), and one step on 128 views per 512 decisions
 #: (``train_neural``'s docstring compares what each learns per CPU second).
 NEURAL_LEARNING = {"default learning": {}, "minibatch 128, replay 0.5": {"minibatch": 128, "replay": 0.5},
