@@ -22,7 +22,7 @@ $(STAMP): requirements.txt constraints.txt
 # (pytest-xdist: TEST_WORKERS processes, each test file and each notebook kept on one of them)
 TEST_WORKERS ?= 2
 test: book quick-results
-	SWEEPER_SCALE=quick $(PY) -m pytest -q -rs -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile tests book \
+	SWEEPER_SCALE=quick $(PY) -m pytest -q -rs -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile --durations=15 tests book \
 	  --nbval-lax
 
 # what the book shows at quick scale (the notebook tests read it; nothing in the book computes results):
