@@ -196,3 +196,16 @@ def test_the_tests_refuse_a_sweeper_from_another_checkout(monkeypatch, tmp_path)
     monkeypatch.setattr(sweeper, "__file__", str(tmp_path / "other" / "sweeper" / "__init__.py"))
     with pytest.raises(pytest.UsageError, match=r"Python imports .*other.*make venv"):
         root.pytest_configure(None)
+
+
+def test_chapter_13_lists_and_counts_the_rules_of_its_experiment(monkeypatch):
+    """The rule recipe's chapter names its rules from the experiment's list: a rule added there is listed, with the
+    rule its docstring states, and counted."""
+    from sweeper.viz.figures import beyond
+    text = beyond.own_rules_text()
+    assert "trains three rules" in text and all(f"(`{spec}`)" in text for spec in ex.OWN_RULE_AGENTS)
+    monkeypatch.setattr(ex, "OWN_RULE_AGENTS", (*ex.OWN_RULE_AGENTS, "rule:safest"))
+    text = beyond.own_rules_text()
+    assert "trains four rules" in text and "* **safest** (`rule:safest`): " in text
+    nb = (REPO / "book" / "13_own_bandit.ipynb").read_text()
+    assert "figures.own_rules_text()" in nb and "three textbook rules" not in nb

@@ -93,6 +93,7 @@ from .beyond import (  # noqa: F401
     solver_table,
     thompson_summary,
     own_rule_verdict,
+    own_rules_text,
     readings,
     no_flags_verdict,
     sa_verdict,

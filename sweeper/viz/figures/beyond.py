@@ -4,6 +4,7 @@ rules."""
 
 from __future__ import annotations
 
+import inspect
 
 import numpy as np
 import pandas as pd
@@ -157,6 +158,29 @@ def thompson_summary() -> pd.DataFrame:
     extra = runs.groupby("agent").agg(**{"actions recorded": ("actions_recorded", "mean"),
                                          "training games/s": ("games_per_second", "mean")})
     return final.join(extra)
+
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def own_rules_text() -> str:
+    """The chapter's list of the plug-in rules that ``ext:own_rule`` trains (:data:`OWN_RULE_AGENTS
+    <sweeper.experiments.specs.OWN_RULE_AGENTS>`): each rule's name, its spec, the rule as its function's docstring
+    states it and its parameter values; generated, so that a rule added to the experiment is listed and counted."""
+    from ...agents.rule_library import rule_from_spec
+    lines = []
+    for spec in ex.OWN_RULE_AGENTS:
+        rule = rule_from_spec(spec.removeprefix("rule:"))
+        fn = getattr(rule.source[0], "py_func", rule.source[0])
+        said = " ".join(inspect.getdoc(fn).split("\n\n")[0].split()).rstrip(".")
+        said = said[0].lower() + said[1:] if said[1:2].islower() else said  # "With ..." -> "with ..."
+        values = ", ".join(f"{name} = {value:g}" for name, value in rule.params.items())
+        lines.append(f"* **{rule.name}** (`{spec}`): {said}" + (f"; {values}." if values else "."))
+    n = len(lines)
+    count = _WORDS[n] if n < len(_WORDS) else f"{n:,}"
+    return (f"The experiment `ext:own_rule` trains {count} rule{'s' if n != 1 else ''} of "
+            f"`sweeper.agents.rule_library` that the paper did not try, each written to the same contract:\n\n"
+            + "\n".join(lines))
 
 
 def own_rule_verdict(summary: pd.DataFrame, reference: str = "greedy") -> str:
