@@ -18,12 +18,14 @@ def layouts(board, count, seed):
     return [Game(board, seed=seed * 1000 + i).mines for i in range(count)]
 
 
-def same_games(builtin, agent, board, lays):
-    ours = play(agent, board, len(lays), layouts=lays, progress=False).records
-    theirs = play(builtin, board, len(lays), layouts=lays, progress=False).records
+def same_games(first, second, board, lays):
+    """Two agents (a built-in and a rule, or two rules: the compiled and the plain form of one) play the same
+    games on the layouts ``lays`` of ``board``, and end with the same table; returns the second's records."""
+    ours = play(second, board, len(lays), layouts=lays, progress=False).records
+    theirs = play(first, board, len(lays), layouts=lays, progress=False).records
     assert ours.equals(theirs)
-    keys, q, n = agent.table.recorded()
-    k2, q2, n2 = builtin.table.recorded()
+    keys, q, n = second.table.recorded()
+    k2, q2, n2 = first.table.recorded()
     assert np.array_equal(keys, k2) and np.array_equal(q, q2) and np.array_equal(n, n2)
     return ours
 
