@@ -268,6 +268,13 @@ def refresh_keys(b, c, t, pol, moved):
 
 
 @njit(cache=True, inline="always")
+def table_room(rows, cols):
+    """The free slots of the value table a decision may need on a ``rows x cols`` board: a key for each of the 8
+    directions of every tile, and 16 to spare."""
+    return 8 * rows * cols + 16
+
+
+@njit(cache=True, inline="always")
 def refresh(b, c, t, pol):
     """Bring cached keys up to date before a decision and snapshot the candidates.
 
@@ -275,7 +282,7 @@ def refresh(b, c, t, pol):
     recompute the key of each direction whose target cell is covered, reserve its
     slot and copy its Q and N; then clear the log. Grows the value table first if
     needed (then every key is recomputed). Returns the (possibly new) table."""
-    room = 8 * b.geo[G_R] * b.geo[G_C] + 16
+    room = table_room(b.geo[G_R], b.geo[G_C])
     moved = needs_room(t.keys, t.meta, room)
     if moved:
         keys, q, n = ensure_room(t.keys, t.q, t.n, t.meta, room)

@@ -24,7 +24,7 @@ from . import oracle
 from .kernels import (CLK, DEC, E_CODE, E_GAME, FLP, LAST, NREC, P_C, P_KIND, P_LEARN, P_SYM, P_VISIBLE, R_CLK,
                       R_DEC, R_FLP, R_PERFECT, R_RECORDED, R_REM, R_REV, R_WON, R_WRONG, REM, RULE, RULE_BAD_GIVE_UP,
                       RULE_GIVE_UP_RAISED, RULE_OK, SA, U8, UCB, WRONG, begin_game, choose, first_candidate,
-                      learn_slot, refresh_keys, rule_failed, sa_code, ucb_score)
+                      learn_slot, refresh_keys, rule_failed, sa_code, table_room, ucb_score)
 from .values import DECISIONS, PERFECT, RECORDED, find, find_or_insert, needs_room, update
 from .windows import window_key
 
@@ -223,7 +223,7 @@ def _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, pro
     the agent's random streams, as one pair."""
     rng_boards, rng_agent = rngs
     gs, ac, meta = b.gs, c.ac, t.meta
-    room = 8 * b.geo[G_R] * b.geo[G_C] + 16
+    room = table_room(b.geo[G_R], b.geo[G_C])
     no_layout = layouts.reshape(layouts.size)[:0]
     window_agent = np.int64(pol[P_KIND]) != SA
     for g in range(start, start + count):
@@ -316,7 +316,7 @@ def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start,
     :func:`apply`; the table grows here, between its calls, because the kernel allocates nothing
     (see "Speed" in :mod:`sweeper.agents.kernels`)."""
     check_rule(pol, rule)
-    room = 8 * int(b.geo[G_R]) * int(b.geo[G_C]) + 16
+    room = table_room(int(b.geo[G_R]), int(b.geo[G_C]))
     end = start + count
     resume = False
     rngs = (rng_boards, rng_agent)
