@@ -245,6 +245,13 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     recorder = Recorder(rows=True, budget=budget)
     run = play(agent.copy(), setting, episodes, seed, learn=learn, opening=opening, first=first, chunk=chunk,
                progress=progress, recorder=recorder)
+    decisions, gframe, cb = _audit_frames(recorder, setting, episodes)
+    return Audit(agent.name, str(setting), opening, run.seed, decisions, gframe, cb, recorder.fallbacks, run.seconds)
+
+
+def _audit_frames(recorder: "Recorder", setting: Setting, episodes: int):
+    """The audit's three frames from a recorder that watched ``episodes`` games of ``setting``: every decision,
+    every game with the cause of its loss, and the calibration bins."""
     di, dfl = recorder.decision_arrays()
     gi, _ = recorder.game_arrays(episodes)
     r, c = tile_of(di[:, D_TILE], setting.cols)
@@ -268,7 +275,7 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
                            "by_removal": gi[:, 2].astype(bool), "decisions": gi[:, 3]})
     cb = pd.DataFrame(recorder.cbins, columns=["count", "belief_sum", "exact_sum", "known_safe", "known_mine"])
     cb.index.name = "bin"
-    return Audit(agent.name, str(setting), opening, run.seed, decisions, gframe, cb, recorder.fallbacks, run.seconds)
+    return decisions, gframe, cb
 
 
 def find_episode(agent, cause: str, board="8x8x10", seeds=range(500), *, learn: bool = False):
