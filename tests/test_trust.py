@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import sweeper.agents.kinds as kinds
+import sweeper.agents.agent as agent_module
 import sweeper.experiments.runner as runner
 from sweeper import evaluate, load_agent, make_agent, train
 from sweeper.agents.files import MAX_ACTIONS
@@ -274,13 +274,13 @@ def test_save_replaces_a_file_with_force(tmp_path, capsys):
 
 def test_a_failed_save_keeps_the_summary_and_the_agent(tmp_path, capsys, monkeypatch):
     target = tmp_path / "a.npz"
-    real = kinds.write_agent_file
+    real = agent_module.write_agent_file
 
     def full_disk(path, *a):
         if Path(path) == target:
             raise OSError(28, "No space left on device")
         return real(path, *a)
-    monkeypatch.setattr(kinds, "write_agent_file", full_disk)
+    monkeypatch.setattr(agent_module, "write_agent_file", full_disk)
     assert main(["train", "--episodes", "200", "--save", str(target), "--json", "--no-progress"]) == 1
     out = capsys.readouterr()
     summary = json.loads(out.out.strip().splitlines()[-1])

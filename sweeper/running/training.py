@@ -229,11 +229,9 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
          first=None, layouts=None, progress: bool = True, chunk: int | None = None, recorder=None) -> Run:
     """Play ``episodes`` games on each setting of ``boards`` (in order) with ``agent``.
 
-    The one entry point behind :func:`train` and :func:`evaluate`. Boards come
-    from the seed's board stream (or from ``layouts``); exploration draws come
-    from its agent stream. The result does not depend on ``chunk``. Ctrl-C stops
-    the run between two kernel calls with ``KeyboardInterrupt``; the agent keeps
-    what it learned from the games played.
+    The one entry point behind :func:`train` and :func:`evaluate`. Boards come from the seed's board stream (or
+    from ``layouts``); exploration draws come from its agent stream. The result does not depend on ``chunk``.
+    Ctrl-C stops the run between two kernel calls; the agent keeps what it learned from the games played.
 
     Parameters
     ----------
@@ -266,8 +264,7 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         Games per kernel call. By default (None) each call is sized by its work (games x tiles) to take
         about :data:`CALL_SECONDS`, so the progress bar moves about once a second on any board.
     recorder : Recorder, optional
-        A :class:`sweeper.running.belief.Recorder`, which measures every decision against the exact
-        probabilities (the audit, the regret runs) without changing a game.
+        A :class:`sweeper.running.belief.Recorder`: every decision measured against the exact probabilities.
 
     Returns
     -------
@@ -298,93 +295,129 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     """
     agent = make_agent(agent) if not isinstance(agent, Agent) else agent
     settings = _settings(boards)
-    if episodes is None and layouts is None:
-        raise ValueError("episodes must be given (a number of games), unless layouts are: one game per layout")
-    if layouts is not None and (episodes is None or (episodes == 0 and not isinstance(episodes, bool))):
-        episodes = len(layouts)
-    episodes = check_episodes(episodes)
+    episodes = _checked_episodes(episodes, layouts)
     seed = check_seed(seed)
     learn, progress = boolean(learn, "learn"), boolean(progress, "progress")
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
         raise ValueError(f"chunk must be None or an integer >= 1, got {chunk!r}")
-    if layouts is not None:
-        if len(settings) != 1:
-            raise ValueError("layouts go with a single board setting")
-        if episodes != len(layouts):
-            raise ValueError(f"episodes ({episodes:,}) must be the number of layouts given ({len(layouts):,}): "
-                             f"one game is played on each layout")
-        layouts = np.stack([check_layout(m, settings[0], opening, first) for m in layouts]) if len(layouts) else \
-            np.zeros((0, settings[0].tiles), np.uint8)
-    total = episodes * len(settings)
-    check_record_memory(total)
+    layouts = _checked_layouts(settings, episodes, layouts, opening, first)
+    check_record_memory(episodes * len(settings))
     if isinstance(agent, StateAction):  # last of the checks: it gives the agent its board shape
         agent.claim(settings)
-    records = np.zeros((total, REC_SIZE), dtype=np.int64)
-    rng_b, rng_a, rule_stream = streams(seed)
-    pol = agent._policy(learn)
-    table = agent.table
-    if not isinstance(agent, RuleAgent):
-        rule_stream = None
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=total, desc=f"{agent.name} {'+'.join(map(str, settings))}", unit="game", leave=False)
-    t0 = time.perf_counter()
-    python_rule = rule_stream is not None and not agent.rule.compiled
-    # a rule is told to stop at its next decision (a compiled one's kernel asks about every tenth of a second);
-    # the other kernels stop between calls
-    interrupt = InterruptBetweenCalls(agent.rule._interrupt if rule_stream is not None else None)
-    try:
-        done = 0
-        for s in settings:
-            board = new_board(s, opening, first)
-            cache = new_cache(board)
-            rule = None if rule_stream is None else agent.rule._kernel_args(rule_stream, 8 * board.shown.shape[0])
-            lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
+    return _Playing(agent, settings, episodes, seed, opening, learn, chunk, recorder).run(first, layouts, progress)
+
+
+def _checked_episodes(episodes, layouts) -> int:
+    """Games per setting: ``episodes``, needed unless ``layouts`` are given (then None or 0 means one per layout)."""
+    if episodes is None and layouts is None:
+        raise ValueError("episodes must be given (a number of games), unless layouts are: one game per layout")
+    if layouts is not None and (episodes is None or (episodes == 0 and not isinstance(episodes, bool))):
+        episodes = len(layouts)
+    return check_episodes(episodes)
+
+
+def _checked_layouts(settings, episodes, layouts, opening, first):
+    """The layouts as one array (or None): they go with a single setting, one game each, and fit it."""
+    if layouts is None:
+        return None
+    if len(settings) != 1:
+        raise ValueError("layouts go with a single board setting")
+    if episodes != len(layouts):
+        raise ValueError(f"episodes ({episodes:,}) must be the number of layouts given ({len(layouts):,}): "
+                         f"one game is played on each layout")
+    if not len(layouts):
+        return np.zeros((0, settings[0].tiles), np.uint8)
+    return np.stack([check_layout(m, settings[0], opening, first) for m in layouts])
+
+
+class _Playing:
+    """One call of :func:`play`, its arguments checked: the games of each setting, played by kernel calls sized
+    to take about :data:`CALL_SECONDS` each (or ``chunk`` games), into one array of records."""
+
+    def __init__(self, agent, settings, episodes, seed, opening, learn, chunk, recorder):
+        self.agent, self.settings, self.episodes, self.seed = agent, settings, episodes, seed
+        self.opening, self.learn, self.chunk, self.recorder = opening, learn, chunk, recorder
+        self.total = episodes * len(settings)
+        self.records = np.zeros((self.total, REC_SIZE), dtype=np.int64)
+        self.rng_b, self.rng_a, rule_stream = streams(seed)
+        self.rule_stream = rule_stream if isinstance(agent, RuleAgent) else None
+        self.pol = agent._policy(learn)
+
+    def run(self, first, layouts, progress: bool) -> Run:
+        """Play every setting in order; the :class:`Run` of all the games."""
+        agent = self.agent
+        self.bar = None
+        if progress:
+            from tqdm.auto import tqdm
+            self.bar = tqdm(total=self.total, desc=f"{agent.name} {'+'.join(map(str, self.settings))}", unit="game",
+                            leave=False)
+        self.t0 = time.perf_counter()
+        # a rule is told to stop at its next decision (a compiled one's kernel asks about every tenth of a second);
+        # the other kernels stop between calls
+        self.interrupt = InterruptBetweenCalls(agent.rule._interrupt if self.rule_stream is not None else None)
+        try:
+            for i, s in enumerate(self.settings):
+                self._setting(s, i * self.episodes, first, layouts)
+        finally:
+            self.interrupt.restore()
+            if self.bar is not None:
+                self.bar.close()
+        return self._run(self.total)
+
+    def _run(self, upto: int) -> Run:
+        return _run(self.agent, self.settings, self.episodes, upto, self.records, self.seed, self.opening,
+                    self.learn, time.perf_counter() - self.t0)
+
+    def _setting(self, s: Setting, done: int, first, layouts) -> None:
+        """The games of setting ``s``, after the ``done`` games of the settings before it."""
+        agent, recorder, episodes = self.agent, self.recorder, self.episodes
+        board = new_board(s, self.opening, first)
+        cache = new_cache(board)
+        rule = None if self.rule_stream is None else agent.rule._kernel_args(self.rule_stream, 8 * board.shown.shape[0])
+        lay = layouts if layouts is not None else np.zeros((0, s.tiles), np.uint8)
+        if recorder is not None:
+            recorder.begin_setting(board, s, episodes)
+        # a Python rule's speed is unknown: its first call plays one game, then calls grow with its speed
+        python_rule = rule is not None and not agent.rule.compiled
+        size = self.chunk or (1 if python_rule else max(1, FIRST_CALL_WORK // s.tiles))
+        view = self.records[done:done + episodes]
+        start = 0
+        while start < episodes:
+            count = min(size, episodes - start)
+            t_call = time.perf_counter()
+            probe = None if recorder is None else recorder.call(count)
+            if rule is None:
+                extra = () if probe is None else (None, probe)
+                probe = play_games(board, cache, agent.table, self.pol, self.rng_b, self.rng_a, lay, view, start,
+                                   count, *extra)
+            else:
+                probe = custom.quiet(custom.play_games, board, cache, agent.table, self.pol, self.rng_b, self.rng_a,
+                                     lay, view, start, count, rule, probe)
+                self._check_rule(rule, done)
             if recorder is not None:
-                recorder.begin_setting(board, s, episodes)
-            # a Python rule's speed is unknown: its first call plays one game, then calls grow with its speed
-            size = chunk or (1 if python_rule else max(1, FIRST_CALL_WORK // s.tiles))
-            start = 0
-            while start < episodes:
-                count = min(size, episodes - start)
-                t_call = time.perf_counter()
-                view = records[done:done + episodes]
-                probe = None if recorder is None else recorder.call(count)
-                if rule is None:
-                    extra = () if probe is None else (None, probe)
-                    probe = play_games(board, cache, table, pol, rng_b, rng_a, lay, view, start, count, *extra)
-                else:
-                    probe = custom.quiet(custom.play_games, board, cache, table, pol, rng_b, rng_a, lay, view, start,
-                                         count, rule, probe)
-                    message = agent.rule._failure(rule, done)
-                    if message is not None and agent.rule._interrupted and (
-                            interrupt.hit or isinstance(agent.rule.cause, KeyboardInterrupt)):
-                        finished = done + int(rule.status[custom.E_GAME])
-                        raise KeyboardInterrupt(f"stopped after {finished:,} of {total:,} games (the game in "
-                                                f"progress was abandoned)")
-                    if message is not None:
-                        finished = done + int(rule.status[custom.E_GAME])
-                        run = _run(agent, settings, episodes, finished, records, seed, opening, learn,
-                                   time.perf_counter() - t0)
-                        raise custom.RuleError(message + f"; the {finished:,} finished games are in error.run",
-                                               run) from agent.rule.cause
-                if recorder is not None:
-                    recorder.adopt(probe)
-                    recorder.collect()
-                if bar is not None:
-                    bar.update(count)
-                if chunk is None:
-                    size = next_chunk(count, time.perf_counter() - t_call)
-                start += count
-                if interrupt.hit:
-                    raise KeyboardInterrupt(f"stopped after {done + start:,} of {total:,} games")
-            done += episodes
-    finally:
-        interrupt.restore()
-        if bar is not None:
-            bar.close()
-    return _run(agent, settings, episodes, total, records, seed, opening, learn, time.perf_counter() - t0)
+                recorder.adopt(probe)
+                recorder.collect()
+            if self.bar is not None:
+                self.bar.update(count)
+            if self.chunk is None:
+                size = next_chunk(count, time.perf_counter() - t_call)
+            start += count
+            if self.interrupt.hit:
+                raise KeyboardInterrupt(f"stopped after {done + start:,} of {self.total:,} games")
+
+    def _check_rule(self, rule, done: int) -> None:
+        """After a kernel call of a plug-in rule: ``KeyboardInterrupt`` if it was stopped by Ctrl-C, ``RuleError``
+        (with the finished games in ``error.run``) if it failed."""
+        agent = self.agent
+        message = agent.rule._failure(rule, done)
+        if message is None:
+            return
+        finished = done + int(rule.status[custom.E_GAME])
+        if agent.rule._interrupted and (self.interrupt.hit or isinstance(agent.rule.cause, KeyboardInterrupt)):
+            raise KeyboardInterrupt(f"stopped after {finished:,} of {self.total:,} games (the game in "
+                                    f"progress was abandoned)")
+        raise custom.RuleError(message + f"; the {finished:,} finished games are in error.run",
+                               self._run(finished)) from agent.rule.cause
 
 
 def warm_up(agent: Agent, board, *, learn: bool = True, opening: str = "reference", first=None) -> float:
