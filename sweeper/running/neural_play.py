@@ -399,9 +399,9 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
     minibatch, replay, lr, capacity, warmup
         One Adam step (learning rate ``lr``) on ``minibatch`` views drawn from the last ``capacity`` decisions each
         time ``minibatch / replay`` decisions have been played, once ``warmup`` decisions are stored. The defaults,
-        16 views per 16 decisions at 0.001, are the first stored networks' learning; the stored runs of ``ext:neural`` start with
-        them for 150 CPU seconds on beginner, then take 128 views per 256 decisions (the neural chapter's ablation
-        measures both).
+        16 views per 16 decisions at 0.001, are the first stored networks' learning; the runs of ``ext:neural_beginner``,
+        ``ext:neural_intermediate`` and ``ext:neural_expert`` start with them for 150 CPU seconds on beginner, then
+        take 128 views per 256 decisions (``ext:neural_levers`` measures both).
     symmetries : bool
         Turn each view of a minibatch by one of the board's symmetries (8 on a square board, 4 flips otherwise).
     interior_weight : float
