@@ -620,7 +620,7 @@ def register_kinds() -> list[str]:
 KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "deep_ppo", "deep_random", "benchmark")
 
 
-# --------------------------------------------------- the neural bandit (issues 38, 50) --
+# --------------------------------------------------------------- the neural bandit --
 # ext:neural (the three levels), ext:neural_beginner ... and ext:neural_levers: sweeper/experiments/neural_runs.py
 
 
