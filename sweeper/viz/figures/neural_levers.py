@@ -86,7 +86,8 @@ def lever_sentence(levers: pd.DataFrame) -> str:
         return [f"{r.lever} ({r.win_rate:.3f}, {r.difference:+.3f})" for r in rows.itertuples() if r.verdict == verdict]
     more, less, apart = named("more"), named("less"), named("cannot be told apart")
     games = int(base["test_games"])
-    parts = [f"With the stored runs' learning, one network (seed 1) trained for {LEVER_BUDGET / 60:.0f} CPU minutes "
+    parts = [f"With the defaults (the first networks' learning: their own level from the start, 16 views per 16 "
+             f"decisions), one network (seed 1) trained for {LEVER_BUDGET / 60:.0f} CPU minutes "
              f"won {base['win_rate']:.3f} of the first {games:,} intermediate boards of the benchmark."]
     if more:
         parts.append(f"Changed one at a time, these levers won more on the same boards: {'; '.join(more)}.")
