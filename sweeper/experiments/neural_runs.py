@@ -23,10 +23,14 @@ NEURAL_LEARNING = {"minibatch": 128, "replay": 0.5, "lr": 1e-3}
 #: learning is bound by the number of steps, and a beginner view costs a quarter of an intermediate one).
 WARM_START = ["8x8x10", 150, {"minibatch": 16, "replay": 1.0}]
 #: The three levels and how each level's networks learn: the phases they are trained on first (a curriculum:
-#: ``[board, CPU seconds, learning]``), then their own board for the rest of the budget.
+#: ``[board, CPU seconds, learning]``), then their own board for the rest of the budget; ``learning``: options of
+#: :func:`~sweeper.running.neural_play.train_neural` beyond :data:`NEURAL_LEARNING`, for every phase. The expert
+#: networks also learn from the 8 symmetric copies of every view (``symmetries``), the ablation's strongest lever,
+#: found after the beginner and intermediate runs were stored.
 NEURAL_LEVELS = {"8x8x10": {"name": "beginner", "curriculum": [WARM_START]},
                  "16x16x40": {"name": "intermediate", "curriculum": [WARM_START]},
-                 "16x30x99": {"name": "expert", "curriculum": [WARM_START, ["16x16x40", 450]]}}
+                 "16x30x99": {"name": "expert", "curriculum": [WARM_START, ["16x16x40", 450]],
+                              "learning": {"symmetries": True}}}
 #: Training CPU per seed, curriculum included: the issue's 30 minutes, less one for the games in progress when the
 #: budget runs out (they are finished) and for the checkpoints' copies.
 NEURAL_BUDGET = 1_740.0
@@ -58,10 +62,13 @@ def level_task(sc, board: str, seed: int) -> Task:
         budget = {"games": QUICK_GAMES, "curriculum": _quick(level["curriculum"], QUICK_PHASE_GAMES),
                   "checkpoints": [QUICK_GAMES // 2]}
     path = " then ".join(list(dict.fromkeys([ph[0] for ph in level["curriculum"]] + [board])))
+    if "learning" in level:  # passed only where set: the other levels' tasks (and their stored runs) keep their ids
+        budget["learning"] = level["learning"]
     return Task.make("neural_bandit", board=board, seed=seed, **budget, **NEURAL_LEARNING, boards="benchmark",
                      test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],
                      block=200 if paper else 20, cost=2e7 if paper else 1e4,
-                     label=f"neural bandit (32 ch, 5 layers) trained on {path}, "
+                     label=f"neural bandit (32 ch, 5 layers{', symmetries' if 'learning' in level else ''}) "
+                           f"trained on {path}, "
                            f"{f'{NEURAL_BUDGET:,.0f} CPU s' if paper else f'{QUICK_GAMES} games'}, seed {seed}")
 
 
