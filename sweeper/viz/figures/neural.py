@@ -565,7 +565,12 @@ def learning_sentence() -> str:
             + "".join(f" (the expert networks first {cpu:.0f} CPU seconds on {b})" for b, cpu, *_ in exp)
             + f", one Adam step on {mb} views per {mb / rp:.0f} decisions at a learning rate of "
               f"{nr.NEURAL_LEARNING['lr']:g}, until {nr.NEURAL_BUDGET / 60:.0f} CPU minutes of training in all "
-              f"have passed (the games in progress are finished). Each is frozen and tested after "
+              f"have passed (the games in progress are finished)."
+            + "".join(f" The {lv['name']} networks also turn each view of a minibatch by one of its board's "
+                      f"symmetries, drawn at random (the 8 rotations and reflections of a square board, the 4 flips of "
+                      f"an oblong one), in all their phases." for lv in nr.NEURAL_LEVELS.values()
+                      if lv.get("learning", {}).get("symmetries"))
+            + f" Each is frozen and tested after "
               + ", ".join(f"{c / 60:.0f}" for c in nr.NEURAL_CHECKPOINTS)
             + f" CPU minutes and at the end, on the first {nr.NEURAL_TEST['paper']:,} boards of its level's "
               f"benchmark suite, and at the end on those of the other two levels too.")
