@@ -299,6 +299,10 @@ def findings(runs: dict, players: pd.DataFrame) -> dict:
                        f"more than {SEED_SLACK} below it, so the target is not met")
         else:
             verdict = f"{r.target - r.own:.3f} below the target of {r.target:.2f} (lowest seed {r.seed_min:.3f})"
+        if r.best_from != r.board and r.best > r.own:
+            verdict += (f"; the networks trained for {r.best_from} win {r.best:.3f} here (pooled"
+                        + (", at or above the target" if r.best >= r.target else "")
+                        + "; the transfer verdicts below compare the two over the seeds)")
         parts.append(f"on {r.board}, the networks trained there win {r.own:.3f} ([{r.own_lo:.3f}, {r.own_hi:.3f}], "
                      f"3 seeds pooled): {verdict}; on the same boards the exact solver wins {r.solver:.3f} and the "
                      f"paper's greedy table {r.greedy:.3f}")
