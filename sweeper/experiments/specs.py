@@ -619,55 +619,7 @@ KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "
 
 
 # --------------------------------------------------------------- the neural bandit --
-#: Training games of ext:neural per board (a games budget: deterministic), each about 30 CPU minutes on one thread
-#: of the 2-core machine class (the issue's budget), from speeds measured while learning (process CPU time, 32
-#: channels, 5 layers): 866 decisions per CPU second on beginner at about 19 decisions a game, 337 on intermediate
-#: at about 70, 170 to 200 on expert at 25 to 40 as it learns. Each run stores the CPU seconds it took, per block.
-NEURAL_GAMES = {"paper": {"8x8x10": 75_000, "16x16x40": 7_500, "16x30x99": 6_000}, "quick": {"8x8x10": 300}}
-#: Where in its training each network is also frozen and tested on its own board: fractions of its games.
-NEURAL_CHECKPOINTS = (1 / 30, 1 / 10, 1 / 3, 2 / 3)
-
-
-def neural_tasks(sc, seeds):
-    from .neural import neural_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
-    test = sc.test // 10 if sc.name == "paper" else 50
-    return [Task.make("neural_bandit", board=b, seed=s, games=g, test_games=test,
-                      checkpoints=[round(g * f) for f in NEURAL_CHECKPOINTS],
-                      calibration_games=20 if sc.name == "paper" else 3, block=max(g // 50, 1),
-                      cost=1.5e7 if sc.name == "paper" else 1e4,  # ~30 CPU min each
-                      label=f"neural bandit (32 ch, 5 layers) on {b}, {g:,} games, seed {s}")
-            for b, g in NEURAL_GAMES[sc.name].items() for s in seeds]
-
-
-EXTRA_SPECS["ext:neural"] = Spec(
-    "ext:neural", "From a table to a network: the neural contextual bandit",
-    "A fully convolutional network's P(mine | view), trained online from the end-of-game labels on each level "
-    "under the paper's opening, tested greedy on all three levels (transfer) and calibrated against the exact "
-    "probabilities (needs `make deep`).", neural_tasks)
-
-#: The receptive-field experiment of the chapter's exercise: networks of 1, 2 and 3 layers (a receptive field 3, 5
-#: and 7 tiles wide; the chapter's networks have 5 layers, 11 tiles) trained on beginner boards for the games the
-#: 5-layer networks had played at their second checkpoint (7,500), tested on 1,000 beginner games.
-NEURAL_FIELD = {"paper": {"layers": (1, 2, 3), "games": 7_500}, "quick": {"layers": (1,), "games": 100}}
-
-
-def neural_field_tasks(sc, seeds):
-    from .neural import neural_task  # noqa: F401  (registers the task kind)
-    f = NEURAL_FIELD[sc.name]
-    test = sc.test // 10 if sc.name == "paper" else 50
-    return [Task.make("neural_bandit", board="8x8x10", seed=s, games=f["games"], layers=n, test_games=test,
-                      tests=["8x8x10"], calibration_games=20 if sc.name == "paper" else 3,
-                      block=max(f["games"] // 50, 1), cost=1e6 if sc.name == "paper" else 1e3,
-                      label=f"neural bandit (32 ch, {n} layer{'s' if n > 1 else ''}: sees {2 * n + 1}x{2 * n + 1}) "
-                            f"on 8x8x10, {f['games']:,} games, seed {s}")
-            for n in f["layers"] for s in seeds]
-
-
-EXTRA_SPECS["ext:neural_field"] = Spec(
-    "ext:neural_field", "How far must a network see? Networks of 1 to 3 layers on beginner",
-    "The neural bandit with a receptive field 3, 5 and 7 tiles wide, trained on 8x8x10 for 7,500 games and tested "
-    "on 1,000 (needs `make deep`); the chapter's exercise sets them beside the 5-layer networks and the paper's "
-    "table.", neural_field_tasks)
+# ext:neural (the three levels), ext:neural_beginner ... and ext:neural_levers: sweeper/experiments/neural_runs.py
 
 
 # ------------------------------------------------------------ the benchmark --
@@ -677,7 +629,8 @@ from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_
 
 def _benchmark_neural(sc, seeds):
     """The networks of ``ext:neural`` (paper scale, the leaderboard's seeds) on the benchmark's boards."""
-    return benchmark_neural_tasks(sc, neural_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]))
+    from .neural_runs import level_tasks
+    return benchmark_neural_tasks(sc, level_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]))
 
 
 EXTRA_SPECS["ext:benchmark"] = Spec(
