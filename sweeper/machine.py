@@ -3,8 +3,8 @@
 torch (the optional extra ``deep``) chooses its CPU kernels by the processor's instruction set: on a machine with
 AVX-512 its convolutions and matrix products run other code than with AVX2, whose float sums are rounded in
 another order. Each run is still deterministic on its machine, but a network trained for thousands of games ends
-elsewhere: the beginner network of ``ext:neural_field`` (1 layer, seed 1) differs from its 2,101st game on between
-the two, and so does a ``deep_ppo`` run. Pinned to AVX2 (:data:`CPU_PIN`), an AVX-512 machine reproduces the
+elsewhere: a 1-layer beginner network trained for 7,500 games differed from its 2,101st game on between the two
+when this was measured, and so did a ``deep_ppo`` run. Pinned to AVX2 (:data:`CPU_PIN`), an AVX-512 machine reproduces the
 stored runs (values and weights bit for bit), as this package's stored runs were made on an AVX2 machine.
 
 :func:`pin_cpu` sets the three variables of :data:`CPU_PIN` in ``os.environ``; the package calls it before it
@@ -16,9 +16,9 @@ and sb3-contrib), so the pin holds in every process that runs a torch task, work
 * on a CPU without AVX2 (an older x86, an ARM machine) nothing is pinned: ``avx2`` there would make torch run
   instructions the CPU lacks. torch then runs its own kernels, and the stored torch runs may not come out the same.
 
-Unpinned on an AVX-512 machine, the stored runs do not come out bit for bit, but their conclusions hold: the
-beginner network of ``ext:neural`` seed 1 (75,000 games) then wins 0.871 of its beginner test games against the
-stored 0.858, inside the stored 95% interval (0.835 to 0.878).
+Unpinned on an AVX-512 machine, the stored runs do not come out bit for bit, but in that measurement their
+conclusions held: a beginner network trained for 75,000 games won 0.871 of its beginner test games against the 0.858
+of its pinned run, inside that run's 95% interval (0.835 to 0.878).
 
 :func:`machine` is the one home of the machine's facts: every stored run's provenance records them
 (:func:`sweeper.experiments.provenance.provenance`), and so do the bench and the timed reproduction.

@@ -286,7 +286,8 @@ def test_the_stored_experiment_adds_up():
     assert set(out.tables["calibration"]["board"]) <= {"6x6x5", "8x8x10"}
     assert set(out.arrays["agent"]) >= {"metadata", "head.weight"}
     tasks = EXTRA_SPECS["ext:neural"].tasks("quick", (1,))
-    assert [t.kind for t in tasks] == ["neural_bandit"] and tasks[0].params["board"] == "8x8x10"
+    assert [t.params["board"] for t in tasks] == ["8x8x10", "16x16x40", "16x30x99"]
+    assert {t.kind for t in tasks} == {"neural_bandit"}
 
 
 def test_snapshots_keep_the_network_as_it_was():
@@ -316,22 +317,14 @@ def test_decisions_sum_the_calibration_rows_by_hand():
     assert decisions(cal.iloc[:0]).empty and decision_quality(decisions(cal.iloc[:0]))["decisions"] == 0
 
 
-def test_the_receptive_field_experiment_varies_only_the_layers():
-    """ext:neural_field: networks of 1 to 3 layers, each with the same games, boards and test as the others; its
-    quick task trains a 1-layer network (receptive field 3x3) and tests it on beginner only."""
-    _extra()
-    from sweeper.experiments.runner import execute
+def test_ext_neural_is_the_three_levels_and_the_benchmark_scores_their_networks():
     from sweeper.experiments.specs import EXTRA_SPECS
-    paper = EXTRA_SPECS["ext:neural_field"].tasks("paper", (1, 2, 3))
-    assert sorted({t.params["layers"] for t in paper}) == [1, 2, 3] and len(paper) == 9
-    for t in paper:
-        rest = {k: v for k, v in t.params.items() if k not in ("layers", "seed", "label")}
-        assert rest == {k: v for k, v in paper[0].params.items() if k not in ("layers", "seed", "label")}
-        assert f"sees {2 * t.params['layers'] + 1}x" in t.label and t.params["tests"] == ["8x8x10"]
-    quick = EXTRA_SPECS["ext:neural_field"].tasks("quick", (1,))
-    out, _ = execute(quick[0])
-    assert out.tables["tests"]["board"].tolist() == ["8x8x10"] and out.info["train_games"] == 100
-    assert out.info["parameters"] < 5_000  # one 3x3 convolution of 10 codes to 32 channels and the 1x1 head
+    every = EXTRA_SPECS["ext:neural"].tasks("paper", (1, 2, 3))
+    parts = [t for name in ("beginner", "intermediate", "expert")
+             for t in EXTRA_SPECS[f"ext:neural_{name}"].tasks("paper", (1, 2, 3))]
+    assert sorted(t.id for t in every) == sorted(t.id for t in parts) and len(every) == 9
+    scored = EXTRA_SPECS["ext:benchmark_neural"].tasks("paper", (1,))
+    assert sorted(t.params["agent"] for t in scored) == sorted(f"neural:neural_bandit/{t.id}" for t in every)
 
 
 def test_the_benchmark_scores_a_network_on_both_paths_alike():
@@ -553,6 +546,7 @@ def test_the_level_and_lever_specs_spend_the_budget_they_state():
         assert p["board"] == board and p["seed"] == 2 and p["boards"] == "benchmark"
         assert p["cpu_seconds"] + sum(ph[1] for ph in p["curriculum"]) == nr.NEURAL_BUDGET <= 1_800
         assert all(0 < c < p["cpu_seconds"] for c in p["checkpoints"])
+        assert p.get("learning") == level.get("learning")  # the expert's symmetries, and nothing elsewhere
         quick = EXTRA_SPECS[f"ext:neural_{level['name']}"].tasks("quick", (1,))[0].params
         assert "cpu_seconds" not in quick and quick["games"] > 0
     levers = EXTRA_SPECS["ext:neural_levers"].tasks("paper", (1,))

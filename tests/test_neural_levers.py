@@ -39,3 +39,14 @@ def test_the_ablation_sets_every_lever_against_the_defaults():
     assert "These won less: exploration 0.05 (0.560, -0.080)" in text
     assert "cannot be told apart from the defaults on 1,000 boards" in text and "symmetries (0.650, +0.010)" in text
     assert "one seed" in text.lower()
+
+
+def test_the_cost_sentence_names_the_levers_that_changed_the_pace():
+    outputs = [("defaults", _lever(640)), ("symmetries", _lever(650))]
+    fast = _lever(700)
+    fast.info.update(train_decisions=180_000, train_updates=1_500)
+    levers = nl.with_differences(nl.lever_runs(outputs + [("minibatch 128, replay 0.5", fast)]))
+    text = nl.cost_sentence(levers)
+    assert "the defaults played 100 decisions per CPU second and took 3,000 gradient steps" in text
+    assert "minibatch 128, replay 0.5: 3.00 times the defaults' decisions per CPU second and 0.50 times" in text
+    assert "symmetries:" not in text

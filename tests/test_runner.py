@@ -118,3 +118,17 @@ def test_committed_paper_results_are_reproduced_from_their_seeds(tmp_path):
         want = store.load(t).tables["curve"].iloc[:3]
         cols = ["episode", "block_wins", "actions_recorded", "perfect_actions"]
         assert got[cols].equals(want[cols].reset_index(drop=True))
+
+
+def test_every_stored_run_belongs_to_an_experiment():
+    """No stored paper-scale run is left behind by a spec that changed: each is a task of some spec with the seeds
+    the book and the Makefile use (one seed, the leaderboard's and the networks' three, the seed bands' five)."""
+    from pathlib import Path
+    known = set()
+    for seeds in ((1,), (1, 2, 3), (1, 2, 3, 4, 5)):
+        for spec in list(ex.SPECS) + list(ex.EXTRA_SPECS):
+            known |= {f"{t.kind}/{t.id}" for t in ex.all_tasks([spec], "paper", seeds)}
+    root = Path(__file__).resolve().parents[1] / "results" / "runs" / "paper"
+    stored = {f"{m.parent.parent.name}/{m.parent.name}" for m in root.glob("*/*/meta.json")}
+    assert stored, "the repository's stored runs are missing"
+    assert not sorted(stored - known), "stored runs that no experiment makes: remove them"

@@ -83,8 +83,10 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
         data = (folder / "agent.npz").read_bytes()
         if hashlib.sha256(data).hexdigest() != meta["files"]["agent.npz"]:
             raise ValueError(f"the network of {run} does not match its stored checksum")
+        info = meta["info"]  # a curriculum's games and CPU count in the training's
         facts = {"kind": "neural bandit", "board": meta["task"]["params"]["board"], "source": run,
-                 "games": meta["info"]["train_games"], "train_cpu_seconds": meta["info"]["train_cpu_seconds"]}
+                 "games": info["train_games"] + sum(info.get("curriculum_games", [])),
+                 "train_cpu_seconds": info.get("total_train_cpu_seconds", info["train_cpu_seconds"])}
         return load_neural(folder / "agent.npz"), facts, []
     if agent_spec.startswith("ppo:"):
         from .deep_rl import train_ppo
@@ -206,7 +208,7 @@ def benchmark_ppo_tasks(sc, seeds=None):
 
 
 def benchmark_neural_tasks(sc, networks):
-    """The stored networks of ``networks`` (tasks of ``ext:neural`` at paper scale, read from their stored runs) on
+    """The stored networks of ``networks`` (the tasks of ``ext:neural`` at paper scale, read from their stored runs) on
     the benchmark's boards (needs the extra); none at another scale (the networks are stored at paper scale only)."""
     if sc.name != "paper":
         return []

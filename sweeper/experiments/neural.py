@@ -105,9 +105,11 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
         t = evaluate_neural(point.pop("agent"), board, **_boards(board, test_games, seed, 0, boards))
         rows.append({**point, **_tested(t)})
     out.tables["checkpoints"] = pd.DataFrame(rows)
+    last = t  # the trained network on its own board's checkpoint boards
     rows, cals, wrong, views = [], [], [], {}
     for i, test in enumerate(tests):
-        t = evaluate_neural(agent, test, **_boards(test, test_games, seed, i, boards))
+        same = Setting.parse(test) == Setting.parse(board) and (boards == "benchmark" or i == 0)
+        t = last if same else evaluate_neural(agent, test, **_boards(test, test_games, seed, i, boards))
         row = {"board": str(t.setting), **_tested(t)}
         if calibration_games:
             n = min(calibration_games, test_games)

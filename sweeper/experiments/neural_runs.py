@@ -1,6 +1,7 @@
 """The neural bandit's stored runs on the benchmark's yardstick: specs ``ext:neural_beginner``,
-``ext:neural_intermediate``, ``ext:neural_expert`` (three seeds each, 30 CPU minutes of training per seed) and
-``ext:neural_levers`` (the ablation: one lever at a time, one seed, a fixed CPU budget).
+``ext:neural_intermediate``, ``ext:neural_expert`` (three seeds each, 30 CPU minutes of training per seed; the three
+together are ``ext:neural``) and ``ext:neural_levers`` (the ablation: one lever at a time, one seed, a fixed CPU
+budget).
 
 Every run is a :func:`~sweeper.experiments.neural.neural_task` on a CPU budget whose checkpoints and tests play the
 first 1,000 boards of each level's benchmark suite (``boards="benchmark"``: the same boards for every seed, every
@@ -22,10 +23,14 @@ NEURAL_LEARNING = {"minibatch": 128, "replay": 0.5, "lr": 1e-3}
 #: learning is bound by the number of steps, and a beginner view costs a quarter of an intermediate one).
 WARM_START = ["8x8x10", 150, {"minibatch": 16, "replay": 1.0}]
 #: The three levels and how each level's networks learn: the phases they are trained on first (a curriculum:
-#: ``[board, CPU seconds, learning]``), then their own board for the rest of the budget.
+#: ``[board, CPU seconds, learning]``), then their own board for the rest of the budget; ``learning``: options of
+#: :func:`~sweeper.running.neural_play.train_neural` beyond :data:`NEURAL_LEARNING`, for every phase. The expert
+#: networks also learn from the 8 symmetric copies of every view (``symmetries``), the ablation's strongest lever,
+#: found after the beginner and intermediate runs were stored.
 NEURAL_LEVELS = {"8x8x10": {"name": "beginner", "curriculum": [WARM_START]},
                  "16x16x40": {"name": "intermediate", "curriculum": [WARM_START]},
-                 "16x30x99": {"name": "expert", "curriculum": [WARM_START, ["16x16x40", 450]]}}
+                 "16x30x99": {"name": "expert", "curriculum": [WARM_START, ["16x16x40", 450]],
+                              "learning": {"symmetries": True}}}
 #: Training CPU per seed, curriculum included: the issue's 30 minutes, less one for the games in progress when the
 #: budget runs out (they are finished) and for the checkpoints' copies.
 NEURAL_BUDGET = 1_740.0
@@ -57,11 +62,19 @@ def level_task(sc, board: str, seed: int) -> Task:
         budget = {"games": QUICK_GAMES, "curriculum": _quick(level["curriculum"], QUICK_PHASE_GAMES),
                   "checkpoints": [QUICK_GAMES // 2]}
     path = " then ".join(list(dict.fromkeys([ph[0] for ph in level["curriculum"]] + [board])))
+    if "learning" in level:  # passed only where set: the other levels' tasks (and their stored runs) keep their ids
+        budget["learning"] = level["learning"]
     return Task.make("neural_bandit", board=board, seed=seed, **budget, **NEURAL_LEARNING, boards="benchmark",
                      test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],
                      block=200 if paper else 20, cost=2e7 if paper else 1e4,
-                     label=f"neural bandit (32 ch, 5 layers) trained on {path}, "
+                     label=f"neural bandit (32 ch, 5 layers{', symmetries' if 'learning' in level else ''}) "
+                           f"trained on {path}, "
                            f"{f'{NEURAL_BUDGET:,.0f} CPU s' if paper else f'{QUICK_GAMES} games'}, seed {seed}")
+
+
+def level_tasks(sc, seeds) -> list[Task]:
+    """The runs of every level, for each seed: ``ext:neural``."""
+    return [level_task(sc, board, s) for board in NEURAL_LEVELS for s in seeds]
 
 
 def _level_spec(board: str) -> tuple:
@@ -84,6 +97,7 @@ LEVERS = {
     "curriculum": {"curriculum": [["8x8x10", 150]]},
     "48 channels, 7 layers": {"channels": 48, "layers": 7},
     "minibatch 128, replay 0.5": {"minibatch": 128, "replay": 0.5},
+    "minibatch 128, replay 0.25": {"minibatch": 128, "replay": 0.25},
     "exploration 0.05": {"epsilon": 0.05},
     "interior weight 0.1": {"learning": {"interior_weight": 0.1}},
     "kept levers": {"curriculum": [WARM_START], **NEURAL_LEARNING},
@@ -115,7 +129,13 @@ def _lever_task(sc, name: str, extra: dict, seed: int) -> Task:
 
 
 #: The specs of this module, ``(id, title, text, build)`` (:mod:`~sweeper.experiments.specs` makes them specs).
-NEURAL_SPECS = [_level_spec(b) for b in NEURAL_LEVELS] + [(
+NEURAL_SPECS = [(
+    "ext:neural", "From a table to a network: the neural contextual bandit on every level",
+    "A fully convolutional network's P(mine | view), trained from the end-of-game labels on each level under the "
+    "paper's opening for 30 CPU minutes per seed (curriculum included), tested greedy on the first 1,000 boards of "
+    "every level's benchmark suite and set against the exact probabilities (needs `make deep`): "
+    "ext:neural_beginner, ext:neural_intermediate and ext:neural_expert together.", level_tasks)]
+NEURAL_SPECS += [_level_spec(b) for b in NEURAL_LEVELS] + [(
     "ext:neural_levers", "What makes the neural bandit learn faster: one lever at a time",
     "The neural bandit on intermediate boards for 10 CPU minutes (seed 1), with the stored runs' learning and with "
     "one lever changed at a time (the mine counter as an input, the board's symmetries, a curriculum from beginner "

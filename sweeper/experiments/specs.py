@@ -1,15 +1,12 @@
 """One spec per table and figure of the paper (Section V), and the task that runs them.
 
-Every experiment is a set of independent *bandit tasks*: train one agent on one
-or more board settings with one seed, record its learning curve and value
-table, and optionally test it on other boards (10^4 games each, both still
-learning -- what the paper's code does -- and frozen). Specs share tasks: the
-greedy and UCB(0.1) runs on 8x8x10 serve ``fig:exp_1``, ``fig:exp_2``,
-``fig:exp_5``, ``tab:action_cnt`` and the first columns of both transfer tables.
+Every experiment is a set of independent *bandit tasks*: train one agent on one or more board settings with one
+seed, record its learning curve and value table, and optionally test it on other boards (10^4 games each, both still
+learning -- what the paper's code does -- and frozen). Specs share tasks: the greedy and UCB(0.1) runs on 8x8x10
+serve ``fig:exp_1``, ``fig:exp_2``, ``fig:exp_5``, ``tab:action_cnt`` and the first columns of both transfer tables.
 
-Scales: ``paper`` (10^6 training games, 10^4 test games) and ``quick``
-(2*10^4 and 10^3: a smoke run of every spec for the tests). Seeds: the paper
-reports one run per agent; ``seeds`` adds independent repetitions.
+Scales: ``paper`` (10^6 training games, 10^4 test games) and ``quick`` (2*10^4 and 10^3: a smoke run of every spec
+for the tests). Seeds: the paper reports one run per agent; ``seeds`` adds independent repetitions.
 
 ``python -m sweeper reproduce [ID ...] [--scale paper|quick] [--workers N] [--dask ADDRESS]``
 runs specs through :mod:`sweeper.experiments.runner`.
@@ -26,7 +23,7 @@ from ..agents.kinds import make_agent
 from ..game.engine import Setting
 from ..rng import FROZEN_SEED, held_out_seed
 from .runner import Output, Task, task_kind
-from ..running.training import evaluate, play
+from ..running.training import evaluate, play, warm_up
 
 STANDARD_TESTS = ("8x8x10", "16x16x40", "16x30x99")
 LEVEL = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
@@ -94,10 +91,10 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
                 opening: str = "reference", block: int = 10_000, tests: list = (), test_episodes: int = 0,
                 save_agent: bool = False, test_openings: list = (), label: str | None = None,
                 cost: float = 1.0) -> Output:
-    """Train ``agent`` on ``boards`` (``episodes`` games each) from ``seed``; test it on
-    each of ``tests`` for ``test_episodes`` games, frozen and still learning, each
-    test starting from the trained agent with seed ``seed * 1000 + 1 + i``. With
-    ``test_openings``, the tests are frozen only, once per opening."""
+    """Train ``agent`` on ``boards`` (``episodes`` games each) from ``seed``, timed after a warm-up game that compiles
+    the kernels (``compile_seconds``); test it on each of ``tests`` for ``test_episodes`` games, frozen and still
+    learning, each test starting from the trained agent with seed ``seed * 1000 + 1 + i``. With ``test_openings``,
+    the tests are frozen only, once per opening."""
     if block < 1:
         raise ValueError(f"block must be a positive number of games, got {block}")
     if bool(tests) != (test_episodes > 0):
@@ -106,12 +103,13 @@ def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: b
     if test_openings and not tests:
         raise ValueError("test_openings apply to the test games: give tests (and test_episodes) too")
     ag = make_agent(agent, symmetric=symmetric, flags=flags)
+    warm = warm_up(ag, boards[0], opening=opening)  # the kernels compiled (or loaded from the cache) before the timing
     run = play(ag, boards, episodes, seed, learn=True, opening=opening, progress=False)
     out = Output()
     out.tables["curve"] = _curve(run.records, block)
     if tests:  # per-game outcomes, for the significance tests of the transfer tables
         out.tables["training"] = pd.DataFrame({"won": run.records["won"].to_numpy()})
-    out.info.update(_value_facts(ag))
+    out.info.update(_value_facts(ag), compile_seconds=warm)
     out.info.update(wins=run.wins, games=len(run.records), win_rate=run.win_rate, train_seconds=run.seconds,
                     games_per_second=len(run.records) / run.seconds if run.seconds else None)
     rows = []
@@ -177,18 +175,18 @@ def player(name, board, episodes, seed, opening, guess="fewest") -> Task:
                      label=f"{who} on {board} ({opening}) seed {seed}", cost=cost, **extra)
 
 
-
 @task_kind("audit")
 def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list, audit_episodes: int,
                opening: str = "reference", label: str | None = None, cost: float = 1.0) -> Output:
-    """Train ``agent`` as :func:`bandit_task` does (same seed, same agent), then audit it frozen
+    """Train ``agent`` as :func:`bandit_task` does (same seed, same agent, the same warm-up), then audit it frozen
     against the exact probabilities (:func:`sweeper.running.belief.audit`) on each of ``audits``,
     ``audit_episodes`` games each, seed ``seed * 1000 + 1 + i`` (the test boards of the bandit task)."""
     from ..running.belief import EPS, audit
     ag = make_agent(agent)
+    warm = warm_up(ag, boards[0])
     run = play(ag, boards, episodes, seed, learn=True, progress=False)
     out = Output()
-    out.info.update(win_rate=run.win_rate, games=len(run.records), train_seconds=run.seconds)
+    out.info.update(win_rate=run.win_rate, games=len(run.records), train_seconds=run.seconds, compile_seconds=warm)
     games, calib, dec = [], [], []
     for i, board in enumerate(audits):
         a = audit(ag, board, audit_episodes, held_out_seed(seed, i), opening=opening)
@@ -621,55 +619,7 @@ KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "
 
 
 # --------------------------------------------------------------- the neural bandit --
-#: Training games of ext:neural per board (a games budget: deterministic), each about 30 CPU minutes on one thread
-#: of the 2-core machine class (the issue's budget), from speeds measured while learning (process CPU time, 32
-#: channels, 5 layers): 866 decisions per CPU second on beginner at about 19 decisions a game, 337 on intermediate
-#: at about 70, 170 to 200 on expert at 25 to 40 as it learns. Each run stores the CPU seconds it took, per block.
-NEURAL_GAMES = {"paper": {"8x8x10": 75_000, "16x16x40": 7_500, "16x30x99": 6_000}, "quick": {"8x8x10": 300}}
-#: Where in its training each network is also frozen and tested on its own board: fractions of its games.
-NEURAL_CHECKPOINTS = (1 / 30, 1 / 10, 1 / 3, 2 / 3)
-
-
-def neural_tasks(sc, seeds):
-    from .neural import neural_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
-    test = sc.test // 10 if sc.name == "paper" else 50
-    return [Task.make("neural_bandit", board=b, seed=s, games=g, test_games=test,
-                      checkpoints=[round(g * f) for f in NEURAL_CHECKPOINTS],
-                      calibration_games=20 if sc.name == "paper" else 3, block=max(g // 50, 1),
-                      cost=1.5e7 if sc.name == "paper" else 1e4,  # ~30 CPU min each
-                      label=f"neural bandit (32 ch, 5 layers) on {b}, {g:,} games, seed {s}")
-            for b, g in NEURAL_GAMES[sc.name].items() for s in seeds]
-
-
-EXTRA_SPECS["ext:neural"] = Spec(
-    "ext:neural", "From a table to a network: the neural contextual bandit",
-    "A fully convolutional network's P(mine | view), trained online from the end-of-game labels on each level "
-    "under the paper's opening, tested greedy on all three levels (transfer) and calibrated against the exact "
-    "probabilities (needs `make deep`).", neural_tasks)
-
-#: The receptive-field experiment of the chapter's exercise: networks of 1, 2 and 3 layers (a receptive field 3, 5
-#: and 7 tiles wide; the chapter's networks have 5 layers, 11 tiles) trained on beginner boards for the games the
-#: 5-layer networks had played at their second checkpoint (7,500), tested on 1,000 beginner games.
-NEURAL_FIELD = {"paper": {"layers": (1, 2, 3), "games": 7_500}, "quick": {"layers": (1,), "games": 100}}
-
-
-def neural_field_tasks(sc, seeds):
-    from .neural import neural_task  # noqa: F401  (registers the task kind)
-    f = NEURAL_FIELD[sc.name]
-    test = sc.test // 10 if sc.name == "paper" else 50
-    return [Task.make("neural_bandit", board="8x8x10", seed=s, games=f["games"], layers=n, test_games=test,
-                      tests=["8x8x10"], calibration_games=20 if sc.name == "paper" else 3,
-                      block=max(f["games"] // 50, 1), cost=1e6 if sc.name == "paper" else 1e3,
-                      label=f"neural bandit (32 ch, {n} layer{'s' if n > 1 else ''}: sees {2 * n + 1}x{2 * n + 1}) "
-                            f"on 8x8x10, {f['games']:,} games, seed {s}")
-            for n in f["layers"] for s in seeds]
-
-
-EXTRA_SPECS["ext:neural_field"] = Spec(
-    "ext:neural_field", "How far must a network see? Networks of 1 to 3 layers on beginner",
-    "The neural bandit with a receptive field 3, 5 and 7 tiles wide, trained on 8x8x10 for 7,500 games and tested "
-    "on 1,000 (needs `make deep`); the chapter's exercise sets them beside the 5-layer networks and the paper's "
-    "table.", neural_field_tasks)
+# ext:neural (the three levels), ext:neural_beginner ... and ext:neural_levers: sweeper/experiments/neural_runs.py
 
 
 # ------------------------------------------------------------ the benchmark --
@@ -679,7 +629,8 @@ from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_
 
 def _benchmark_neural(sc, seeds):
     """The networks of ``ext:neural`` (paper scale, the leaderboard's seeds) on the benchmark's boards."""
-    return benchmark_neural_tasks(sc, neural_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]))
+    from .neural_runs import level_tasks
+    return benchmark_neural_tasks(sc, level_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]))
 
 
 EXTRA_SPECS["ext:benchmark"] = Spec(

@@ -10,9 +10,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats as _st
 
 Z95 = 1.959963984540054
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported on first use: it costs about a second, which every command line that never tests a
+    difference would pay at start."""
+    from scipy import stats
+    return stats
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
@@ -48,7 +54,7 @@ def mann_whitney(a, b) -> float:
         return float("nan")
     if np.all(a == a[0]) and np.all(b == b[0]) and a[0] == b[0]:
         return 1.0
-    return float(_st.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    return float(_scipy_stats().mannwhitneyu(a, b, alternative="two-sided").pvalue)
 
 
 def best_of(samples: dict, alpha: float = 0.05) -> dict:
@@ -110,6 +116,16 @@ def _seed_rates(outcomes, what: str) -> np.ndarray:
     return np.array([r.mean() for r in rows])
 
 
+def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
+    """The mean of per-seed values (rates, or steps between two rates) with its Student t-interval over the seeds:
+    ``(mean, low, high)``; the interval is NaN with fewer than two values."""
+    v = np.asarray(values, dtype=float).ravel()
+    if len(v) < 2:
+        return float(v.mean()) if len(v) else float("nan"), float("nan"), float("nan")
+    half = _scipy_stats().t.ppf(0.5 + confidence / 2, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
+    return float(v.mean()), float(v.mean() - half), float(v.mean() + half)
+
+
 def seed_summary(outcomes, confidence: float = 0.95) -> dict:
     """One learner's test over its seeds: ``outcomes`` holds one array of game outcomes (0/1) per seed, all on
     the same boards. Returns the per-seed win rates (``seeds``), their mean with a Student t-interval over the
@@ -123,8 +139,8 @@ def seed_summary(outcomes, confidence: float = 0.95) -> dict:
     wins = int(round(sum(rates) * games))
     lo_p, hi_p = wilson(wins, k * games)
     if k > 1 and rates.std() > 0:
-        half = _st.t.ppf(0.5 + confidence / 2, k - 1) * rates.std(ddof=1) / math.sqrt(k)
-        lo, hi = max(0.0, rates.mean() - half), min(1.0, rates.mean() + half)
+        _, lo, hi = mean_interval(rates, confidence)
+        lo, hi = max(0.0, lo), min(1.0, hi)
     elif k > 1:  # every seed the same rate: the seeds show no spread, the games still do
         lo, hi = lo_p, hi_p
     else:
@@ -173,7 +189,7 @@ def compare_seed_rates(ra, rb, margin: float = 0.01, confidence: float = 0.95) -
     diff = float(ra.mean() - rb.mean())
     lo = hi = float("nan")
     if len(ra) >= 2 and len(rb) >= 2 and (ra.std() > 0 or rb.std() > 0):
-        ci = _st.ttest_ind(ra, rb, equal_var=False).confidence_interval(confidence)
+        ci = _scipy_stats().ttest_ind(ra, rb, equal_var=False).confidence_interval(confidence)
         lo, hi = float(ci.low), float(ci.high)
     if math.isnan(lo):
         verdict = "level with" if diff == 0 and len(ra) >= 2 and len(rb) >= 2 else "cannot be told apart"

@@ -164,15 +164,16 @@ def hyperparameters_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 def signal_points(points: pd.DataFrame, neural_points: pd.DataFrame) -> pd.DataFrame:
     """The per-tile PPO's checkpoints beside the neural bandit's on beginner (the same architecture, two learning
-    signals): learner, seed, CPU minutes and games of training, frozen test win rate [95% Wilson] and share of
-    safe tiles revealed, each on 1,000 test games of the seed's boards."""
+    signals): learner, seed, CPU minutes and games of training (a network's all its games, its warm start's too),
+    frozen test win rate [95% Wilson] and share of safe tiles revealed, each on 1,000 test games."""
     rows = []
     for learner, d in (("PPO, per tile (reward)", points),
                        ("neural bandit (labels)", neural_points[neural_points["board"] == "8x8x10"])):
         for r in d.itertuples():
             lo, hi = wilson(int(r.wins), int(r.test_games))
             rows.append({"learner": learner, "seed": int(r.seed), "cpu_minutes": r.cpu_seconds / 60,
-                         "games": int(r.games), "wins": int(r.wins), "test_games": int(r.test_games),
+                         "games": int(getattr(r, "games_all", r.games)), "wins": int(r.wins),
+                         "test_games": int(r.test_games),
                          "win_rate": r.wins / r.test_games, "lo": lo, "hi": hi,
                          "revealed": float(r.revealed)})
     return pd.DataFrame(rows)
@@ -217,7 +218,7 @@ def signal_verdict(sp: pd.DataFrame) -> str:
             f"bandit, the same architecture trained on the end-of-game labels, at its last checkpoint within that "
             f"CPU time ({within['cpu_minutes'].mean():.1f} minutes, {within['games'].mean():,.0f} games, "
             f"{len(within)} seeds) wins {b[0]:.3f} [{b[1]:.3f}, {b[2]:.3f}] and reveals "
-            f"{within['revealed'].mean():.0%} (pooled Wilson intervals; each on its own seeds' test boards). Over "
+            f"{within['revealed'].mean():.0%} (pooled Wilson intervals; each on its own test boards). Over "
             f"the seeds, this PPO configuration, with the settings above and untuned, won {word} in the same CPU "
             f"time (a difference of {c['difference']:+.3f}"
             + ("" if np.isnan(c["low"]) else f", [{c['low']:+.3f}, {c['high']:+.3f}] by Welch's t-interval") +

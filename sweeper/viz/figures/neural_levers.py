@@ -86,7 +86,8 @@ def lever_sentence(levers: pd.DataFrame) -> str:
         return [f"{r.lever} ({r.win_rate:.3f}, {r.difference:+.3f})" for r in rows.itertuples() if r.verdict == verdict]
     more, less, apart = named("more"), named("less"), named("cannot be told apart")
     games = int(base["test_games"])
-    parts = [f"With the stored runs' learning, one network (seed 1) trained for {LEVER_BUDGET / 60:.0f} CPU minutes "
+    parts = [f"With the defaults (the first networks' learning: their own level from the start, 16 views per 16 "
+             f"decisions), one network (seed 1) trained for {LEVER_BUDGET / 60:.0f} CPU minutes "
              f"won {base['win_rate']:.3f} of the first {games:,} intermediate boards of the benchmark."]
     if more:
         parts.append(f"Changed one at a time, these levers won more on the same boards: {'; '.join(more)}.")
@@ -98,3 +99,21 @@ def lever_sentence(levers: pd.DataFrame) -> str:
     parts.append("Each row is one seed: a difference says what that seed's network did, not what the lever does on "
                  "average over seeds.")
     return " ".join(parts)
+
+
+def cost_sentence(levers: pd.DataFrame) -> str:
+    """What each lever did with the same CPU time, from the cost columns: decisions played per CPU second and
+    gradient steps, against the defaults' (where they differ by more than a tenth)."""
+    base = levers.set_index("lever").loc[BASELINE]
+    parts = []
+    for r in levers[levers["lever"] != BASELINE].itertuples():
+        speed = r.decisions_per_cpu_second / base["decisions_per_cpu_second"]
+        steps = r.updates / base["updates"]
+        if abs(speed - 1) > 0.1 or abs(steps - 1) > 0.1:
+            parts.append(f"{r.lever}: {speed:.2f} times the defaults' decisions per CPU second and {steps:.2f} times "
+                         f"their gradient steps")
+    head = (f"In the same {LEVER_BUDGET / 60:.0f} CPU minutes the defaults played "
+            f"{base['decisions_per_cpu_second']:,.0f} decisions per CPU second and took {int(base['updates']):,} "
+            f"gradient steps.")
+    return head + (" Changed by more than a tenth: " + "; ".join(parts) + "." if parts else
+                   " No lever changed either by more than a tenth.")
