@@ -61,9 +61,9 @@ def test_a_small_run_of_every_kind_verifies_identical(tmp_path):
     player, audit, regret against the package's best-window table, the paper's code, the deep-RL chapter's random
     floor, the benchmark's leaderboard runs), stored, then recomputed: identical, byte for byte (the neural bandit and
     MaskablePPO, which need the extra, in tests/test_neural.py and tests/test_deep_rl.py under ``make test-deep``)."""
-    from sweeper.experiments.specs import audit_spec_task, bandit, register_kinds, regret_spec_task, Scale
+    from sweeper.experiments.specs import Evaluation, audit_spec_task, bandit, register_kinds, regret_spec_task, Scale
     tiny = Scale("tiny", 300, 20, 100, 0, 0)
-    tasks = [bandit("greedy", "4x4x3", 300, 1, block=100, tests=["4x4x3"], test_episodes=20),
+    tasks = [bandit("greedy", "4x4x3", 300, 1, block=100, tests=Evaluation(["4x4x3"], 20)),
              player("solver", "8x8x10", 20, 1, "reference"), audit_spec_task("greedy", tiny, 1),
              regret_spec_task("greedy", "8x8x10", 200, 1, 100, frozen=20), paper_code("greedy-4x4x3", 300, 100),
              Task.make("deep_random", board="8x8x10", seed=1, tests=["8x8x10"], test_episodes=5, audit_games=2),
