@@ -219,3 +219,23 @@ def test_no_module_over_700_lines_and_no_kernel_over_12_arguments():
                     wide.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}: {n} arguments")
     assert not long, long
     assert not wide, wide
+
+
+def test_the_engine_s_short_names_mean_one_thing():
+    """In the engine (``sweeper/game/``, ``sweeper/agents/``) ``t`` is the agent's decisions so far, as in the
+    plug-in rule's contract ``choose(q, n, t, params, rng)``, and ``c`` an exploration constant (UCB's c): neither
+    names a bundle of the kernels (the value table is ``table``, the agent's cache ``cache``); ``probe`` is the
+    oracle's bundle, not a lookup of the value table (``values.slot_of``)."""
+    bad = []
+    for path in sorted((PACKAGE / "game").rglob("*.py")) + sorted((PACKAGE / "agents").rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            if node.name == "probe":
+                bad.append(f"{rel}:{node.lineno}: a function named probe")
+            params = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs} & {"t", "c"}
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in params:
+                    bad.append(f"{rel}:{sub.lineno} {node.name}: {sub.value.id}.{sub.attr}")
+    assert not bad, "\n".join(bad)
