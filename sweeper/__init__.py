@@ -19,7 +19,7 @@ from .agents.kinds import EpsilonGreedy, Greedy, RuleAgent, Thompson, UCBAgent, 
 from .agents.state_action import StateAction
 from .game.engine import PRESETS, Game, Setting
 from .running.episode import Decision, Episode
-from .running.training import Run, evaluate, play, train
+from .running.training import KernelCalls, Run, evaluate, play, train
 from .version import BEHAVIOUR_VERSION, __version__
 
 #: Public names that load their module on first use (PEP 562): the environment imports gymnasium, the benchmark the
@@ -27,15 +27,16 @@ from .version import BEHAVIOUR_VERSION, __version__
 _LAZY = {"audit": "sweeper.running.belief", "regret": "sweeper.running.regret", "play_solver": "sweeper.running.players",
          "MinesweeperEnv": "sweeper.running.env", "score": "sweeper.experiments.benchmark",
          "NeuralAgent": "sweeper.agents.neural", "load_neural": "sweeper.agents.neural",
-         "train_neural": "sweeper.running.neural_play", "evaluate_neural": "sweeper.running.neural_play"}
+         "train_neural": "sweeper.running.neural_play", "NeuralLearning": "sweeper.running.neural_play",
+         "evaluate_neural": "sweeper.running.neural_play"}
 
 #: The public API, in the order of the API page (book/api.md, generated from this list).
 __all__ = ["Game", "Setting", "PRESETS",
-           "train", "evaluate", "play", "Run", "Episode", "Decision",
+           "train", "evaluate", "play", "KernelCalls", "Run", "Episode", "Decision",
            "make_agent", "load_agent", "Agent", "Greedy", "EpsilonGreedy", "UCBAgent", "Thompson", "StateAction",
            "RuleAgent", "Rule", "RuleError", "key_of", "decode_key", "to_paper_tuple",
            "audit", "regret", "play_solver", "score", "MinesweeperEnv",
-           "NeuralAgent", "load_neural", "train_neural", "evaluate_neural",
+           "NeuralAgent", "load_neural", "train_neural", "NeuralLearning", "evaluate_neural",
            "BEHAVIOUR_VERSION", "__version__"]
 
 

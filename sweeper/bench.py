@@ -1,35 +1,11 @@
 """Benchmarks: games per second of the standard workloads (one core), as ratios measured side by side.
 
-``python -m sweeper bench`` (or ``make bench``) prints one row per workload.
-Each workload runs once after a small warm-up run, so compile time (numba's
-cache makes it short after the first use) is not counted. Beside its games/s
-each row gives two ratios measured in the same command:
-
-``x greedy``
-    its speed over the built-in greedy agent's (the first row);
-``x reference``
-    its speed over the slow, readable pure-Python agent of ``tests/slow_reference.py``
-    playing greedy on the same kind of boards (only where that file is present:
-    a clone of the repository, not an installed wheel).
-
-Timings vary by some percent from run to run, so each workload of up to 10^5
-games runs up to ``repeat`` times (3 by default, fewer once it has used 30 s)
-and its fastest run counts (as :mod:`timeit` does); the row says how many runs
-it took. The longer workloads run once.
-
-Two rows explain a cost rather than time a workload. Thompson sampling's row
-is followed by the time of its Beta draws alone: the decisions of a sample of
-games played by the trained agent give the number of draws per decision (one
-per distinct action among the candidates) and the (a, b) of each, and
-:func:`sweeper.rng.beta` is timed on exactly those. The last rows give the cost
-of the exact probabilities that the audit and the regret runs compute at every
-decision (:mod:`sweeper.agents.oracle`), per decision, from beginner to expert, and then the regret runs of
-``ext:regret`` themselves: greedy's training games scored against the oracle and split against the best window
-agent (:func:`sweeper.running.regret.regret`), on beginner and intermediate, with their time over the same games
-scored without the split (``x_unsplit``) and trained without a probe (``x_plain``). With the optional extra
-``deep`` installed, the neural bandit's rows follow (:func:`neural_rows`: its training and its frozen batched test
-games on beginner, intermediate and expert, in games and decisions per CPU second); without it one row says they
-were skipped.
+``python -m sweeper bench`` (or ``make bench``) prints one row per workload (:func:`run_benchmarks`: each row's
+games/s, its speed over the built-in greedy agent's and over the slow pure-Python reference's, measured in the
+same command). Some rows explain a cost rather than time a workload: what Thompson sampling's time goes to
+(:func:`thompson_draws`), the cost of the exact probabilities that the audit and the regret runs compute at every
+decision and the regret runs of ``ext:regret`` themselves (:func:`_regret_rows`), and, with the optional extra
+``deep`` installed, the neural bandit's training and test games (:func:`neural_rows`).
 
 ``python -m sweeper bench --save results/bench.json`` keeps the rows, with the
 date, the machine and the code's provenance, as plain JSON
@@ -180,7 +156,16 @@ class _Table:
 
 def run_benchmarks(quick: bool = False, out=print, repeat: int | None = None) -> list[dict]:
     """Run the workloads, print a table as they finish, return the rows (each workload of up to 10^5 games the
-    fastest of up to ``repeat`` runs: :data:`REPEAT` by default, 1 with ``quick``)."""
+    fastest of up to ``repeat`` runs: :data:`REPEAT` by default, 1 with ``quick``).
+
+    Each workload runs once after a small warm-up run, so compile time (numba's cache makes it short after the
+    first use) is not counted. Beside its games/s each row gives two ratios measured in the same command: ``x
+    greedy``, its speed over the built-in greedy agent's (the first row), and ``x reference``, its speed over the
+    slow, readable pure-Python agent of ``tests/slow_reference.py`` playing greedy on the same kind of boards (only
+    where that file is present: a clone of the repository, not an installed wheel). Timings vary by some percent
+    from run to run, so each workload of up to 10^5 games runs up to ``repeat`` times (fewer once it has used
+    30 s) and its fastest run counts (as :mod:`timeit` does); the row says how many runs it took. The longer
+    workloads run once."""
     repeat = (1 if quick else REPEAT) if repeat is None else repeat
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat must be a whole number >= 1, got {repeat!r}")
@@ -254,12 +239,14 @@ def _regret_rows(table: _Table, agent, quick: bool) -> None:
     package's table), beside the same games scored unsplit and trained without a probe."""
     from .running.belief import Recorder
     from .running.regret import regret
-    from .running.training import play
+    from .running.training import KernelCalls, play
     n_exp = 1_000 if quick else 10_000
     for board, games in (("8x8x10", n_exp), ("16x16x40", n_exp // 4), ("16x30x99", n_exp // 4)):
-        play(agent.copy(), board, 5, seed=0, learn=False, progress=False, recorder=Recorder(rows=False))
+        play(agent.copy(), board, 5, seed=0, learn=False, progress=False,
+             calls=KernelCalls(recorder=Recorder(rows=False)))
         plain = play(agent.copy(), board, games, seed=1, learn=False, progress=False)
-        probed = play(agent.copy(), board, games, seed=1, learn=False, progress=False, recorder=Recorder(rows=False))
+        probed = play(agent.copy(), board, games, seed=1, learn=False, progress=False,
+                      calls=KernelCalls(recorder=Recorder(rows=False)))
         decisions = int(plain.records["decisions"].sum())
         cost = (probed.seconds - plain.seconds) / max(decisions, 1) * 1e6
         table.emit(f"regret probe {board}, frozen ({games:,} games)", games, probed.seconds,
@@ -281,11 +268,12 @@ def _regret_rows(table: _Table, agent, quick: bool) -> None:
 #: The neural bandit's rows (:func:`neural_rows`): games of training and of test games per level, (quick, full).
 NEURAL_GAMES = {"8x8x10": ((1_000, 400), (5_000, 4_000)), "16x16x40": ((60, 60), (400, 400)),
                 "16x30x99": ((20, 20), (150, 150))}
-#: The learnings the neural bandit's training rows time: ``train_neural``'s defaults (the learning of the first
+#: The learnings the neural bandit's training rows time (the fields of
+#: :class:`~sweeper.running.neural_play.NeuralLearning` they change): its defaults (the learning of the first
 #: networks, and of the warm start of the stored runs), the learning of the stored runs of ``ext:neural`` after
 #: their warm start (one step on 128 views per 256 decisions:
 #: :data:`sweeper.experiments.neural_runs.NEURAL_LEARNING`), and one step on 128 views per 512 decisions
-#: (``train_neural``'s docstring compares what each learns per CPU second).
+#: (``ext:neural_levers`` compares what the first two learn in equal CPU time).
 NEURAL_LEARNING = {"default learning": {}, "minibatch 128, replay 0.5": {"minibatch": 128, "replay": 0.5},
                    "minibatch 128, replay 0.25": {"minibatch": 128, "replay": 0.25, "lr": 2e-3}}
 
@@ -304,17 +292,17 @@ def neural_rows(quick: bool, emit, explain) -> None:
     except ValueError as exc:
         explain("neural bandit: skipped", reason=str(exc))
         return
-    from .running.neural_play import evaluate_neural, train_neural
+    from .running.neural_play import NeuralLearning, evaluate_neural, train_neural
     which = 0 if quick else 1
     fresh = NeuralAgent(seed=7)
-    train_neural(fresh.copy(), "8x8x10", 20, seed=7, warmup=50)  # warm-up / compile
+    train_neural(fresh.copy(), "8x8x10", 20, seed=7, learning=NeuralLearning(warmup=50))  # warm-up / compile
     size = f"{fresh.channels} ch, {fresh.layers} layers"
     trained = None  # the network of the first row (beginner, the defaults)
     for board, games in NEURAL_GAMES.items():
         n = games[which][0]
         start = fresh if board == "8x8x10" else trained
         for how, learning in NEURAL_LEARNING.items():
-            r = train_neural(start.copy(), board, n, seed=7, **learning)
+            r = train_neural(start.copy(), board, n, seed=7, learning=NeuralLearning(**learning))
             trained = r.agent if trained is None else trained
             emit(f"neural bandit ({size}) train {board}, {how} ({n:,} games, CPU s)", n, r.cpu_seconds,
                  win_rate=round(r.win_rate, 4), decisions_per_second=round(r.decisions / r.cpu_seconds, 1),

@@ -30,10 +30,10 @@ def boolean(value, name: str) -> bool:
 
 def probe_directory(directory: Path, what: str) -> None:
     """Fail now, not after the work, if ``directory`` cannot take a new file (``ValueError`` naming ``what``)."""
-    probe = Path(directory) / f".sweeper-probe-{os.getpid()}"
+    trial = Path(directory) / f".sweeper-probe-{os.getpid()}"
     try:
-        probe.open("xb").close()
-        probe.unlink()
+        trial.open("xb").close()
+        trial.unlink()
     except OSError as exc:
         raise ValueError(f"{what}: cannot write in {directory} ({exc.strerror or exc})") from None
 

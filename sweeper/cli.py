@@ -54,7 +54,7 @@ def _parse_first(text, opening="safe"):
     return r, c
 
 
-def _probe(directory: Path, what: str) -> None:
+def _writable(directory: Path, what: str) -> None:
     """Fail now, not after the run, if ``directory`` cannot take a new file."""
     from .checks import probe_directory
     probe_directory(directory, what)
@@ -75,7 +75,7 @@ def check_save_path(path, force: bool = False) -> Path:
         raise ValueError(f"--save {p}: directory {parent} does not exist")
     if not parent.is_dir():
         raise ValueError(f"--save {p}: {parent} is not a directory")
-    _probe(parent, f"--save {p}")
+    _writable(parent, f"--save {p}")
     return p
 
 
@@ -90,7 +90,7 @@ def check_results_dir(path) -> Path:
         existing = existing.parent
     if not existing.is_dir():
         raise ValueError(f"--results {p}: {existing} is not a directory")
-    _probe(existing, f"--results {p}")
+    _writable(existing, f"--results {p}")
     return p
 
 

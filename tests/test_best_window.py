@@ -15,7 +15,7 @@ from sweeper.game.grid import COVERED
 from sweeper.game.probability import mine_probabilities
 from sweeper.running.belief import Recorder
 from sweeper.running.regret import DECOMPOSED, estimate_best_window, regret
-from sweeper.running.training import play
+from sweeper.running.training import KernelCalls, play
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_the_probe_plays_the_best_window_agent_of_the_definition(table):
     checked = 0
     for seed in range(6):
         rec = Recorder(rows=True, window=(table.table(), True), mode=oracle.WINDOW_SCORE)
-        play(agent.copy(), "8x8x10", 1, seed=seed, learn=False, progress=False, recorder=rec)
+        play(agent.copy(), "8x8x10", 1, seed=seed, learn=False, progress=False, calls=KernelCalls(recorder=rec))
         _, df = rec.decision_arrays()
         ep = Episode(agent, "8x8x10", seed=seed, learn=False).play()
         assert len(ep.history) == len(df)
@@ -73,7 +73,7 @@ def test_the_split_adds_up_and_leaves_the_games_alone(table):
     assert plain.games[list(DECOMPOSED)].isna().all().all()
     # per decision, too: best - window and window - right add up to the decision's regret
     rec = Recorder(rows=True, window=(table.table(), True), mode=oracle.WINDOW_SCORE)
-    play(make_agent("greedy"), "8x8x10", 50, seed=2, progress=False, recorder=rec)
+    play(make_agent("greedy"), "8x8x10", 50, seed=2, progress=False, calls=KernelCalls(recorder=rec))
     di, df = rec.decision_arrays()
     right = np.where(di[:, oracle.D_FLAG] != 0, df[:, oracle.F_EXACT], 1 - df[:, oracle.F_EXACT])
     gap, learning = df[:, oracle.F_BEST] - df[:, oracle.F_WINDOW], df[:, oracle.F_WINDOW] - right
@@ -134,11 +134,11 @@ def test_the_growth_of_the_estimate_changes_nothing():
     """The estimate's table starts small and grows between kernel calls: one game per call, or all at once,
     gives the same table."""
     from sweeper.agents.values import ValueTable
-    from sweeper.running.training import play as play_
+    from sweeper.running.training import KernelCalls, play as play_
 
     def estimate(chunk):
         rec = Recorder(rows=False, window=(ValueTable(16), True), mode=oracle.WINDOW_ESTIMATE)
-        play_(make_agent("greedy"), "8x8x10", 40, seed=5, chunk=chunk, progress=False, recorder=rec)
+        play_(make_agent("greedy"), "8x8x10", 40, seed=5, progress=False, calls=KernelCalls(chunk, rec))
         k, s, n = rec.window_sums()
         o = np.argsort(k)
         return k[o], s[o], n[o]

@@ -219,3 +219,55 @@ def test_no_module_over_700_lines_and_no_kernel_over_12_arguments():
                     wide.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}: {n} arguments")
     assert not long, long
     assert not wide, wide
+
+
+def _parameters(fn) -> int:
+    """A function's parameters: positional, keyword-only, ``*args`` and ``**kw``, without ``self`` and ``cls``."""
+    a = fn.args
+    names = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs] + [p.arg for p in (a.vararg, a.kwarg) if p]
+    return len([n for n in names if n not in ("self", "cls")])
+
+
+def test_no_function_over_80_lines_or_10_parameters_and_no_module_docstring_over_30_lines():
+    """A function a reader can take in: at most 80 lines (from its ``def``) and at most 10 parameters (those
+    that travel together go as one settings object; a compiled kernel may take 12, the test above); a module's
+    docstring says what the module holds in at most 30 lines (the rest is in the book, or in the docstrings of
+    the functions and classes it is about)."""
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        tree = ast.parse(path.read_text())
+        if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant):
+            lines = tree.body[0].end_lineno - tree.body[0].lineno + 1
+            if lines > 30:
+                bad.append(f"{rel}: a module docstring of {lines} lines")
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            lines = node.end_lineno - node.lineno + 1
+            if lines > 80:
+                bad.append(f"{rel}:{node.lineno} {node.name}: {lines} lines")
+            kernel = any("njit" in ast.unparse(d) for d in node.decorator_list)
+            if _parameters(node) > 10 and not kernel:
+                bad.append(f"{rel}:{node.lineno} {node.name}: {_parameters(node)} parameters")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_engine_s_short_names_mean_one_thing():
+    """In the engine (``sweeper/game/``, ``sweeper/agents/``) ``t`` is the agent's decisions so far, as in the
+    plug-in rule's contract ``choose(q, n, t, params, rng)``, and ``c`` an exploration constant (UCB's c): neither
+    names a bundle of the kernels (the value table is ``table``, the agent's cache ``cache``); ``probe`` is the
+    oracle's bundle, not a lookup of the value table (``values.slot_of``)."""
+    bad = []
+    for path in sorted((PACKAGE / "game").rglob("*.py")) + sorted((PACKAGE / "agents").rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            if node.name == "probe":
+                bad.append(f"{rel}:{node.lineno}: a function named probe")
+            params = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs} & {"t", "c"}
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id in params:
+                    bad.append(f"{rel}:{sub.lineno} {node.name}: {sub.value.id}.{sub.attr}")
+    assert not bad, "\n".join(bad)

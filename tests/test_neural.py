@@ -34,12 +34,12 @@ def test_a_missing_extra_is_a_clear_error(monkeypatch):
 
 
 def test_the_same_seed_trains_the_same_network_and_plays_the_same_games():
-    from sweeper.running.neural_play import train_neural
+    from sweeper.running.neural_play import NeuralLearning, train_neural
     runs = []
     for _ in range(2):
         agent = _small(seed=3, epsilon=0.1)
-        runs.append((agent, train_neural(agent, "8x8x10", 120, seed=4, batch=16, minibatch=16, warmup=50,
-                                         record=True)))
+        runs.append((agent, train_neural(agent, "8x8x10", 120, seed=4, record=True,
+                                         learning=NeuralLearning(batch=16, minibatch=16, warmup=50))))
     (a, r), (b, s) = runs
     assert r.updates > 0, "the run must take gradient steps for the comparison to mean anything"
     pd.testing.assert_frame_equal(r.records.drop(columns="cpu_seconds"), s.records.drop(columns="cpu_seconds"))
@@ -47,7 +47,7 @@ def test_the_same_seed_trains_the_same_network_and_plays_the_same_games():
     sa, sb = _state(a), _state(b)
     assert all(np.array_equal(sa[k], sb[k]) for k in sa)
     other = _small(seed=3, epsilon=0.1)
-    train_neural(other, "8x8x10", 120, seed=5, batch=16, minibatch=16, warmup=50)
+    train_neural(other, "8x8x10", 120, seed=5, learning=NeuralLearning(batch=16, minibatch=16, warmup=50))
     assert any(not np.array_equal(sa[k], v) for k, v in _state(other).items())
     # the initial weights come from the seed alone
     assert all(np.array_equal(_state(_small(seed=9))[k], v) for k, v in _state(_small(seed=9)).items())
@@ -74,10 +74,11 @@ def test_its_boards_are_the_seeds_boards_of_every_other_player():
 def test_its_games_replayed_through_the_engine_and_the_env_end_the_same():
     from sweeper.game.engine import Setting
     from sweeper.running.env import MinesweeperEnv
-    from sweeper.running.neural_play import evaluate_neural, replay_views, train_neural
+    from sweeper.running.neural_play import NeuralLearning, evaluate_neural, replay_views, train_neural
     from sweeper.running.policies import neural_policy
     agent = _small(epsilon=0.2)
-    learning = train_neural(agent, "6x7x6", 60, seed=2, batch=8, minibatch=8, warmup=20, record=True)
+    learning = train_neural(agent, "6x7x6", 60, seed=2, record=True,
+                            learning=NeuralLearning(batch=8, minibatch=8, warmup=20))
     test = evaluate_neural(agent, "6x7x6", 60, seed=3, batch=16, record=True)
     setting = Setting.parse("6x7x6")
     for run in (learning, test):
@@ -110,9 +111,9 @@ def test_the_agent_never_flags_and_clicks_its_lowest_prediction():
 
 
 def test_save_and_load_give_the_same_agent(tmp_path):
-    from sweeper.running.neural_play import train_neural
+    from sweeper.running.neural_play import NeuralLearning, train_neural
     agent = _small(epsilon=0.05)
-    train_neural(agent, "5x5x4", 40, seed=1, batch=8, minibatch=8, warmup=10)
+    train_neural(agent, "5x5x4", 40, seed=1, learning=NeuralLearning(batch=8, minibatch=8, warmup=10))
     path = agent.save(tmp_path / "net.npz")
     back = neural.load_neural(path)
     assert back.metadata() == agent.metadata() and back.boards == ["5x5x4"] and back.games == 40
@@ -175,7 +176,7 @@ def test_a_damaged_or_relabelled_file_is_refused(tmp_path):
 
 def test_bad_input_is_refused():
     from sweeper.running.env import MinesweeperEnv
-    from sweeper.running.neural_play import evaluate_neural, train_neural
+    from sweeper.running.neural_play import NeuralLearning, evaluate_neural, train_neural
     from sweeper.running.policies import neural_policy
     agent = _small()
     for kw, what in [({"channels": 0}, "channels"), ({"layers": 1.5}, "layers"), ({"epsilon": 1.5}, "epsilon"),
@@ -186,15 +187,18 @@ def test_bad_input_is_refused():
                            ((agent, "8x8x10", 5), {"cpu_seconds": 1.0}, "exactly one budget"),
                            ((agent, "8x8x10", -1), {}, "games"),
                            ((agent, "8x8x10"), {"cpu_seconds": 0}, "cpu_seconds"),
-                           ((agent, "8x8x10", 5), {"replay": 0}, "replay"),
-                           ((agent, "8x8x10", 5), {"lr": float("nan")}, "lr"),
-                           ((agent, "8x8x10", 5), {"batch": 0}, "batch"),
+                           ((agent, "8x8x10", 5), {"learning": {"replay": 1.0}}, "learning must be a NeuralLearning"),
                            ((agent, "8x8x10", 5), {"record": "yes"}, "record"),
                            ((agent, "8x8x10", 5), {"opening": "middle"}, "opening"),
                            ((agent, "8x8"), {"cpu_seconds": 1.0}, "board"),
                            (("greedy", "8x8x10", 5), {}, "NeuralAgent")]:
         with pytest.raises(ValueError, match=what):
             train_neural(*args, **kw)
+    for kw, what in [({"replay": 0}, "replay"), ({"lr": float("nan")}, "lr"), ({"batch": 0}, "batch"),
+                     ({"warmup": 1.5}, "warmup"), ({"symmetries": "yes"}, "symmetries"),
+                     ({"interior_weight": 2.0}, "interior_weight")]:
+        with pytest.raises(ValueError, match=what):
+            NeuralLearning(**kw)
     with pytest.raises(ValueError, match="NeuralAgent"):
         evaluate_neural(None, "8x8x10", 5)
     with pytest.raises(ValueError, match="games"):
@@ -247,11 +251,12 @@ def test_a_small_budget_of_training_beats_random_clicks():
     network won none and revealed 0.46. The assertions ask for a win rate of at least 0.1 (a third of the
     interval's width below its lower end) and 0.1 more of the safe tiles than either."""
     _extra()
-    from sweeper.running.neural_play import evaluate_neural, train_neural
+    from sweeper.running.neural_play import NeuralLearning, evaluate_neural, train_neural
     from sweeper.running.players import play_random
     agent = neural.NeuralAgent(channels=16, layers=3, seed=1)
     before = evaluate_neural(agent, "8x8x10", 500, seed=11)
-    train_neural(agent, "8x8x10", 3_000, seed=1, minibatch=32, replay=1.0, lr=1e-3, warmup=200)
+    train_neural(agent, "8x8x10", 3_000, seed=1,
+                 learning=NeuralLearning(minibatch=32, replay=1.0, lr=1e-3, warmup=200))
     after = evaluate_neural(agent, "8x8x10", 500, seed=11)
     floor = play_random("8x8x10", 500, seed=11)
     assert after.win_rate >= 0.1 and floor["won"].mean() < 0.01 and before.win_rate < 0.01
@@ -260,11 +265,12 @@ def test_a_small_budget_of_training_beats_random_clicks():
 
 def test_the_stored_experiment_adds_up():
     _extra()
-    from sweeper.experiments.neural import neural_task
+    from sweeper.experiments.neural import NeuralTask, neural_task
     from sweeper.experiments.specs import EXTRA_SPECS
     from sweeper.experiments.stats import wilson
-    out = neural_task("6x6x5", seed=2, games=60, channels=8, layers=2, minibatch=16, block=20, checkpoints=[30],
-                      tests=("6x6x5", "8x8x10"), test_games=30, calibration_games=4, mistakes=2)
+    out = neural_task(NeuralTask("6x6x5", seed=2, games=60, channels=8, layers=2, minibatch=16, block=20,
+                                 checkpoints=[30], tests=("6x6x5", "8x8x10"), test_games=30, calibration_games=4,
+                                 mistakes=2))
     curve, tests, points = out.tables["curve"], out.tables["tests"], out.tables["checkpoints"]
     assert curve["games"].tolist() == [20, 40, 60] and curve["block_wins"].sum() == out.info["train_wins"]
     assert curve["cpu_seconds"].is_monotonic_increasing and out.info["train_games"] == 60
@@ -291,9 +297,10 @@ def test_the_stored_experiment_adds_up():
 
 
 def test_snapshots_keep_the_network_as_it_was():
-    from sweeper.running.neural_play import train_neural
+    from sweeper.running.neural_play import NeuralLearning, train_neural
     agent = _small()
-    run = train_neural(agent, "6x6x5", 50, seed=1, batch=8, minibatch=8, warmup=10, snapshots=[20, 40])
+    run = train_neural(agent, "6x6x5", 50, seed=1, snapshots=[20, 40],
+                       learning=NeuralLearning(batch=8, minibatch=8, warmup=10))
     assert [s["at"] for s in run.snapshots] == [20, 40]
     assert [s["games"] >= s["at"] for s in run.snapshots] == [True, True]
     assert run.snapshots[0]["updates"] <= run.snapshots[1]["updates"] <= run.updates
@@ -353,10 +360,10 @@ def test_the_batched_player_clicks_as_the_one_board_player():
     ``evaluate_neural`` with 256 boards at once plays the very games of one board at a time and of the env."""
     _extra()
     from sweeper.running.env import MinesweeperEnv
-    from sweeper.running.neural_play import evaluate_neural, train_neural
+    from sweeper.running.neural_play import NeuralLearning, evaluate_neural, train_neural
     from sweeper.running.policies import neural_policy, run_episodes
     agent = neural.NeuralAgent(seed=4)  # the package's network (32 channels, 5 layers), trained a little
-    train_neural(agent, "8x8x10", 150, seed=4, warmup=200)
+    train_neural(agent, "8x8x10", 150, seed=4, learning=NeuralLearning(warmup=200))
     rng = np.random.default_rng(1)
     for shape in ((8, 8), (16, 30)):
         views = rng.integers(0, 10, (40, *shape)).astype(np.int8)
@@ -383,10 +390,11 @@ def test_the_batched_player_clicks_as_the_one_board_player():
 def test_a_task_on_the_benchmarks_boards_tests_every_checkpoint_there(tmp_path):
     _extra()
     from sweeper.experiments.benchmark import load_suite
-    from sweeper.experiments.neural import neural_task
+    from sweeper.experiments.neural import NeuralTask, neural_task
     from sweeper.running.neural_play import evaluate_neural
-    out = neural_task("8x8x10", seed=2, games=40, channels=8, layers=2, block=20, checkpoints=[20],
-                      tests=("8x8x10", "16x16x40"), test_games=12, calibration_games=3, mistakes=1, boards="benchmark")
+    out = neural_task(NeuralTask("8x8x10", seed=2, games=40, channels=8, layers=2, block=20, checkpoints=[20],
+                                 tests=("8x8x10", "16x16x40"), test_games=12, calibration_games=3, mistakes=1,
+                                 boards="benchmark"))
     points, tests = out.tables["checkpoints"], out.tables["tests"]
     np.savez(tmp_path / "net.npz", **out.arrays["agent"])
     agent = neural.load_neural(tmp_path / "net.npz")
@@ -396,10 +404,10 @@ def test_a_task_on_the_benchmarks_boards_tests_every_checkpoint_there(tmp_path):
     assert again.wins == tests["wins"].iloc[1] and again.decisions == tests["test_decisions"].iloc[1]
     assert out.info["machine"]["cpu"] and "cores" in out.info["machine"]
     with pytest.raises(ValueError, match="boards must be one of held-out, benchmark"):
-        neural_task("8x8x10", seed=2, games=4, boards="mine")
+        neural_task(NeuralTask("8x8x10", seed=2, games=4, boards="mine"))
     with pytest.raises(ValueError, match="not for 6x6x5"):
-        neural_task("6x6x5", seed=2, games=4, channels=8, layers=1, test_games=2, tests=("6x6x5",),
-                    calibration_games=0, boards="benchmark")
+        neural_task(NeuralTask("6x6x5", seed=2, games=4, channels=8, layers=1, test_games=2, tests=("6x6x5",),
+                               calibration_games=0, boards="benchmark"))
 
 
 # ------------------------------------------------ the levers of issue 50 --
@@ -416,10 +424,10 @@ def test_the_board_symmetries_are_the_eight_of_a_square_and_four_flips_of_a_rect
 
 
 def test_the_options_off_train_the_same_network_and_on_change_it():
-    from sweeper.running.neural_play import train_neural
+    from sweeper.running.neural_play import NeuralLearning, train_neural
     def trained(**kw):
         agent = _small(seed=2)
-        train_neural(agent, "8x8x10", 60, seed=2, batch=8, minibatch=8, warmup=20, **kw)
+        train_neural(agent, "8x8x10", 60, seed=2, learning=NeuralLearning(batch=8, minibatch=8, warmup=20, **kw))
         return _state(agent)
     base = trained()
     assert all(np.array_equal(base[k], v) for k, v in trained(symmetries=False, interior_weight=1.0).items())
@@ -434,7 +442,7 @@ def test_with_no_interior_weight_only_the_frontiers_labels_teach():
     those labels changes no gradient."""
     from sweeper.game.engine import Setting
     from sweeper.rng import neural_generator
-    from sweeper.running.neural_play import _Learner
+    from sweeper.running.neural_play import NeuralLearning, _Learner
     torch = _extra()
     view = np.full((6, 6), 9, np.int8)
     view[0, :3] = [0, 1, 2]
@@ -443,8 +451,8 @@ def test_with_no_interior_weight_only_the_frontiers_labels_teach():
     grads = []
     for far in (0, 1):
         agent = _small(seed=4)
-        lr = _Learner(agent, Setting.parse("6x6x5"), 1, neural_generator(0), 1, 1.0, 1e-3, 4, 1,
-                      interior_weight=0.0)
+        lr = _Learner(agent, Setting.parse("6x6x5"), 1, neural_generator(0),
+                      NeuralLearning(minibatch=1, replay=1.0, lr=1e-3, capacity=4, warmup=1, interior_weight=0.0))
         m = mines.copy()
         m[5, 5] = m[4, 0] = far  # tiles with no revealed neighbour
         lr.buf.add(view[None], m)
@@ -494,10 +502,10 @@ def test_a_network_that_reads_the_mine_counter(tmp_path):
 
 def test_a_curriculum_counts_its_cpu_and_bad_options_are_refused(tmp_path):
     _extra()
-    from sweeper.experiments.neural import neural_task
-    out = neural_task("6x6x5", 1, games=20, channels=8, layers=2, test_games=5, tests=("6x6x5",),
-                      calibration_games=0, curriculum=[["5x5x3", 30, {"minibatch": 4, "replay": 2.0}]],
-                      learning={"symmetries": True})
+    from sweeper.experiments.neural import NeuralTask, neural_task
+    out = neural_task(NeuralTask("6x6x5", 1, games=20, channels=8, layers=2, test_games=5, tests=("6x6x5",),
+                                 calibration_games=0, curriculum=[["5x5x3", 30, {"minibatch": 4, "replay": 2.0}]],
+                                 learning={"symmetries": True}))
     assert out.info["curriculum_boards"] == ["5x5x3"] and out.info["curriculum_games"] == [30]
     spent = out.info["curriculum_cpu_seconds"][0]
     assert out.info["total_train_cpu_seconds"] == pytest.approx(spent + out.info["train_cpu_seconds"])
@@ -514,7 +522,8 @@ def test_a_curriculum_counts_its_cpu_and_bad_options_are_refused(tmp_path):
                      ({"curriculum": [["5x5x3", 2, {"lr": -1.0}]]}, "lr must be"),
                      ({"learning": {"interior_weight": 2.0}}, "interior_weight")):
         with pytest.raises(ValueError, match=msg):
-            neural_task("6x6x5", 1, games=2, channels=8, layers=2, test_games=2, tests=(), calibration_games=0, **bad)
+            neural_task(NeuralTask("6x6x5", 1, games=2, channels=8, layers=2, test_games=2, tests=(),
+                                   calibration_games=0, **bad))
 
 
 def test_a_run_on_a_cpu_budget_verifies_identical_by_replaying_its_games(tmp_path):

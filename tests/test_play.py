@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sweeper import EpsilonGreedy, Greedy, StateAction, UCBAgent, evaluate, make_agent, play, train
+from sweeper import EpsilonGreedy, Greedy, KernelCalls, StateAction, UCBAgent, evaluate, make_agent, play, train
 from sweeper.game.grid import COVERED
 from sweeper.agents.windows import key_of
 from sweeper.running.episode import Episode
@@ -15,7 +15,7 @@ def test_same_seed_gives_bit_identical_runs(spec):
     board = "4x4x3" if spec == "sa" else "8x8x10"
     a, b = make_agent(spec), make_agent(spec)
     ra = train(a, board, 3000, seed=11, progress=False)
-    rb = train(b, board, 3000, seed=11, progress=False, chunk=7)  # chunking must not matter
+    rb = train(b, board, 3000, seed=11, progress=False, calls=KernelCalls(chunk=7))  # chunking must not matter
     assert ra.records.equals(rb.records)
     for x, y in zip(a.table.recorded(), b.table.recorded()):
         assert np.array_equal(x, y)

@@ -425,7 +425,7 @@ def test_kernel_calls_are_sized_by_work(monkeypatch):
     def timed(*args):
         t = time.perf_counter()
         out = real(*args)
-        calls.append((args[-1], time.perf_counter() - t))
+        calls.append((len(args[-1]), time.perf_counter() - t))  # the range of the call's games
         return out
     train("greedy", "5x5x3", 10, progress=False)  # compiled before timing
     monkeypatch.setattr(training, "play_games", timed)
@@ -861,13 +861,15 @@ def test_make_agent_refuses_options_it_would_ignore():
 
 
 def test_task_options_without_effect_are_refused():
-    from sweeper.experiments.specs import all_tasks, bandit_task
+    from sweeper.experiments.specs import BanditTask, Evaluation, all_tasks, bandit_task
     for kw, message in [(dict(tests=["8x8x10"]), "tests and test_episodes go together"),
                         (dict(test_episodes=10), "tests and test_episodes go together"),
                         (dict(test_openings=["safe"]), "test_openings apply to the test games"),
                         (dict(block=0), "block must be a positive")]:
         with pytest.raises(ValueError, match=message):  # before: tests of 0 games; block 0 divided by zero
-            bandit_task("greedy", ["8x8x10"], 10, 1, **kw)
+            bandit_task(BanditTask("greedy", ["8x8x10"], 10, 1, **kw))
+    with pytest.raises(ValueError, match="tests and test_episodes go together"):
+        Evaluation(["8x8x10"])  # the spec's test games are checked as the task's
     with pytest.raises(ValueError, match="scale must be one of"):
         all_tasks(None, "bogus")  # before: KeyError: 'bogus'
 

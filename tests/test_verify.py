@@ -65,9 +65,9 @@ def _small_task(kind: str) -> Task:
     """A small task of ``kind`` (one of ``specs.KINDS``), a few seconds of CPU: bandit with its test games, player,
     audit, regret against the package's best-window table, the paper's code, the deep-RL chapter's random floor,
     the benchmark's leaderboard runs, the neural bandit, MaskablePPO."""
-    from sweeper.experiments.specs import audit_spec_task, bandit, regret_spec_task, Scale
+    from sweeper.experiments.specs import Evaluation, audit_spec_task, bandit, regret_spec_task, Scale
     make = {
-        "bandit": lambda: bandit("greedy", "4x4x3", 300, 1, block=100, tests=["4x4x3"], test_episodes=20),
+        "bandit": lambda: bandit("greedy", "4x4x3", 300, 1, block=100, tests=Evaluation(["4x4x3"], 20)),
         "player": lambda: player("solver", "8x8x10", 20, 1, "reference"),
         "audit": lambda: audit_spec_task("greedy", Scale("tiny", 300, 20, 100, 0, 0), 1),
         "regret": lambda: regret_spec_task("greedy", "8x8x10", 200, 1, 100, frozen=20),

@@ -16,25 +16,8 @@ decision takes the candidate whose key is most certain (largest
 candidates of equal certainty are broken uniformly at random, so the agent is
 scored by the mean, over the tied candidates, of the probability that its move is
 right. A key the table has never met counts as ``v = 1/2`` (no information): it
-is taken only when nothing else is on offer.
-
-In what sense it is the best. A window agent ranks keys; the best window agent
-ranks them by their true mean. If a key's target probability did not depend on
-which other keys are on offer, this ranking would maximise the expected
-probability of a right move at every decision among all agents that choose by
-key alone: the *sleeping-bandit* comparator of Kleinberg, Niculescu-Mizil &
-Sharma (2010), the best ordering of the arms. In Minesweeper the board around a
-window also changes the odds, so another ranking could do slightly better on some
-decisions; the regret chapter measures how much (a negative learning regret).
-It is also what a window agent's values tend to: an agent's ``(Q + 1) / 2`` is a
-running mean of the labels of its key, and the label's mean given the view is the
-exact probability.
-
-Why the exact probabilities and not the +-1 labels. Given the view, the label of
-a target (mine or safe) is a Bernoulli variable with mean ``p``, the exact
-probability. Averaging ``p`` instead of the label keeps the mean and removes the
-label's Bernoulli noise (Rao-Blackwell: the variance of ``p`` is at most that of
-the label), and a decision needs no finished game to be counted.
+is taken only when nothing else is on offer. In what sense it is the best, and why
+it averages the exact probabilities rather than the labels: :class:`BestWindow`.
 
 A :class:`BestWindow` is plain data: the sorted keys, their values and the number
 of on-offer decisions each rests on, with the sample it was estimated from (saved
@@ -72,7 +55,21 @@ class BestWindow:
     """The best window agent's table for one board setting: ``keys`` (sorted, unique), ``value`` (each key's
     mean exact probability that its target is a mine), ``count`` (the on-offer decisions it rests on),
     ``symmetric`` (the keys merge symmetric windows, as the paper's agents do) and ``info`` (the sample: agent,
-    games, seed, decisions, provenance)."""
+    games, seed, decisions, provenance).
+
+    In what sense it is the best. A window agent ranks keys; the best window agent ranks them by their true mean.
+    If a key's target probability did not depend on which other keys are on offer, this ranking would maximise the
+    expected probability of a right move at every decision among all agents that choose by key alone: the
+    *sleeping-bandit* comparator of Kleinberg, Niculescu-Mizil & Sharma (2010), the best ordering of the arms. In
+    Minesweeper the board around a window also changes the odds, so another ranking could do slightly better on
+    some decisions; the regret chapter measures how much (a negative learning regret). It is also what a window
+    agent's values tend to: an agent's ``(Q + 1) / 2`` is a running mean of the labels of its key, and the label's
+    mean given the view is the exact probability.
+
+    Why the exact probabilities and not the +-1 labels. Given the view, the label of a target (mine or safe) is a
+    Bernoulli variable with mean ``p``, the exact probability. Averaging ``p`` instead of the label keeps the mean
+    and removes the label's Bernoulli noise (Rao-Blackwell: the variance of ``p`` is at most that of the label),
+    and a decision needs no finished game to be counted."""
 
     board: str
     keys: np.ndarray

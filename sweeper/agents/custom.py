@@ -1,76 +1,22 @@
 """Write your own bandit: a plug-in choice rule, played by the same engine as the paper's agents.
 
-The contract
-------------
 A rule is one function, called once per decision::
 
     choose(q, n, t, params, rng) -> (index, flag)
 
-``q``
-    float64 array: the value estimate Q of every candidate action of the
-    decision (-1 for an action never tried), in scan order (tiles row-major,
-    for each covered unflagged tile its windows' centres in the fixed order of
-    :mod:`sweeper.agents.kernels`).
-``n``
-    int64 array, same length: how often each action was tried (N, 0 if never).
-``t``
-    int: the agent's decisions so far, this one included (1, 2, ...).
-``params``
-    float64 array: the rule's parameters, in the order given to :class:`Rule`.
-``rng``
-    a :class:`numpy.random.Generator`: the rule's own random stream, seeded
-    from the run's seed (same seed, same games).
-
-It returns the index of the candidate to act on (``0 <= index < len(q)``) and
-whether to flag its target (True) or click it (False).
-
-Optionally a second function picks the flag to give up when the agent has
-placed one flag more than there are mines::
-
-    give_up(q, n, t, params) -> index
-
-over every (flagged tile, window) pair in scan order; the default, the paper's
-rule, is the lowest Q, ties to the last (:func:`lowest_value_last`).
+``q`` and ``n`` are the Q and N of every candidate action of the decision, in scan order; ``t`` the agent's
+decisions so far, this one included; ``params`` the rule's parameters; ``rng`` its own random stream. It returns
+the candidate to act on and whether to flag its target (True) or click it (False). Optionally a second function,
+``give_up(q, n, t, params) -> index``, picks the flag to give up when the agent has placed one flag more than
+there are mines. :class:`Rule` holds them with their parameters (its docstring states the contract in full and
+what compiling a rule keeps and changes); :class:`RuleError` is how a bad rule stops a run.
 
 Everything else is the engine's, exactly as for the built-in agents: windows and
 their symmetries, the flag limit and forced removals, clicks learned at once and
 flags at the end of the game, the records, saving, the step-through
 (:class:`~sweeper.running.episode.Episode`) and the experiment runner (agent
 spec ``rule:NAME[:P1,P2,...]`` for the rules of :mod:`sweeper.agents.rule_library` or ``module.function``).
-
-Two speeds, one contract. A rule numba can compile runs compiled inside the
-kernel: a function decorated with :func:`numba.njit`, and also a plain
-Python/NumPy function, which :class:`Rule` hands to numba itself. Compiled, it
-plays the games it plays in Python, or stops with the same :class:`RuleError`:
-bounds are checked (an index past the end of ``q`` is an ``IndexError``), its
-answer is checked in the kernel as in Python (an index in range, a flag that is
-a bool, 0 or 1), ``int(x)`` of a NaN or an infinity raises as Python's does, and
-the globals (and closure variables) it reads, which numba fixes when it
-compiles, are compared with their values at the start of every run: the rule
-is compiled again when one has changed. What compiling cannot keep is said
-once, when the Rule is made, as a :class:`CompiledRuleNotice`: numba's integers
-have 64 bits, so integer products, powers and shifts that pass 2**63 wrap where
-Python's grow (the notice names their lines; numba refuses a larger integer
-constant, so such a rule stays in Python), and a float made an integer by a
-NumPy type (``np.int64(x)``) gives some integer for a NaN, even the constant
-``np.nan``, where Python raises (the notice names those lines too; ``int(x)``
-keeps Python's checks). A function numba cannot compile (one
-that uses Python objects numba does not know, for instance) is called from
-inside the kernel through numba's object mode instead, each decision crossing
-into Python and back, and :class:`Rule` says so once, with numba's reason, as a
-:class:`PythonRuleNotice`; ``compile=False`` chooses that path on purpose (for
-``print`` or a debugger inside the rule). ``python -m sweeper bench`` measures
-both paths beside the built-in greedy. Ctrl-C stops either within about a
-second: a Python rule is asked at every decision, a compiled one's kernel
-every tenth of a second of decisions (:data:`POLL_SECONDS`).
-
-A bad rule gets a clear error, never a crash or a silent result: an index out
-of range or not an integer, a flag that is not a truth value, a wrong return
-shape, or an exception inside the rule stop the run with :class:`RuleError`,
-which names the game and decision, chains the rule's own exception (for a
-compiled rule, the error its Python source gives on the same inputs, when it
-gives one, so that the message is the Python path's) and carries the finished
-games in ``error.run``.
+The book's chapter "Write your own bandit" shows it at work.
 """
 
 from __future__ import annotations
@@ -95,7 +41,13 @@ from .kernels import E_CODE, E_COUNT, E_DECISION, E_GAME, E_INDEX, E_SIZE, RULE_
 
 class RuleError(RuntimeError):
     """A plug-in rule failed; ``run`` holds the games finished before (a :class:`~sweeper.running.training.Run`,
-    or None outside a run)."""
+    or None outside a run).
+
+    A bad rule gets a clear error, never a crash or a silent result: an index out of range or not an integer, a
+    flag that is not a truth value, a wrong return shape, or an exception inside the rule stop the run with this
+    error, which names the game and decision, chains the rule's own exception (for a compiled rule, the error its
+    Python source gives on the same inputs, when it gives one, so that the message is the Python path's) and
+    carries the finished games in ``error.run``."""
 
     def __init__(self, message, run=None):
         super().__init__(message)
@@ -319,6 +271,39 @@ class Rule:
     CompiledRuleNotice
         When the compiled rule may differ from its Python self (integer products, powers or shifts that
         may wrap at 64 bits: the message names their lines).
+
+    Notes
+    -----
+    The contract. ``choose(q, n, t, params, rng)`` is called once per decision with ``q``, a float64 array: the
+    value estimate Q of every candidate action of the decision (-1 for an action never tried), in scan order
+    (tiles row-major, for each covered unflagged tile its windows' centres in the fixed order of
+    :mod:`sweeper.agents.kernels`); ``n``, an int64 array of the same length: how often each action was tried (N,
+    0 if never); ``t``, an int: the agent's decisions so far, this one included (1, 2, ...); ``params``, a float64
+    array: the rule's parameters, in the order given here; ``rng``, a :class:`numpy.random.Generator`: the rule's
+    own random stream, seeded from the run's seed (same seed, same games). It returns the index of the candidate
+    to act on (``0 <= index < len(q)``) and whether to flag its target (True) or click it (False).
+    ``give_up(q, n, t, params) -> index`` is called over every (flagged tile, window) pair in scan order when the
+    agent has placed one flag more than there are mines; the default, the paper's rule, is the lowest Q, ties to
+    the last (:func:`lowest_value_last`).
+
+    Two speeds, one contract. A rule numba can compile runs compiled inside the kernel: a function decorated with
+    :func:`numba.njit`, and also a plain Python/NumPy function, which the Rule hands to numba itself. Compiled, it
+    plays the games it plays in Python, or stops with the same :class:`RuleError`: bounds are checked (an index
+    past the end of ``q`` is an ``IndexError``), its answer is checked in the kernel as in Python (an index in
+    range, a flag that is a bool, 0 or 1), ``int(x)`` of a NaN or an infinity raises as Python's does, and the
+    globals (and closure variables) it reads, which numba fixes when it compiles, are compared with their values
+    at the start of every run: the rule is compiled again when one has changed. What compiling cannot keep is
+    said once, when the Rule is made, as a :class:`CompiledRuleNotice`: numba's integers have 64 bits, so integer
+    products, powers and shifts that pass 2**63 wrap where Python's grow (the notice names their lines; numba
+    refuses a larger integer constant, so such a rule stays in Python), and a float made an integer by a NumPy
+    type (``np.int64(x)``) gives some integer for a NaN, even the constant ``np.nan``, where Python raises (the
+    notice names those lines too; ``int(x)`` keeps Python's checks). A function numba cannot compile (one that
+    uses Python objects numba does not know, for instance) is called from inside the kernel through numba's
+    object mode instead, each decision crossing into Python and back, and the Rule says so once, with numba's
+    reason, as a :class:`PythonRuleNotice`; ``compile=False`` chooses that path on purpose (for ``print`` or a
+    debugger inside the rule). ``python -m sweeper bench`` measures both paths beside the built-in greedy. Ctrl-C
+    stops either within about a second: a Python rule is asked at every decision, a compiled one's kernel every
+    tenth of a second of decisions (:data:`POLL_SECONDS`).
     """
 
     def __init__(self, choose, params=None, *, give_up=None, name: str | None = None, library: bool = False,

@@ -19,24 +19,8 @@ with exactly four members:
     ``decisions`` (an integer >= 0) and ``actions_recorded`` (the length of the
     arrays).
 
-Reading trusts nothing in the file. The shape and type of every array are read
-from its ``.npy`` header inside the zip, and anything larger than
-:data:`MAX_ACTIONS` recorded actions (or :data:`MAX_METADATA_CHARS` characters
-of metadata), or whose declared size disagrees with its header, is refused
-*before* any array is decompressed; so a small file that declares a huge array
-costs no memory. Then every metadata field is type- and range-checked and the
-arrays must form a valid table (distinct keys >= 0, N >= 1, Q a mean of +-1
-rewards over N). Every error is a ``ValueError`` naming the file and the field.
-
-What the arrays can and cannot vouch for. Metadata that the table contradicts is refused: a symmetric agent's
-keys must be canonical windows, an agent with invisible flags (``flags: false``) has no window that shows a
-flag, a state-action table holds views of at most 16 tiles (of its board shape when it gives one), and a
-version-1 plug-in rule agent loads only with a rule of the name it saved. The rest of the metadata cannot be
-checked against the table, since two agents that differ there learn tables of the same form: the agent kind and
-its parameters (a greedy table labelled ``ucb`` or ``egreedy``), the plug-in rule's name and values, a
-non-symmetric label on a symmetric table (its canonical keys are also valid non-symmetric ones), ``flags: true``
-on a table that never saw a flag, and ``decisions``. A file edited there loads, and plays as its label says; the
-file carries no signature, so trust such a file as much as its source.
+Reading trusts nothing in the file (:func:`read_agent_file` says what it checks, and what the arrays cannot vouch
+for). Every error is a ``ValueError`` naming the file and the field.
 """
 
 from __future__ import annotations
@@ -232,7 +216,24 @@ def no_repeated_keys(pairs):
 
 
 def read_agent_file(path):
-    """``(metadata, keys, q, n)`` of an agent file, every part checked (see the module docstring)."""
+    """``(metadata, keys, q, n)`` of an agent file (its format: the module docstring), every part checked.
+
+    Reading trusts nothing in the file. The shape and type of every array are read from its ``.npy`` header inside
+    the zip, and anything larger than :data:`MAX_ACTIONS` recorded actions (or :data:`MAX_METADATA_CHARS`
+    characters of metadata), or whose declared size disagrees with its header, is refused *before* any array is
+    decompressed; so a small file that declares a huge array costs no memory. Then every metadata field is type-
+    and range-checked and the arrays must form a valid table (distinct keys >= 0, N >= 1, Q a mean of +-1 rewards
+    over N). Every error is a ``ValueError`` naming the file and the field.
+
+    What the arrays can and cannot vouch for. Metadata that the table contradicts is refused: a symmetric agent's
+    keys must be canonical windows, an agent with invisible flags (``flags: false``) has no window that shows a
+    flag, a state-action table holds views of at most 16 tiles (of its board shape when it gives one), and a
+    version-1 plug-in rule agent loads only with a rule of the name it saved. The rest of the metadata cannot be
+    checked against the table, since two agents that differ there learn tables of the same form: the agent kind
+    and its parameters (a greedy table labelled ``ucb`` or ``egreedy``), the plug-in rule's name and values, a
+    non-symmetric label on a symmetric table (its canonical keys are also valid non-symmetric ones), ``flags:
+    true`` on a table that never saw a flag, and ``decisions``. A file edited there loads, and plays as its label
+    says; the file carries no signature, so trust such a file as much as its source."""
     path = Path(path)
     if not path.exists():
         raise ValueError(f"no agent file at {path}")

@@ -1,80 +1,29 @@
 """The bandit agents' view of a board and their choice rules, as numba kernels (paper Sections IV-A and IV-B).
 
 These kernels and the loop that plays them (:mod:`sweeper.agents.loop`) are the one implementation of how the
-agents choose and learn; training,
-evaluation, the step-through API, the audit, the Gymnasium policy and the
-widgets all call them. The rules are those of the ``reference`` rule set,
-stated in full in the book page "The reference rules"
-(``book/reference_rules.md``); in short:
+agents choose and learn; training, evaluation, the step-through API, the audit, the Gymnasium policy and the
+widgets all call them. The rules are those of the ``reference`` rule set, stated in full in the book page "The
+reference rules" (``book/reference_rules.md``): the candidates of a decision in *scan order* (tiles row-major;
+for each covered, unflagged tile its in-board window centres in the order (-1,-1), (-1,0), (-1,+1), (0,-1),
+(0,+1), (+1,-1), (+1,0), (+1,+1)), each (centre, tile) pair one action valued by its key's Q and N, and one
+choice rule per agent kind: greedy, epsilon-greedy, UCB(c), Thompson sampling (beyond the paper), the
+state-action agent (one candidate per tile, keyed by the whole view) and a plug-in rule
+(:mod:`sweeper.agents.custom`: the candidates' Q and N, in scan order, go to the user's function).
 
-* Candidates of a decision, in *scan order*: tiles row-major; for each covered,
-  unflagged tile its in-board neighbour centres in the order (-1,-1), (-1,0),
-  (-1,+1), (0,-1), (0,+1), (+1,-1), (+1,0), (+1,+1). Each (centre, tile) pair
-  is one action (window + target), valued by its key's Q and N.
-* Greedy: largest |Q|, then largest N, then first in scan order (best |Q| and
-  N start at 0). Click when Q < 0, else flag.
-* epsilon-greedy: with probability epsilon a uniformly random candidate from the
-  full list (click or flag by the sign of its Q); else greedy.
-* UCB(c): t = decisions over the agent's life, incremented before scoring;
-  seen: score = Q + sign(Q) c sqrt(ln t / N); unseen: -1e10; largest |score|,
-  ties to the *last* in scan order; click when score < 0, else flag.
-* Clicks are learned at once (reward +1 mine, -1 safe). A flag is learned at
-  the game's end. After a flag, if flags exceed mines: over every flagged tile
-  (shown as covered) and each of its windows, the lowest Q (UCB: lowest score,
-  unseen scoring -1), ties to the last; that flag is removed and its tile
-  clicked and learned at once.
-* End of game: every flag action is rewarded by the truth of its tile; every
-  candidate of the board of the last ordinary decision (before its move) is
-  rewarded by the truth of its target.
-* Thompson sampling (beyond the paper): each action (key) among the candidates
-  draws P(mine) once from Beta(a0 + mines seen, b0 + safe seen), candidates of
-  the same action sharing the draw; the most certain draw, first in scan order
-  on ties, is clicked below 1/2 and flagged otherwise.
-* State-action agent: the same rules, one candidate per covered unflagged tile,
-  keyed by the whole view and the tile.
-* A plug-in rule (:mod:`sweeper.agents.custom`): the candidates' Q and N, in
-  scan order, go to the user's function, which returns the index to act on and
-  whether to flag; its optional ``give_up`` picks the flag removed at the flag
-  limit (default: lowest Q, ties to the last). Everything else is as above.
+Kernels take three bundles: the game's :class:`~sweeper.game.engine.Board`, the agent's :class:`Cache` (what it
+remembers of the current game) and its value :class:`~sweeper.agents.values.Table`, plus the policy array ``pol``
+(the agent's kind and parameters, ``P_*`` indices). A decision is three steps, :func:`refresh`, :func:`choose`
+(here) and :func:`~sweeper.agents.loop.apply`. There is one game loop, :func:`sweeper.agents.loop._games`, run by
+:func:`~sweeper.agents.loop.play_games` for training, evaluation, the audit and the regret runs (the last two hand
+it a probe of :mod:`sweeper.agents.oracle`, which measures each decision against the exact probabilities and
+changes nothing). The step-through (:class:`~sweeper.running.episode.Episode`) and the Gymnasium policy call the
+same three steps one decision at a time. A plug-in rule's agent is never played without its rule:
+:func:`~sweeper.agents.loop.check_rule` refuses it, and :func:`choose` makes no choice for it.
 
-Kernels take three bundles: the game's :class:`~sweeper.game.engine.Board`,
-the agent's :class:`Cache` (what it remembers of the current game) and its
-value :class:`~sweeper.agents.values.Table`, plus the policy array ``pol`` (the
-agent's kind and parameters, ``P_*`` indices). A decision is three steps,
-:func:`refresh`, :func:`choose` (here) and :func:`~sweeper.agents.loop.apply`. There is one game loop,
-:func:`sweeper.agents.loop._games`, run by :func:`~sweeper.agents.loop.play_games` for training, evaluation, the audit
-and the regret runs (the last two hand it a probe of :mod:`sweeper.agents.oracle`,
-which measures each decision against the exact probabilities and changes
-nothing). The step-through (:class:`~sweeper.running.episode.Episode`) and the
-Gymnasium policy call the same three steps one decision at a time. A plug-in
-rule's agent is never played without its rule: :func:`~sweeper.agents.loop.check_rule` refuses it,
-and :func:`choose` makes no choice for it.
-
-Speed (measured with perf on 10^5 and 2x10^5 beginner games; ``python -m sweeper bench`` measures the
-current figures):
-
-* Window keys are cached per (centre, target direction) and recomputed only
-  for centres next to a tile that changed since the previous decision; each
-  cached key holds a reserved slot of the value table, so a decision reads Q
-  and N by slot, with no hashing.
-* No reference counts on the hot path. Numba counts a reference, atomically,
-  for every array a function receives, and the counts it cannot prove useless
-  stay: with bundles, about 110 increments and 110 decrements per decision. The
-  per-decision steps and the loop (``loop._play_games``) are compiled with ``_nrt=False``:
-  they allocate nothing and keep no array, so they need no counts, and a bundle
-  costs nothing to hand on. (Numba compiles the functions such a kernel calls
-  under the same flag, so none of them may allocate: the table grows in
-  :func:`~sweeper.agents.loop.play_games`, between kernel calls, and ``loop.flag_to_remove`` uses the
-  cache's scratch space.)
-* No argument copying. Numba passes an array as seven machine words, so a call
-  with three bundles would copy about 200 words; the steps are inlined
-  (``inline="always"``) into the loop.
-* Lookups overlap their cache misses. At 10^5 games the table holds about
-  280,000 keys in 25 MB, so most lookups miss the cache. :func:`refresh_keys`
-  first computes the keys of all windows that changed and asks the CPU to fetch
-  each key's slot (:func:`~sweeper.agents.values.prefetch`), then looks them up
-  in the same order; a slot's key, N and Q share one record, so the lookup and
-  the reads of Q and N touch one cache line.
+How the kernels are made fast (measured with perf on 10^5 and 2x10^5 beginner games; ``python -m sweeper bench``
+measures the current figures): window keys cached by :class:`Cache`, lookups that overlap their cache misses
+(:func:`refresh_keys`), and no reference counts and no argument copying in the loop
+(:func:`~sweeper.agents.loop._play_games`).
 """
 
 from __future__ import annotations
@@ -91,7 +40,7 @@ from ..game.engine import G_C, G_R, ND
 from ..game.grid import COVERED
 from ..rng import below, beta, uniform
 from .values import (DECISIONS, EMPTY, Table, ensure_room, find, insert, needs_room,
-                     prefetch, probe, update)
+                     prefetch, slot_of, update)
 from .windows import window_code, window_key
 
 # agent kinds and the layout of the policy array ``pol``
@@ -135,7 +84,9 @@ RULE_OK, RULE_BAD_INDEX, RULE_RAISED, RULE_BAD_GIVE_UP, RULE_GIVE_UP_RAISED, RUL
 #: would mispredict); ``full`` per tile: 1 when all 8 window centres around it are on the board (a plug-in
 #: rule's :func:`gather` copies such a tile's 8 candidates without testing each).
 #: (Kernels read a bundle's arrays into local names once, outside their loops: an array taken out of a
-#: bundle inside a loop costs a reference count each time.)
+#: bundle inside a loop costs a reference count each time.) The window keys are cached per (centre, target
+#: direction) and recomputed only for centres next to a tile that changed since the previous decision; each cached
+#: key holds a reserved slot of the value table, so a decision reads Q and N by slot, with no hashing.
 Cache = namedtuple("Cache", ["cslot", "cq", "cn", "rawc", "tslot", "tgen", "tdraw", "last_live", "frec", "ac",
                              "pend", "lives", "full"])
 
@@ -194,19 +145,25 @@ def sa_code(tiles, view, skip):
 
 
 @njit(cache=True, inline="always")
-def begin_game(c):
-    ac = c.ac
+def begin_game(cache):
+    ac = cache.ac
     for i in range(ac.shape[0]):
         ac[i] = 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def refresh_keys(b, c, t, pol, moved):
+def refresh_keys(b, cache, table, pol, moved):
     """:func:`refresh` once the value table has room (``moved``: it was just regrown, so every cached
-    slot is stale)."""
+    slot is stale).
+
+    Lookups overlap their cache misses: at 10^5 games the table holds about 280,000 keys in 25 MB, so most lookups
+    miss the CPU's caches. This first computes the keys of all windows that changed and asks the CPU to fetch each
+    key's slot (:func:`~sweeper.agents.values.prefetch`), then looks them up in the same order; a slot's key, N and
+    Q share one record, so the lookup and the reads of Q and N touch one cache line."""
     tiles, view, flg, dirty, dlist, gs, off8, off9 = b.tiles, b.shown, b.flg, b.dirty, b.dlist, b.gs, b.off8, b.off9
-    cslot, cq, cn, rawc, last_live, ac, pend, lives = c.cslot, c.cq, c.cn, c.rawc, c.last_live, c.ac, c.pend, c.lives
-    keys, q, n, meta = t.keys, t.q, t.n, t.meta
+    cslot, cq, cn, rawc = cache.cslot, cache.cq, cache.cn, cache.rawc
+    last_live, ac, pend, lives = cache.last_live, cache.ac, cache.pend, cache.lives
+    keys, q, n, meta = table.keys, table.q, table.n, table.meta
     kind = np.int64(pol[P_KIND])
     sym = pol[P_SYM] != 0
     if kind == SA:
@@ -250,7 +207,7 @@ def refresh_keys(b, c, t, pol, moved):
         for r in range(m):
             i = pend[2 * r]
             key = pend[2 * r + 1]
-            s = probe(keys, key)
+            s = slot_of(keys, key)
             if keys[s] == EMPTY:
                 insert(keys, q, n, meta, s, key)
             cslot[i] = s
@@ -275,7 +232,7 @@ def table_room(rows, cols):
 
 
 @njit(cache=True, inline="always")
-def refresh(b, c, t, pol):
+def refresh(b, cache, table, pol):
     """Bring cached keys up to date before a decision and snapshot the candidates.
 
     For every window centre in the board's change log whose 9 cells changed,
@@ -283,21 +240,21 @@ def refresh(b, c, t, pol):
     slot and copy its Q and N; then clear the log. Grows the value table first if
     needed (then every key is recomputed). Returns the (possibly new) table."""
     room = table_room(b.geo[G_R], b.geo[G_C])
-    moved = needs_room(t.keys, t.meta, room)
+    moved = needs_room(table.keys, table.meta, room)
     if moved:
-        keys, q, n = ensure_room(t.keys, t.q, t.n, t.meta, room)
-        t = Table(keys, q, n, t.meta)
-    refresh_keys(b, c, t, pol, moved)
-    return t
+        keys, q, n = ensure_room(table.keys, table.q, table.n, table.meta, room)
+        table = Table(keys, q, n, table.meta)
+    refresh_keys(b, cache, table, pol, moved)
+    return table
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def learn_slot(b, c, t, slot, reward):
+def learn_slot(b, cache, table, slot, reward):
     """Update one slot and refresh the cached copies held by every live candidate.
 
     (A tile that becomes live again later is re-read by ``refresh``.)"""
-    tiles, view, flg, cslot, cq, cn, q, n = b.tiles, b.shown, b.flg, c.cslot, c.cq, c.cn, t.q, t.n
-    update(q, n, t.meta, slot, reward)
+    tiles, view, flg, cslot, cq, cn, q, n = b.tiles, b.shown, b.flg, cache.cslot, cache.cq, cache.cn, table.q, table.n
+    update(q, n, table.meta, slot, reward)
     qv = q[slot]
     nv = n[slot]
     for j in range(tiles.shape[0]):
@@ -437,10 +394,11 @@ def choose_ucb(lives, cq, cn, cc, logt):
 
 
 @njit(cache=True, _nrt=False)
-def choose_thompson(c, gen, a0, b0, rng):
+def choose_thompson(cache, gen, a0, b0, rng):
     """The most certain draw (largest |2p - 1|, first in scan order on ties): (index, draw); click below
     1/2, else flag."""
-    cslot, cq, cn, tslot, tgen, tdraw, lives = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw, c.lives
+    cslot, cq, cn, lives = cache.cslot, cache.cq, cache.cn, cache.lives
+    tslot, tgen, tdraw = cache.tslot, cache.tgen, cache.tdraw
     best = -1.0
     best_i = np.int64(-1)
     best_p = 0.0
@@ -574,35 +532,36 @@ def choose_by_rule(lives, full, cslot, cq, cn, gen, rule):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose(b, c, t, pol, rng, rule=None):
+def choose(b, cache, table, pol, rng, rule=None):
     """The agent's decision (counts it in the table's decision counter first). ``rule``: a plug-in
     rule's tuple (:func:`choose_by_rule`), for the agents of :mod:`sweeper.agents.custom` only."""
-    tiles, view, flg, cslot, cq, cn, ac, meta = b.tiles, b.shown, b.flg, c.cslot, c.cq, c.cn, c.ac, t.meta
+    tiles, view, flg, meta = b.tiles, b.shown, b.flg, table.meta
+    cslot, cq, cn, ac = cache.cslot, cache.cq, cache.cn, cache.ac
     kind = np.int64(pol[P_KIND])
     meta[DECISIONS] += 1
     ac[EXPLORED] = 0
     if rule is not None:
-        return choose_by_rule(c.lives, c.full, cslot, cq, cn, meta[DECISIONS], rule)
+        return choose_by_rule(cache.lives, cache.full, cslot, cq, cn, meta[DECISIONS], rule)
     if kind == RULE:  # a plug-in rule's agent without its rule: no choice (never another kind's)
         return NO_CHOICE
     if kind == SA:
-        return choose_sa(tiles, view, flg, t.keys, t.q, t.n, ac[LAST])
+        return choose_sa(tiles, view, flg, table.keys, table.q, table.n, ac[LAST])
     if kind == EGREEDY and uniform(rng) < pol[P_EPS]:
         ac[EXPLORED] = 1
-        i = choose_random(c.lives, cn, rng)
+        i = choose_random(cache.lives, cn, rng)
         return chosen(cslot, cq, cn, i, cq[i], cq[i] >= 0.0)
     if kind == THOMPSON:
-        i, draw = choose_thompson(c, meta[DECISIONS], pol[P_A0], pol[P_B0], rng)
+        i, draw = choose_thompson(cache, meta[DECISIONS], pol[P_A0], pol[P_B0], rng)
         return chosen(cslot, cq, cn, i, draw, draw >= 0.5)
     if kind == UCB:
-        i, sc = choose_ucb(c.lives, cq, cn, pol[P_C], math.log(meta[DECISIONS]))
+        i, sc = choose_ucb(cache.lives, cq, cn, pol[P_C], math.log(meta[DECISIONS]))
         return chosen(cslot, cq, cn, i, sc, sc >= 0.0)
-    i = choose_greedy(c.lives, cq, cn)
+    i = choose_greedy(cache.lives, cq, cn)
     return chosen(cslot, cq, cn, i, cq[i], cq[i] >= 0.0)
 
 
 @njit(cache=True)
-def candidate_scores(b, c, t, pol):
+def candidate_scores(b, cache, table, pol):
     """What the last :func:`choose` compared, candidate by candidate (call it right after ``choose``,
     before the move): for each candidate in scan order its cache index (the tile for the state-action
     agent), key, Q, N, score, and the pair the rule maximised lexicographically (``strength``, then
@@ -616,10 +575,10 @@ def candidate_scores(b, c, t, pol):
     strength = np.empty(cap)
     second = np.empty(cap)
     tiles, view, flg = b.tiles, b.shown, b.flg
-    cslot, cq, cn, tslot, tgen, tdraw = c.cslot, c.cq, c.cn, c.tslot, c.tgen, c.tdraw
-    keys, q, n = t.keys, t.q, t.n
+    cslot, cq, cn, tslot, tgen, tdraw = cache.cslot, cache.cq, cache.cn, cache.tslot, cache.tgen, cache.tdraw
+    keys, q, n = table.keys, table.q, table.n
     kind = np.int64(pol[P_KIND])
-    gen = t.meta[DECISIONS]
+    gen = table.meta[DECISIONS]
     m = 0
     nt = tiles.shape[0]
     for j in range(nt):
@@ -627,7 +586,7 @@ def candidate_scores(b, c, t, pol):
         if not live(view, flg, p):
             continue
         if kind == SA:
-            k = c.ac[LAST] * nt + j
+            k = cache.ac[LAST] * nt + j
             s = find(keys, k)
             qv = -1.0 if s < 0 else q[s]
             nv = 0 if s < 0 else n[s]

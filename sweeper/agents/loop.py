@@ -6,9 +6,9 @@ with the removal of a flag at the flag limit), learns at the end of a game (:fun
 after another (:func:`_games`, the one game loop, behind :func:`play_games`: training, evaluation, the audit and
 the regret runs). A probe of :mod:`sweeper.agents.oracle` can watch each decision of the loop against the exact
 probabilities; it changes nothing. The step-through (:class:`~sweeper.running.episode.Episode`) and the Gymnasium
-policy call the same steps one decision at a time. The rules are those of ``book/reference_rules.md``; the speed
-notes of :mod:`sweeper.agents.kernels` hold here too (the loop is compiled without reference counts and allocates
-nothing; the table and the probe grow in :func:`play_games`, between kernel calls).
+policy call the same steps one decision at a time. The rules are those of ``book/reference_rules.md``. The loop is
+compiled without reference counts and allocates nothing (:func:`_play_games` says why); the table and the probe
+grow in :func:`play_games`, between kernel calls.
 """
 
 from __future__ import annotations
@@ -51,12 +51,12 @@ def flag_windows(b, sym, kbuf, tbuf):
 
 
 @njit(cache=True, inline="always")
-def give_up_by_rule(b, t, pol, rule):
+def give_up_by_rule(b, table, pol, rule):
     """A plug-in rule's choice of the flag to give up: every pair of :func:`flag_windows`, with Q and N
     (unseen: -1, 0), goes to ``rule.give_up``; returns (tile, key), or (-1, -1) on a failure."""
     give_up_fn, params, qbuf, nbuf, ibuf = rule.give_up[0], rule.params, rule.values, rule.counts, rule.indices
-    keys, q, n = t.keys, t.q, t.n
-    gen = max(t.meta[DECISIONS], 1)
+    keys, q, n = table.keys, table.q, table.n
+    gen = max(table.meta[DECISIONS], 1)
     cap = qbuf.shape[0]
     m = flag_windows(b, pol[P_SYM] != 0, ibuf[:cap], ibuf[cap:])
     for i in range(m):
@@ -75,13 +75,13 @@ def give_up_by_rule(b, t, pol, rule):
 
 
 @njit(cache=True)
-def flag_to_remove(b, c, t, pol):
+def flag_to_remove(b, cache, table, pol):
     """The flag the agent gives up when flags exceed mines: (tile, key). The lowest value wins, the
     last in scan order on ties; an action never seen counts as -1 (the state-action agent scores the
     flagged tile itself, the others each pair of :func:`flag_windows`, UCB by its score)."""
     kind = np.int64(pol[P_KIND])
     tiles, view, flg = b.tiles, b.shown, b.flg
-    keys, q, n = t.keys, t.q, t.n
+    keys, q, n = table.keys, table.q, table.n
     nt = tiles.shape[0]
     best = np.inf
     best_t = -1
@@ -97,10 +97,10 @@ def flag_to_remove(b, c, t, pol):
             if v <= best:
                 best, best_t, best_key = v, f, key
         return best_t, best_key
-    logt = math.log(max(t.meta[DECISIONS], 1))
-    half = c.pend.shape[0] // 2  # the cache's scratch space: 8 keys and tiles per flag at most
-    kbuf = c.pend[:half]
-    tbuf = c.pend[half:]
+    logt = math.log(max(table.meta[DECISIONS], 1))
+    half = cache.pend.shape[0] // 2  # the cache's scratch space: 8 keys and tiles per flag at most
+    kbuf = cache.pend[:half]
+    tbuf = cache.pend[half:]
     for i in range(flag_windows(b, pol[P_SYM] != 0, kbuf, tbuf)):
         s = find(keys, kbuf[i])
         if kind == UCB:
@@ -113,24 +113,24 @@ def flag_to_remove(b, c, t, pol):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def move(b, c, t, pol, tile, key, slot, do_flag):
+def move(b, cache, table, pol, tile, key, slot, do_flag):
     """:func:`apply` up to the flag limit: click (learned at once) or flag (remembered). Returns whether
     flags now exceed mines (then :func:`give_up_flag` must follow)."""
-    ac = c.ac
+    ac = cache.ac
     ac[DEC] += 1
     if not do_flag:
         ac[CLK] += 1
         if pol[P_LEARN] != 0:
             if slot < 0:
-                slot = find_or_insert(t.keys, t.q, t.n, t.meta, key)
-            learn_slot(b, c, t, slot, 1.0 if b.mine[tile] != 0 else -1.0)
+                slot = find_or_insert(table.keys, table.q, table.n, table.meta, key)
+            learn_slot(b, cache, table, slot, 1.0 if b.mine[tile] != 0 else -1.0)
         click(b, tile)
         return False
     if key < 0:
-        key = t.keys[slot]
+        key = table.keys[slot]
     set_flag(b, tile, True, pol[P_VISIBLE] != 0)
     ac[FLP] += 1
-    frec = c.frec
+    frec = cache.frec
     frec[2 * ac[NREC]] = key
     frec[2 * ac[NREC] + 1] = tile
     ac[NREC] += 1
@@ -138,55 +138,55 @@ def move(b, c, t, pol, tile, key, slot, do_flag):
 
 
 @njit(cache=True)
-def give_up_choice(b, c, t, pol, rule=None):
+def give_up_choice(b, cache, table, pol, rule=None):
     """The flag the agent gives up when flags exceed mines, (tile, key): :func:`flag_to_remove`, or a
     plug-in rule's ``give_up`` (:func:`give_up_by_rule`; (-1, -1) when it failed, or when a plug-in rule's
     agent comes without its rule)."""
     if rule is not None:
-        return give_up_by_rule(b, t, pol, rule)
+        return give_up_by_rule(b, table, pol, rule)
     if np.int64(pol[P_KIND]) == RULE:
         return np.int64(-1), np.int64(-1)
-    return flag_to_remove(b, c, t, pol)
+    return flag_to_remove(b, cache, table, pol)
 
 
 @njit(cache=True)
-def give_up_flag(b, c, t, pol, rule=None):
+def give_up_flag(b, cache, table, pol, rule=None):
     """Flags exceed mines: remove the flag the agent gives up (:func:`give_up_choice`), click its tile
     and learn it at once. Returns the tile, or -1 when the rule failed (the flag stays and the caller
     stops)."""
-    f, fkey = give_up_choice(b, c, t, pol, rule)
+    f, fkey = give_up_choice(b, cache, table, pol, rule)
     if f < 0:
         return -1
     set_flag(b, f, False, pol[P_VISIBLE] != 0)
-    c.ac[REM] += 1
-    c.ac[CLK] += 1
+    cache.ac[REM] += 1
+    cache.ac[CLK] += 1
     if pol[P_LEARN] != 0:
-        slot = find_or_insert(t.keys, t.q, t.n, t.meta, fkey)
-        learn_slot(b, c, t, slot, 1.0 if b.mine[f] != 0 else -1.0)
+        slot = find_or_insert(table.keys, table.q, table.n, table.meta, fkey)
+        learn_slot(b, cache, table, slot, 1.0 if b.mine[f] != 0 else -1.0)
     click(b, f)
     return f
 
 
 @njit(cache=True, inline="always")
-def apply(b, c, t, pol, tile, key, slot, do_flag, rule=None):
+def apply(b, cache, table, pol, tile, key, slot, do_flag, rule=None):
     """Carry out a decision: click (learned at once) or flag (remembered; may
     force the removal of a flag and a click). Returns the removed flag's tile or -1
     (``rule``: a plug-in rule's tuple, whose ``give_up`` picks the flag; on its failure
     the flag stays and the caller stops)."""
-    if move(b, c, t, pol, tile, key, slot, do_flag):
-        return give_up_flag(b, c, t, pol, rule)
+    if move(b, cache, table, pol, tile, key, slot, do_flag):
+        return give_up_flag(b, cache, table, pol, rule)
     return -1
 
 
 @njit(cache=True, inline="always")
-def end_game(b, c, t, pol):
+def end_game(b, cache, table, pol):
     """Delayed learning: flags by the truth of their tiles, then every candidate of
     the last decision's board by the truth of its target. Counts wrong flags."""
     learn = pol[P_LEARN] != 0
     kind = np.int64(pol[P_KIND])
     tiles, mine = b.tiles, b.mine
-    ac, frec, cslot, last_live = c.ac, c.frec, c.cslot, c.last_live
-    keys, q, n, meta = t.keys, t.q, t.n, t.meta
+    ac, frec, cslot, last_live = cache.ac, cache.frec, cache.cslot, cache.last_live
+    keys, q, n, meta = table.keys, table.q, table.n, table.meta
     wrong = 0
     for r in range(ac[NREC]):
         x = frec[2 * r + 1]
@@ -213,7 +213,7 @@ def end_game(b, c, t, pol):
 
 
 @njit(cache=True, inline="always")
-def _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, probe):
+def _games(b, cache, table, pol, rngs, layouts, records, start, count, resume, rule, probe):
     """The one game loop: plays games ``start .. start+count-1`` until the value table needs room before a
     decision. Returns the index of the game it stopped in (``start + count`` when all are played, or the
     game where no choice could be made: a plug-in rule failed, and its status says so, or a rule agent
@@ -222,7 +222,7 @@ def _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, pro
     that measures every decision against the exact probabilities without changing it. ``rngs``: the boards' and
     the agent's random streams, as one pair."""
     rng_boards, rng_agent = rngs
-    gs, ac, meta = b.gs, c.ac, t.meta
+    gs, ac, meta = b.gs, cache.ac, table.meta
     room = table_room(b.geo[G_R], b.geo[G_C])
     no_layout = layouts.reshape(layouts.size)[:0]
     window_agent = np.int64(pol[P_KIND]) != SA
@@ -230,27 +230,27 @@ def _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, pro
         moved = resume and g == start
         if not moved:
             new_game(b, rng_boards, layouts[g] if layouts.shape[0] > 0 else no_layout)
-            begin_game(c)
+            begin_game(cache)
             if probe is not None:
                 oracle.begin_game(probe)
         while True:
-            if needs_room(t.keys, meta, room):
+            if needs_room(table.keys, meta, room):
                 return g
             if probe is not None:
                 if oracle.needs_room(probe, room):  # its best-window table grows between calls too
                     return g
-            refresh_keys(b, c, t, pol, moved)
+            refresh_keys(b, cache, table, pol, moved)
             moved = False
             if gs[ST] != ONGOING:
                 break
             if probe is not None:
-                oracle.before_choice(b, c, window_agent, probe)
-            x, key, slot, qv, nv, sc, fl, _ = choose(b, c, t, pol, rng_agent, rule)
+                oracle.before_choice(b, cache, window_agent, probe)
+            x, key, slot, qv, nv, sc, fl, _ = choose(b, cache, table, pol, rng_agent, rule)
             if x < 0:
                 if rule is not None:
                     rule.status[E_GAME] = g
                 return g
-            removed = apply(b, c, t, pol, x, key, slot, fl, rule)
+            removed = apply(b, cache, table, pol, x, key, slot, fl, rule)
             if rule is not None:
                 if rule.status[E_CODE] != RULE_OK:
                     rule.status[E_GAME] = g
@@ -259,7 +259,7 @@ def _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, pro
                 oracle.after_move(b, probe, g, x, fl, qv, nv, removed)
             if gs[ST] != ONGOING:
                 break
-        end_game(b, c, t, pol)
+        end_game(b, cache, table, pol)
         if probe is not None:
             oracle.end_of_game(b, probe, g)
         records[g, R_WON] = 1 if gs[ST] != LOST else 0
@@ -275,17 +275,24 @@ def _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, pro
 
 
 @njit(cache=True, _nrt=False)
-def _play_games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule=None):
-    """The loop :func:`_games` without a probe, compiled without reference counting (``_nrt=False``): it
-    allocates nothing and keeps no array, and the atomic reference counts numba would put around every
-    array handed to a step were an eighth of the run time (see "Speed" in :mod:`sweeper.agents.kernels`)."""
-    return _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, None)
+def _play_games(b, cache, table, pol, rngs, layouts, records, start, count, resume, rule=None):
+    """The loop :func:`_games` without a probe, compiled without reference counting (``_nrt=False``).
+
+    No reference counts on the hot path: numba counts a reference, atomically, for every array a function
+    receives, and the counts it cannot prove useless stay: with bundles, about 110 increments and 110 decrements
+    per decision, an eighth of the run time. This loop and the per-decision steps are compiled with
+    ``_nrt=False``: they allocate nothing and keep no array, so they need no counts, and a bundle costs nothing to
+    hand on. (Numba compiles the functions such a kernel calls under the same flag, so none of them may allocate:
+    the table grows in :func:`play_games`, between kernel calls, and :func:`flag_to_remove` uses the cache's
+    scratch space.) No argument copying: numba passes an array as seven machine words, so a call with three
+    bundles would copy about 200 words; the steps are inlined (``inline="always"``) into the loop."""
+    return _games(b, cache, table, pol, rngs, layouts, records, start, count, resume, rule, None)
 
 
 @njit(cache=True)
-def _play_games_probed(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, probe):
+def _play_games_probed(b, cache, table, pol, rngs, layouts, records, start, count, resume, rule, probe):
     """The loop :func:`_games` with a probe (its solver allocates, so this one keeps reference counting)."""
-    return _games(b, c, t, pol, rngs, layouts, records, start, count, resume, rule, probe)
+    return _games(b, cache, table, pol, rngs, layouts, records, start, count, resume, rule, probe)
 
 
 def check_rule(pol, rule) -> None:
@@ -298,15 +305,15 @@ def check_rule(pol, rule) -> None:
         raise ValueError("a rule's tuple goes with a plug-in rule's agent only")
 
 
-def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start, count, rule=None,
-               probe=None):
-    """Play ``count`` games, writing rows ``start .. start+count-1`` of ``records``: the one game loop,
+def play_games(b, cache, table, pol, rngs, layouts, records, games: range, rule=None, probe=None):
+    """Play the games ``games`` (a range of game indices), writing their rows of ``records``: the one game loop,
     behind training, evaluation, the audit and the regret runs.
 
-    ``b``, ``c``: the board and cache bundles; ``table``: the agent's
+    ``b``, ``cache``: the board and cache bundles; ``rngs``: the boards' and the agent's random streams, as one pair
+    (the kernel's); ``table``: the agent's
     :class:`~sweeper.agents.values.ValueTable`, grown here whenever it needs room before a
     decision (then the game in progress goes on, every window key recomputed). ``layouts`` is
-    either empty (boards drawn from ``rng_boards``) or holds one mine layout per game. ``rule``: a
+    either empty (boards drawn from the boards' stream) or holds one mine layout per game. ``rule``: a
     plug-in rule's tuple (:mod:`sweeper.agents.custom`); when it fails, the game in progress is
     abandoned, its index is recorded in the rule's status and the call returns. ``probe``: an
     :data:`~sweeper.agents.oracle.Probe` to measure every decision against the exact probabilities; returns it
@@ -314,19 +321,19 @@ def play_games(b, c, table, pol, rng_boards, rng_agent, layouts, records, start,
 
     The kernel :func:`_games` runs the steps :func:`refresh_keys`, :func:`choose` and
     :func:`apply`; the table grows here, between its calls, because the kernel allocates nothing
-    (see "Speed" in :mod:`sweeper.agents.kernels`)."""
+    (see :func:`_play_games`)."""
     check_rule(pol, rule)
     room = table_room(int(b.geo[G_R]), int(b.geo[G_C]))
-    end = start + count
+    start, end = games.start, games.stop
     resume = False
-    rngs = (rng_boards, rng_agent)
     while start < end:
         if probe is None:
             extra = () if rule is None else (rule,)
-            start = _play_games(b, c, table.bundle, pol, rngs, layouts, records, start, end - start, resume, *extra)
+            start = _play_games(b, cache, table.bundle, pol, rngs, layouts, records, start, end - start, resume,
+                                *extra)
         else:
-            start = _play_games_probed(b, c, table.bundle, pol, rngs, layouts, records, start, end - start, resume,
-                                       rule, probe)
+            start = _play_games_probed(b, cache, table.bundle, pol, rngs, layouts, records, start, end - start,
+                                       resume, rule, probe)
         if start >= end or (rule is not None and rule.status[E_CODE] != RULE_OK):
             return probe
         grown = False

@@ -1,37 +1,9 @@
 """The neural contextual bandit: a fully convolutional network's P(mine | view) for every tile.
 
-The paper's agent models the context with a table over 3x3 windows. This agent replaces the table by a
-network (it needs the optional extra ``deep``: ``make deep``; the rest of the package, and the book, never
-import torch):
-
-The model
-    The player's view, one-hot per cell (:data:`CODES` codes: the numbers 0-8 and covered), goes through
-    ``layers`` 3x3 convolutions of ``channels`` channels (the first maps the codes to the channels, each later
-    one is residual: ``h + relu(conv(h))``; zero padding, so the board's edge is seen as cells with no code)
-    and a 1x1 head that gives one logit per tile: the network's log-odds that the tile hides a mine. It is
-    fully convolutional, so one network plays every board size (a network trained on beginner boards plays
-    expert boards unchanged). Its receptive field is ``2 * layers + 1`` tiles wide (11 for 5 layers). With
-    ``mines_left=True`` it also reads the mine counter every player sees: one more input plane holding the mines
-    left per covered tile (the board's mines over its covered tiles, as the agent never flags), the same on every
-    cell, so that a pattern can be read differently on a dense board than on a sparse one.
-The choice
-    Greedy: the covered tile of lowest predicted probability (lowest logit), ties to the first in row-major
-    order. The agent never flags: the engine's game is won when every safe tile is revealed
-    (:mod:`sweeper.game.engine`), so flags cannot win a game; they only matter to the paper's agents because
-    their windows see them. A view with flags is refused.
-Exploration (``epsilon``)
-    While it learns, with probability ``epsilon`` the agent clicks a uniformly random covered tile instead
-    (drawn on the run's agent stream, :mod:`sweeper.rng`). Epsilon, and not Thompson sampling over an ensemble
-    or a Bayesian last layer, because the feedback is not a bandit's: the end-of-game label is the whole mine
-    layout, so every covered tile of every view is labelled, the clicked one or not; nothing is learnt only by
-    clicking it, and exploration's one use is to reach views the greedy player would not. Thompson sampling
-    would also cost an ensemble's forward passes (K networks) or a posterior over the last layer at every
-    decision. The default is greedy (``epsilon=0``), as the paper's best agent is; test games are always
-    greedy.
-The learning
-    See :mod:`sweeper.running.neural_play`: every decision's view is labelled at the end of its game by the
-    mine layout the game reveals, and the network is trained by binary cross-entropy on the covered tiles of
-    views drawn from a replay buffer.
+The paper's agent models the context with a table over 3x3 windows. This agent, :class:`NeuralAgent` (its
+docstring says how the network reads a view, chooses and explores), replaces the table by a network (it needs the
+optional extra ``deep``: ``make deep``; the rest of the package, and the book, never import torch). How it learns:
+:class:`sweeper.running.neural_play.NeuralLearning`.
 
 Determinism: torch runs on one thread with deterministic algorithms (:func:`require_torch` sets both), the
 initial weights come from the seed's own stream (:func:`sweeper.rng.neural_generator`), so the same seed gives
@@ -182,8 +154,8 @@ def check_views(views, what: str = "views") -> np.ndarray:
 
 
 class NeuralAgent:
-    """The neural contextual bandit (see the module docstring): a fully convolutional network's P(mine | view) for
-    every tile, clicked greedily.
+    """The neural contextual bandit: a fully convolutional network's P(mine | view) for every tile, clicked
+    greedily (the model, the choice and the exploration: Notes below).
 
     Train it with :func:`sweeper.running.neural_play.train_neural`, test it with
     :func:`~sweeper.running.neural_play.evaluate_neural`, play it in the Gymnasium env with
@@ -220,6 +192,31 @@ class NeuralAgent:
     ------
     ValueError
         Without the optional extra ``deep`` (torch), or for a size or ``epsilon`` out of range.
+
+    Notes
+    -----
+    The model. The player's view, one-hot per cell (:data:`CODES` codes: the numbers 0-8 and covered), goes
+    through ``layers`` 3x3 convolutions of ``channels`` channels (the first maps the codes to the channels, each
+    later one is residual: ``h + relu(conv(h))``; zero padding, so the board's edge is seen as cells with no code)
+    and a 1x1 head that gives one logit per tile: the network's log-odds that the tile hides a mine. It is fully
+    convolutional, so one network plays every board size (a network trained on beginner boards plays expert boards
+    unchanged). Its receptive field is ``2 * layers + 1`` tiles wide (11 for 5 layers). With ``mines_left=True``
+    it also reads the mine counter every player sees: one more input plane holding the mines left per covered tile
+    (the board's mines over its covered tiles, as the agent never flags), the same on every cell, so that a
+    pattern can be read differently on a dense board than on a sparse one.
+
+    The choice. Greedy: the covered tile of lowest predicted probability (lowest logit), ties to the first in
+    row-major order. The agent never flags: the engine's game is won when every safe tile is revealed
+    (:mod:`sweeper.game.engine`), so flags cannot win a game; they only matter to the paper's agents because their
+    windows see them. A view with flags is refused.
+
+    Exploration (``epsilon``). While it learns, with probability ``epsilon`` the agent clicks a uniformly random
+    covered tile instead (drawn on the run's agent stream, :mod:`sweeper.rng`). Epsilon, and not Thompson sampling
+    over an ensemble or a Bayesian last layer, because the feedback is not a bandit's: the end-of-game label is the
+    whole mine layout, so every covered tile of every view is labelled, the clicked one or not; nothing is learnt
+    only by clicking it, and exploration's one use is to reach views the greedy player would not. Thompson
+    sampling would also cost an ensemble's forward passes (K networks) or a posterior over the last layer at every
+    decision. The default is greedy (``epsilon=0``), as the paper's best agent is; test games are always greedy.
     """
 
     label = "neural"

@@ -25,14 +25,7 @@ knows every key's true value, would have made a move right with probability ``wi
 (the mean over its tied best candidates). The *representation gap* ``best - window`` is
 what no agent that reads the board through windows can win back; the *learning regret*
 ``window - right`` is what the agent has still to learn. They add up to the regret.
-A probe scores against a best-window table (``WINDOW_SCORE``), or, to estimate one,
-adds every candidate's exact probability to its key's sum (``WINDOW_ESTIMATE``); in that
-mode its table grows between kernel calls like the agent's (:func:`needs_room`, :func:`grow`).
-
-Besides the per-game sums (:data:`GAME_FLOAT_COLUMNS`, :data:`GAME_INT_COLUMNS`)
-a probe can record one row per decision (the audit of
-:mod:`sweeper.running.belief`): give it row arrays with room for every decision,
-or arrays of length 0 to record the sums only.
+What a probe measures and records: :func:`new_probe`.
 """
 
 from __future__ import annotations
@@ -45,7 +38,7 @@ from numba import njit
 from ..game.engine import G_K, LOST, ST
 from ..game.grid import COVERED, FLAG, OUT
 from ..game.probability import INCONSISTENT, analyse
-from .values import EMPTY, USED, ensure_room, find, prefetch, probe as slot_of
+from .values import EMPTY, USED, ensure_room, find, prefetch, slot_of
 from .windows import window_code, window_key
 
 #: Probabilities within EPS of 0 or 1 count as known.
@@ -113,17 +106,23 @@ def new_probe(board, games: int, rows: int, budget: int, window=None, mode: int 
     """A probe for ``games`` games on ``board`` (a :class:`~sweeper.game.engine.Board`), with room for
     ``rows`` per-decision rows (0: per-game sums only). ``window``: a best-window
     :class:`~sweeper.agents.values.ValueTable` and ``mode`` (:data:`WINDOW_SCORE` or :data:`WINDOW_ESTIMATE`),
-    its keys ``symmetric`` or not."""
+    its keys ``symmetric`` or not.
+
+    A probe scores against a best-window table (``WINDOW_SCORE``), or, to estimate one, adds every candidate's
+    exact probability to its key's sum (``WINDOW_ESTIMATE``); in that mode its table grows between kernel calls
+    like the agent's (:func:`needs_room`, :func:`grow`). Besides the per-game sums (:data:`GAME_FLOAT_COLUMNS`,
+    :data:`GAME_INT_COLUMNS`) it can record one row per decision (the audit of :mod:`sweeper.running.belief`)."""
     P = board.shown.shape[0]
     if window is None:
         from .values import ValueTable
         window, mode = ValueTable(16), WINDOW_NONE
-    t = window.bundle
+    table = window.bundle
     return Probe(prob=np.zeros(P), pview=np.full(P, -1, np.int8), budget=np.array([budget], np.int64),
                  state=np.array([0, 0, 0, 0, 0, -1], np.int64), fstate=np.zeros(5), di=np.zeros((rows, D_SIZE), np.int64),
                  df=np.zeros((rows, F_SIZE)), games=np.zeros((games, len(GAME_INT_COLUMNS)), np.int64),
                  gsum=np.zeros((games, len(GAME_FLOAT_COLUMNS))), cbins=np.zeros((N_BINS, 5)),
-                 wkeys=t.keys, wq=t.q, wn=t.n, wmeta=t.meta, wmode=np.array([mode, int(bool(symmetric))], np.int64),
+                 wkeys=table.keys, wq=table.q, wn=table.n, wmeta=table.meta,
+                 wmode=np.array([mode, int(bool(symmetric))], np.int64),
                  wcode=np.full(P * 8, -1, np.int64), wslot=np.full(P * 8, -1, np.int64), wval=np.full(P * 8, UNKNOWN),
                  wcert=np.full(P * 8, NO_CERTAINTY), tcert=np.full(P, NO_CERTAINTY), tunk=np.zeros(P, np.uint8),
                  ccode=np.full(P, -1, np.int64), codes=np.zeros(P, np.int64), wpend=np.zeros(2 * P * 8, np.int64),
@@ -277,7 +276,7 @@ def begin_game(probe):
 
 
 @njit(cache=True)
-def before_choice(b, c, window_agent, probe):
+def before_choice(b, cache, window_agent, probe):
     """The exact probabilities of the view the agent is about to decide on, the lowest and the best move
     among its candidates (live tiles), (window agents, if the probe has bins) every seen candidate into the belief
     bins, and the
@@ -300,7 +299,7 @@ def before_choice(b, c, window_agent, probe):
             raise RuntimeError("the solver found a real board's view inconsistent")
         st[R_SOLVED] = f
     st[R_FALLBACKS] += f
-    cq, cn, cbins = c.cq, c.cn, probe.cbins
+    cq, cn, cbins = cache.cq, cache.cn, probe.cbins
     off8, off9 = b.off8, b.off9
     mode = probe.wmode[0]
     estimate = mode == WINDOW_ESTIMATE
@@ -308,7 +307,7 @@ def before_choice(b, c, window_agent, probe):
     wcode, wacc, wcnt = probe.wcode, probe.wacc, probe.wcnt
     # every window's code (a window is the centre of 8 candidates): a window agent's cache holds them, up to date
     # (its refresh recomputes the code of every window that changed, sweeper.agents.kernels.refresh_keys)
-    codes = c.rawc if window_agent else probe.codes
+    codes = cache.rawc if window_agent else probe.codes
     if mode != WINDOW_NONE and not window_agent:
         for j in range(tiles.shape[0]):
             codes[tiles[j]] = window_code(view, tiles[j], off9)

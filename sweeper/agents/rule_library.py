@@ -5,38 +5,24 @@ functions at the bottom wrap the compiled version (``njit``) for speed, and the
 plain function itself can be given to :class:`~sweeper.agents.custom.Rule` to run
 the same rule as Python code. Two of them re-state built-in agents and play their
 games exactly (``tests/test_custom.py``); the others are textbook rules the paper
-did not try:
+did not try, and two more read the paper's no-flags ablation ("just avoided risky
+tiles instead of explicitly flagging them", Section V-A) as agents that never flag.
+Each function's docstring states its rule:
 
 ``greedy``
-    The paper's greedy agent: the largest |Q|, ties to the larger N, then the
-    first in scan order; flag when Q >= 0.
+    The paper's greedy agent.
 ``ucb``
-    The paper code's UCB(c) (its ``give_up`` too): score Q + sign(Q) c sqrt(ln t / N),
-    unseen actions -1e10; the largest |score|, ties to the last; flag when the
-    score is >= 0.
+    The paper code's UCB(c), its ``give_up`` too (:func:`ucb_give_up`).
 ``decaying_epsilon``
-    epsilon-greedy with epsilon_t = min(1, c / t): explores a uniformly random
-    candidate (click or flag by the sign of its Q) with a probability that falls
-    as 1/t over the agent's life (t counts decisions).
+    epsilon-greedy with epsilon_t = min(1, c / t), falling as 1/t over the agent's life.
 ``softmax``
-    Boltzmann exploration over certainty: candidate i is picked with probability
-    proportional to exp(|Q_i| / tau); flag when its Q >= 0.
+    Boltzmann exploration over certainty, at temperature tau.
 ``ucb1``
-    Textbook UCB1 (Auer, Cesa-Bianchi and Fischer, 2002) on certainty: unseen
-    actions first (the first in scan order), then the largest
-    |Q| + c sqrt(2 ln t / N); flag when Q >= 0.
-
-Two more read the paper's no-flags ablation ("just avoided risky tiles instead
-of explicitly flagging them", Section V-A) as agents that never flag:
-
+    Textbook UCB1 (Auer, Cesa-Bianchi and Fischer, 2002) on certainty.
 ``safest``
-    Greedy without flags: always click, the candidate with the lowest Q (the
-    surest click), then the larger N, then the first in scan order. Whenever the
-    greedy agent clicks, it clicks the same candidate.
+    Greedy without flags.
 ``ucb_safest``
-    UCB(c) without flags: always click, the candidate with the lowest UCB score
-    (unseen actions score -1e10, so they come first), ties to the last. Whenever
-    the UCB agent clicks, it clicks the same candidate.
+    UCB(c) without flags.
 """
 
 from __future__ import annotations
@@ -85,7 +71,10 @@ def ucb_give_up(q, n, t, params):
 
 
 def decaying_epsilon(q, n, t, params, rng):
-    """With probability min(1, c / t) a uniformly random candidate, otherwise greedy."""
+    """With probability min(1, c / t) a uniformly random candidate, otherwise greedy.
+
+    epsilon-greedy with epsilon_t = min(1, c / t): it explores a uniformly random candidate (click or flag by the
+    sign of its Q) with a probability that falls as 1/t over the agent's life (t counts decisions)."""
     if rng.random() < min(1.0, params[0] / t):
         i = rng.integers(0, q.shape[0])
         return i, q[i] >= 0.0
@@ -113,13 +102,19 @@ def ucb1(q, n, t, params, rng):
 
 
 def safest(q, n, t, params, rng):
-    """Never flag: the lowest Q, then the larger N, then the first in scan order."""
+    """Never flag: the lowest Q, then the larger N, then the first in scan order.
+
+    Greedy without flags: always click, the candidate with the lowest Q (the surest click). Whenever the greedy
+    agent clicks, it clicks the same candidate."""
     top = np.flatnonzero(q == q.min())
     return top[np.argmax(n[top])], False
 
 
 def ucb_safest(q, n, t, params, rng):
-    """Never flag: the lowest UCB score (unseen: -1e10), ties to the last."""
+    """Never flag: the lowest UCB score (unseen: -1e10), ties to the last.
+
+    UCB(c) without flags: always click, the candidate with the lowest UCB score (unseen actions come first).
+    Whenever the UCB agent clicks, it clicks the same candidate."""
     score = ucb_scores(q, n, t, params[0], -1e10)
     return score.shape[0] - 1 - np.argmin(score[::-1]), False
 

@@ -52,7 +52,7 @@ def _home(key, mask):
 
 
 @njit(cache=True, inline="always")
-def _probe(keys, key):
+def _slot_of(keys, key):
     """The slot holding ``key``, or the empty slot where it would go (linear probing)."""
     mask = keys.shape[0] - 1
     i = _home(key, mask)
@@ -92,19 +92,19 @@ def prefetch(keys, key):
 @njit(cache=True, inline="always")
 def find(keys, key):
     """Slot of ``key`` or -1."""
-    i = _probe(keys, key)
+    i = _slot_of(keys, key)
     return i if keys[i] == key else -1
 
 
 @njit(cache=True, inline="always")
-def probe(keys, key):
+def slot_of(keys, key):
     """The slot holding ``key``, or the empty slot where :func:`insert` would put it."""
-    return _probe(keys, key)
+    return _slot_of(keys, key)
 
 
 @njit(cache=True, _nrt=False)
 def insert(keys, q, n, meta, slot, key):
-    """Put ``key`` into the empty ``slot`` (from :func:`probe`) as unseen (Q=-1, N=0)."""
+    """Put ``key`` into the empty ``slot`` (from :func:`slot_of`) as unseen (Q=-1, N=0)."""
     keys[slot] = key
     q[slot] = -1.0
     n[slot] = 0
@@ -114,7 +114,7 @@ def insert(keys, q, n, meta, slot, key):
 @njit(cache=True, inline="always")
 def find_or_insert(keys, q, n, meta, key):
     """Slot of ``key``, inserting it as unseen (Q=-1, N=0) if absent."""
-    i = _probe(keys, key)
+    i = _slot_of(keys, key)
     if keys[i] == EMPTY:
         insert(keys, q, n, meta, i, key)
     return i

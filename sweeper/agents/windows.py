@@ -2,16 +2,8 @@
 
 An *action* is a 3x3 window of the player's view plus a *target*: one of the
 window's 8 border cells, which must be a covered, unflagged tile. Every window
-cell is in one of 12 states:
-
-====== =========================================
-code   state
-====== =========================================
-0..8   a revealed number
-9      covered
-10     flagged
-11     out of board
-====== =========================================
+cell is in one of 12 states (its code): 0..8 a revealed number, 9 covered,
+10 flagged, 11 out of board.
 
 Cells of a window are numbered row-major, 0..8, the centre being 4. The target
 is named by its *border position* ``bp`` in 0..7, the index into the border

@@ -285,8 +285,7 @@ def _test_rows(model, tests, test_episodes, seed, audit_games, out):
 
 @task_kind("deep_ppo")
 def deep_ppo_task(board: str, steps: int, seed: int, kernel: int = 3, block: int = 1_000, tests=("8x8x10",),
-                  test_episodes: int = 1_000, audit_games: int = 200, policy: str = "cnn", checkpoints=(),
-                  label: str | None = None, cost: float = 1.0) -> Output:
+                  test_episodes: int = 1_000, audit_games: int = 200, policy: str = "cnn", checkpoints=()) -> Output:
     """Train MaskablePPO with ``policy`` (:data:`POLICIES`) for ``steps`` environment steps on ``board`` (seed
     ``seed``), then test it frozen on each of ``tests`` (``test_episodes`` games, seed ``held_out_seed(seed, i)``,
     the bandit tasks' test seeds). At each of ``checkpoints`` (steps, increasing, below ``steps``) the policy is
@@ -425,8 +424,8 @@ def train_ppo(board: str, steps: int, seed: int, policy: str = "tiles", kernel: 
 
 
 @task_kind("deep_random")
-def deep_random_task(board: str, seed: int, tests=("8x8x10",), test_episodes: int = 1_000, audit_games: int = 200,
-                     label: str | None = None, cost: float = 1.0) -> Output:
+def deep_random_task(board: str, seed: int, tests=("8x8x10",), test_episodes: int = 1_000,
+                     audit_games: int = 200) -> Output:
     """The floor of the deep-RL chapter: uniformly random valid clicks on the test boards of ``deep_ppo`` tasks
     with the same ``seed`` (the same games, played through the same env and loop), audited the same way."""
     out = Output()

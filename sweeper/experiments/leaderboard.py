@@ -21,7 +21,7 @@ import pandas as pd
 from ..agents.kinds import Agent, make_agent
 from ..game.engine import Setting
 from ..machine import machine
-from ..running.training import play
+from ..running.training import KernelCalls, play
 from .benchmark import LEVELS, calibration, score
 from .runner import Output, Task, task_kind
 
@@ -97,16 +97,15 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
     play(make_agent(agent_spec), budget["board"], 10, seed, progress=False)  # compiles outside the timing
     cpu0 = time.process_time()
     snaps = _Snapshots(agent, at, cpu0)
-    play(agent, budget["board"], budget["games"], seed, learn=True, progress=False, chunk=budget.get("chunk"),
-         recorder=snaps)
+    play(agent, budget["board"], budget["games"], seed, learn=True, progress=False,
+         calls=KernelCalls(budget.get("chunk"), snaps))
     cpu = time.process_time() - cpu0 - snaps.copying
     return agent, {"kind": "table", "board": budget["board"], "games": budget["games"], "train_cpu_seconds": cpu}, \
         snaps.taken
 
 
 @task_kind("benchmark")
-def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None, label: str = "",
-                   cost: float = 1.0):
+def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None):
     """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, an agent spec of
     :func:`~sweeper.agents.kinds.make_agent` trained on ``train["board"]`` for ``train["games"]`` games with
     ``seed``, ``"best-window:BOARD"`` or ``"neural:neural_bandit/ID"``, a stored network) scored on the first

@@ -1,37 +1,15 @@
 """The neural contextual bandit as a stored experiment (needs the optional extra ``deep``: ``make deep``).
 
-One task trains a :class:`~sweeper.agents.neural.NeuralAgent` on one board for a budget of games (deterministic:
-the same seed gives the same network and games) or of CPU seconds (where it stops depends on the machine; the
-task stores the games it played, which replay it exactly as a games budget), then stores:
-
-``curve``
-    the learning curve: per block of training games, the block's win rate, and the decisions, gradient steps
-    and process CPU seconds so far (:func:`~sweeper.running.neural_play.learning_curve`);
-``checkpoints``
-    the network frozen at each of ``checkpoints`` (games of training, and the end of training), tested greedily
-    on ``test_games`` games of its own board (seed ``held_out_seed(seed, 0)``: the same boards at every
-    checkpoint), with the 95% Wilson interval, the games, decisions, gradient steps and CPU seconds of training
-    so far: the win rate against games and against CPU time;
-``tests``
-    greedy test games of the trained network on each test board, unchanged (it is fully convolutional: a network
-    trained on one board plays every other), ``test_games`` each on the boards of ``held_out_seed(seed, i)``
-    (the bandit tasks' test seeds), with their 95% Wilson interval and speed, and the quality of its decisions
-    on the first ``calibration_games`` of them against the exact probabilities
-    (:func:`~sweeper.running.neural_play.decision_quality`: the share of decisions with a proven-safe tile on
-    offer, the share of those where it clicked another tile, its regret per decision against the best click);
-``calibration``
-    the network's P(mine) against the exact probabilities, binned, on every covered tile of every decision of the
-    first ``calibration_games`` test games of each test board;
-``mistakes`` (table and arrays)
-    on each test board, the ``mistakes`` decisions of those games where a tile was proven safe and the network
-    clicked the tile most likely to be a mine (largest exact P(mine)): the game, decision, tile, the network's
-    and the exact P(mine), and in the arrays the view before the click and the game's mines, to draw them;
-``agent`` (arrays)
-    the trained network's file arrays (:meth:`~sweeper.agents.neural.NeuralAgent.file_arrays`: plain float32
-    arrays and JSON, never a pickle).
+One task (:func:`neural_task`, its parameters :class:`NeuralTask`) trains a
+:class:`~sweeper.agents.neural.NeuralAgent` on one board for a budget of games (deterministic: the same seed gives
+the same network and games) or of CPU seconds (where it stops depends on the machine; the task stores the games it
+played, which replay it exactly as a games budget), then stores its learning curve, its checkpoints and its test
+games on every level, with the quality of its decisions against the exact probabilities and the trained network.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -39,55 +17,124 @@ from ..agents.neural import NeuralAgent, require_torch
 from ..game.engine import Setting
 from ..machine import machine
 from ..rng import held_out_seed
-from ..running.neural_play import (calibration, calibration_table, decision_quality, decisions, evaluate_neural,
-                                   learning_curve, replay_views, train_neural)
+from ..running.neural_play import (NeuralLearning, calibration, calibration_table, decision_quality, decisions,
+                                   evaluate_neural, learning_curve, replay_views, train_neural)
 from .runner import Output, task_kind
 from .stats import wilson
 
 #: The three levels a network is tested on.
 LEVELS = ("8x8x10", "16x16x40", "16x30x99")
+#: The learning options a task passes to :func:`~sweeper.running.neural_play.train_neural` through ``learning``.
+LEARNING = ("symmetries", "interior_weight")
+#: What a phase of a curriculum may learn otherwise than the run (its third element).
+PHASE_LEARNING = ("minibatch", "replay", "lr") + LEARNING
+#: Where a task's checkpoints and tests play (see :class:`NeuralTask`).
+BOARDS = ("held-out", "benchmark")
 
 
-def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: float | None = None,
-                channels: int = 32, layers: int = 5, epsilon: float = 0.0, minibatch: int = 16, replay: float = 1.0,
-                lr: float = 1e-3, block: int = 1_000, checkpoints=(), tests=LEVELS, test_games: int = 1_000,
-                calibration_games: int = 20, mistakes: int = 4, boards: str = "held-out", label: str | None = None,
-                cost: float = 1.0, mines_left: bool = False, learning: dict | None = None,
-                curriculum=(), _replay: dict | None = None) -> Output:
-    """Train a neural bandit on ``board`` (seed ``seed``) for ``games`` games or ``cpu_seconds`` CPU seconds, then
-    test it greedily on each of ``tests`` (see the module docstring). The defaults of ``minibatch``, ``replay`` and
-    ``lr`` are the learning of the stored runs of ``ext:neural`` and ``ext:neural_field`` (one Adam step on 16 views
-    per 16 decisions at 0.001), stated here so that those runs recompute identically whatever
-    :func:`~sweeper.running.neural_play.train_neural`'s defaults become. ``boards``: where the checkpoints and the
-    tests play, ``"held-out"`` (the seeds' own boards, as the module docstring says: the stored runs of
-    ``ext:neural``) or ``"benchmark"`` (the first ``test_games`` boards of each level's suite of the benchmark,
-    :func:`~sweeper.experiments.benchmark.load_suite`: the same boards for every seed, every checkpoint and every
-    agent of the leaderboard). The run's ``info`` records the machine (:func:`~sweeper.machine.machine`).
-    ``mines_left``: the network reads the mine counter (:class:`~sweeper.agents.neural.NeuralAgent`);
-    ``learning``: the further options of :func:`~sweeper.running.neural_play.train_neural` (``symmetries``,
-    ``interior_weight``); ``curriculum``: phases ``[board, budget]`` or ``[board, budget, learning]``, boards the
-    network is trained on first, in order, for that budget each (games, or CPU seconds when the task has a CPU
-    budget), with the run's learning or, for the keys of the phase's ``learning`` dict, its own (its
-    CPU counts in the run's training CPU: ``info["total_train_cpu_seconds"]``, and each checkpoint's
-    ``total_cpu_seconds``). A run on a CPU budget records the games of each phase and the decisions at each
-    checkpoint, and :func:`replay_params` turns them into the deterministic budgets that recompute it
-    (``python -m sweeper verify``); ``_replay`` is how it passes them."""
-    if boards not in BOARDS:
-        raise ValueError(f"boards must be one of {', '.join(BOARDS)}, got {boards!r}")
+@dataclass(frozen=True)
+class NeuralTask:
+    """The parameters of a ``neural_bandit`` task, as its runs store them (the defaults are those of a task that
+    leaves one out): train a network of ``channels`` and ``layers`` (exploring with ``epsilon``; reading the mine
+    counter with ``mines_left``: :class:`~sweeper.agents.neural.NeuralAgent`) on ``board`` with ``seed`` for
+    ``games`` games or ``cpu_seconds`` CPU seconds, its learning curve per ``block`` games, kept at each of
+    ``checkpoints`` (games, or CPU seconds); then test it greedily on each of ``tests``, ``test_games`` games each,
+    with the quality of its decisions on the first ``calibration_games`` and its ``mistakes`` worst ones.
+
+    The defaults of ``minibatch``, ``replay`` and ``lr`` are the learning of the stored runs of ``ext:neural`` and
+    ``ext:neural_field`` (one Adam step on 16 views per 16 decisions at 0.001), stated here so that those runs
+    recompute identically whatever :class:`~sweeper.running.neural_play.NeuralLearning`'s defaults become;
+    ``learning``: its further options (``symmetries``, ``interior_weight``). ``boards``: where the checkpoints and
+    the tests play, ``"held-out"`` (the boards of ``held_out_seed(seed, i)`` for the ``i``-th test board, those of
+    ``i = 0`` at every checkpoint: the stored runs of ``ext:neural``) or ``"benchmark"`` (the first ``test_games``
+    boards of each level's suite of the benchmark, :func:`~sweeper.experiments.benchmark.load_suite`: the same
+    boards for every seed, every checkpoint and every agent of the leaderboard). ``curriculum``: phases
+    ``[board, budget]`` or ``[board, budget, learning]``, boards the network is trained on first, in order, for
+    that budget each (games, or CPU seconds when the task has a CPU budget), with the run's learning or, for the
+    keys of the phase's ``learning`` dict, its own (its CPU counts in the run's training CPU). A run on a CPU
+    budget records the games of each phase and the decisions at each checkpoint, and :func:`replay_params` turns
+    them into the deterministic budgets that recompute it (``python -m sweeper verify``); ``_replay`` is how it
+    passes them."""
+
+    board: str
+    seed: int
+    games: int | None = None
+    cpu_seconds: float | None = None
+    channels: int = 32
+    layers: int = 5
+    epsilon: float = 0.0
+    minibatch: int = 16
+    replay: float = 1.0
+    lr: float = 1e-3
+    block: int = 1_000
+    checkpoints: list = ()
+    tests: list = LEVELS
+    test_games: int = 1_000
+    calibration_games: int = 20
+    mistakes: int = 4
+    boards: str = "held-out"
+    mines_left: bool = False
+    learning: dict | None = None
+    curriculum: list = ()
+    _replay: dict | None = None
+
+    def network(self) -> NeuralAgent:
+        """The untrained network of the task."""
+        return NeuralAgent(self.channels, self.layers, self.epsilon, self.seed, self.mines_left)
+
+    def run_learning(self) -> NeuralLearning:
+        """How the run learns (``minibatch``, ``replay``, ``lr`` and the options of ``learning``)."""
+        return NeuralLearning(minibatch=self.minibatch, replay=self.replay, lr=self.lr, **_learning(self.learning))
+
+    def where(self, board, games: int, i: int) -> dict:
+        """The keyword arguments of :func:`~sweeper.running.neural_play.evaluate_neural` (and of ``calibration``)
+        for ``games`` test games on ``board``, the ``i``-th test board: the boards of ``held_out_seed(seed, i)``,
+        or the first ``games`` of the benchmark's suite of that level (reference opening)."""
+        if self.boards == "held-out":
+            return {"games": games, "seed": held_out_seed(self.seed, i)}
+        from .benchmark import level_of, load_suite
+        suite = load_suite(level_of(board))
+        if games > len(suite):
+            raise ValueError(f"the benchmark's suites hold {len(suite):,} boards, not {games:,}")
+        return {"games": None, "seed": 0, "layouts": suite.layouts[:games]}
+
+
+def neural_task(task: NeuralTask) -> Output:
+    """Run a ``neural_bandit`` task (:class:`NeuralTask`). Its tables:
+
+    ``curve``
+        the learning curve: per block of training games, the block's win rate, and the decisions, gradient steps
+        and process CPU seconds so far (:func:`~sweeper.running.neural_play.learning_curve`);
+    ``checkpoints``
+        the network frozen at each checkpoint and at the end of training, tested greedily on ``test_games`` games of
+        its own board (the same boards at every checkpoint), with the 95% Wilson interval, the games, decisions,
+        gradient steps and CPU seconds of training so far (``total_cpu_seconds`` with the curriculum's): the win
+        rate against games and against CPU time;
+    ``tests``
+        greedy test games of the trained network on each test board, unchanged (it is fully convolutional: a
+        network trained on one board plays every other), with their 95% Wilson interval and speed, and the quality
+        of its decisions on the first ``calibration_games`` of them against the exact probabilities
+        (:func:`~sweeper.running.neural_play.decision_quality`: the share of decisions with a proven-safe tile on
+        offer, the share of those where it clicked another tile, its regret per decision against the best click);
+    ``calibration``
+        the network's P(mine) against the exact probabilities, binned, on every covered tile of every decision of
+        the first ``calibration_games`` test games of each test board;
+    ``mistakes`` (table and arrays)
+        on each test board, the ``mistakes`` decisions of those games where a tile was proven safe and the network
+        clicked the tile most likely to be a mine (largest exact P(mine)): the game, decision, tile, the network's
+        and the exact P(mine), and in the arrays the view before the click and the game's mines, to draw them;
+    ``agent`` (arrays)
+        the trained network's file arrays (:meth:`~sweeper.agents.neural.NeuralAgent.file_arrays`: plain float32
+        arrays and JSON, never a pickle).
+
+    Its ``info`` holds the training's totals (the curriculum's per phase) and the machine
+    (:func:`~sweeper.machine.machine`)."""
+    if task.boards not in BOARDS:
+        raise ValueError(f"boards must be one of {', '.join(BOARDS)}, got {task.boards!r}")
     torch = require_torch()
-    extra = _learning(learning)
-    phases = _curriculum(curriculum, games is None)
-    agent = NeuralAgent(channels, layers, epsilon, seed, mines_left)
-    learnt = dict(minibatch=minibatch, replay=replay, lr=lr, **extra)
-    budget = {"games": games, "cpu_seconds": cpu_seconds, "snapshots": list(checkpoints)}
-    if _replay is not None:  # the recorded games and checkpoints' decisions of a run on a CPU budget
-        phases = [(b, None, g, how) for (b, _, _, how), g in zip(phases, _replay["phases"], strict=True)]
-        budget = {"games": _replay["games"], "cpu_seconds": None, "snapshots": _replay["checkpoints"],
-                  "snapshots_in": "decisions"}
-    ran = [train_neural(agent, b, g, seed, cpu_seconds=cpu, **{**learnt, **how}) for b, cpu, g, how in phases]
+    agent, run, ran = _trained(task)
     spent = sum(r.cpu_seconds for r in ran)
-    run = train_neural(agent, board, seed=seed, **budget, **learnt)
-    out = Output(tables={"curve": learning_curve(run.records, block)})
+    out = Output(tables={"curve": learning_curve(run.records, task.block)})
     out.info.update({f"train_{k}": v for k, v in run.summary().items() if k not in ("agent", "board", "learning")})
     out.info.update(agent=agent.name, parameters=agent.parameters, torch=torch.__version__, machine=machine(),
                     total_train_cpu_seconds=spent + run.cpu_seconds)
@@ -95,43 +142,13 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
         out.info.update(curriculum_boards=[str(r.setting) for r in ran], curriculum_games=[r.games for r in ran],
                         curriculum_decisions=[r.decisions for r in ran], curriculum_updates=[r.updates for r in ran],
                         curriculum_cpu_seconds=[r.cpu_seconds for r in ran])
-    points = [{k: v for k, v in snap.items() if k != "at"} for snap in run.snapshots]
-    points.append({"games": run.games, "decisions": run.decisions, "updates": run.updates,
-                   "cpu_seconds": run.cpu_seconds, "agent": agent})
-    for p in points:  # the training CPU so far counts the curriculum's
-        p["total_cpu_seconds"] = spent + p["cpu_seconds"]
-    rows = []
-    for point in points:
-        t = evaluate_neural(point.pop("agent"), board, **_boards(board, test_games, seed, 0, boards))
-        rows.append({**point, **_tested(t)})
-    out.tables["checkpoints"] = pd.DataFrame(rows)
-    last = t  # the trained network on its own board's checkpoint boards
+    out.tables["checkpoints"], last = _checkpoints(task, agent, run, spent)
     rows, cals, wrong, views = [], [], [], {}
-    for i, test in enumerate(tests):
-        same = Setting.parse(test) == Setting.parse(board) and (boards == "benchmark" or i == 0)
-        t = last if same else evaluate_neural(agent, test, **_boards(test, test_games, seed, i, boards))
-        row = {"board": str(t.setting), **_tested(t)}
-        if calibration_games:
-            n = min(calibration_games, test_games)
-            cal = calibration(agent, test, **_boards(test, n, seed, i, boards))
-            cals.append(calibration_table(cal).reset_index(names="bin").assign(board=str(t.setting)))
-            dec = decisions(cal)
-            row.update({"quality_games": n, **{f"quality_{k}": v for k, v in decision_quality(dec).items()}})
-            worst = dec[dec["missed"]].sort_values(["exact", "game", "decision"], ascending=[False, True, True])
-            worst = worst.head(mistakes)
-            if len(worst):
-                played = evaluate_neural(agent, test, **_boards(test, n, seed, i, boards), record=True)
-                order = {int(g): j for j, g in enumerate(played.records["game"])}
-                for k, w in enumerate(worst.itertuples()):
-                    j = order[int(w.game)]
-                    seen, _ = replay_views(t.setting, played.layouts[j], played.moves[j])
-                    name = f"{t.setting}_{k}"
-                    views[f"{name}_view"] = seen[int(w.decision)]
-                    views[f"{name}_mines"] = played.layouts[j]
-                    wrong.append({"board": str(t.setting), "name": name, "game": int(w.game),
-                                  "decision": int(w.decision), "tile": int(w.tile), "net": float(w.net),
-                                  "exact": float(w.exact), "covered": int(w.covered)})
+    for i, test in enumerate(task.tests):
+        row, cal, worst = _tested_on(task, agent, i, test, views, last)
         rows.append(row)
+        cals += cal
+        wrong += worst
     out.tables["tests"] = pd.DataFrame(rows)
     if cals:
         out.tables["calibration"] = pd.concat(cals, ignore_index=True)
@@ -143,8 +160,68 @@ def neural_task(board: str, seed: int, games: int | None = None, cpu_seconds: fl
     return out
 
 
-#: The learning options a task passes to :func:`~sweeper.running.neural_play.train_neural` through ``learning``.
-LEARNING = ("symmetries", "interior_weight")
+def _trained(task: NeuralTask) -> tuple:
+    """(the trained network, the run on the task's board, the runs of the curriculum's phases)."""
+    learning = task.run_learning()
+    phases = _curriculum(task.curriculum, task.games is None)
+    agent = task.network()
+    budget = {"games": task.games, "cpu_seconds": task.cpu_seconds, "snapshots": list(task.checkpoints)}
+    if task._replay is not None:  # the recorded games and checkpoints' decisions of a run on a CPU budget
+        phases = [(b, None, g, how) for (b, _, _, how), g in zip(phases, task._replay["phases"], strict=True)]
+        budget = {"games": task._replay["games"], "cpu_seconds": None, "snapshots": task._replay["checkpoints"],
+                  "snapshots_in": "decisions"}
+    phased = [replace(learning, **how) for _, _, _, how in phases]
+    ran = [train_neural(agent, b, g, task.seed, cpu_seconds=cpu, learning=how)
+           for (b, cpu, g, _), how in zip(phases, phased)]
+    run = train_neural(agent, task.board, seed=task.seed, **budget, learning=learning)
+    return agent, run, ran
+
+
+def _checkpoints(task: NeuralTask, agent, run, spent: float) -> tuple:
+    """The table ``checkpoints``: each snapshot of ``run`` and its end, tested on the task's own board (``spent``:
+    the curriculum's CPU seconds); and the test games of its end (the trained network on those boards)."""
+    points = [{k: v for k, v in snap.items() if k != "at"} for snap in run.snapshots]
+    points.append({"games": run.games, "decisions": run.decisions, "updates": run.updates,
+                   "cpu_seconds": run.cpu_seconds, "agent": agent})
+    for p in points:  # the training CPU so far counts the curriculum's
+        p["total_cpu_seconds"] = spent + p["cpu_seconds"]
+    rows = []
+    for point in points:
+        t = evaluate_neural(point.pop("agent"), task.board, **task.where(task.board, task.test_games, 0))
+        rows.append({**point, **_tested(t)})
+    return pd.DataFrame(rows), t
+
+
+def _tested_on(task: NeuralTask, agent, i: int, test, views: dict, last) -> tuple:
+    """The test games of the trained ``agent`` on the ``i``-th test board: (its row of ``tests``, its calibration
+    frames, its rows of ``mistakes``), the mistakes' boards added to ``views``. ``last``: the trained network's test
+    games at its last checkpoint, which are these when they are the same boards (the same games, played once)."""
+    same = Setting.parse(test) == Setting.parse(task.board) and (task.boards == "benchmark" or i == 0)
+    t = last if same else evaluate_neural(agent, test, **task.where(test, task.test_games, i))
+    row = {"board": str(t.setting), **_tested(t)}
+    if not task.calibration_games:
+        return row, [], []
+    n = min(task.calibration_games, task.test_games)
+    cal = calibration(agent, test, **task.where(test, n, i))
+    frame = calibration_table(cal).reset_index(names="bin").assign(board=str(t.setting))
+    dec = decisions(cal)
+    row.update({"quality_games": n, **{f"quality_{k}": v for k, v in decision_quality(dec).items()}})
+    worst = dec[dec["missed"]].sort_values(["exact", "game", "decision"], ascending=[False, True, True])
+    worst = worst.head(task.mistakes)
+    wrong = []
+    if len(worst):
+        played = evaluate_neural(agent, test, **task.where(test, n, i), record=True)
+        order = {int(g): j for j, g in enumerate(played.records["game"])}
+        for k, w in enumerate(worst.itertuples()):
+            j = order[int(w.game)]
+            seen, _ = replay_views(t.setting, played.layouts[j], played.moves[j])
+            name = f"{t.setting}_{k}"
+            views[f"{name}_view"] = seen[int(w.decision)]
+            views[f"{name}_mines"] = played.layouts[j]
+            wrong.append({"board": str(t.setting), "name": name, "game": int(w.game), "decision": int(w.decision),
+                          "tile": int(w.tile), "net": float(w.net), "exact": float(w.exact),
+                          "covered": int(w.covered)})
+    return row, [frame], wrong
 
 
 def _learning(learning) -> dict:
@@ -153,10 +230,6 @@ def _learning(learning) -> dict:
     if not isinstance(learning, dict) or set(learning) - set(LEARNING):
         raise ValueError(f"learning must be a dict of {', '.join(LEARNING)}, got {learning!r}")
     return dict(learning)
-
-
-#: What a phase of a curriculum may learn otherwise than the run (its third element).
-PHASE_LEARNING = ("minibatch", "replay", "lr") + LEARNING
 
 
 def _curriculum(curriculum, cpu: bool) -> list:
@@ -191,23 +264,6 @@ def replay_params(params: dict, info: dict, tables: dict) -> dict:
                         "checkpoints": [int(d) for d in points]}}
 
 
-#: Where a task's checkpoints and tests play (see :func:`neural_task`).
-BOARDS = ("held-out", "benchmark")
-
-
-def _boards(board, games: int, seed: int, i: int, boards: str) -> dict:
-    """The keyword arguments of :func:`~sweeper.running.neural_play.evaluate_neural` (and of ``calibration``) for
-    ``games`` test games on ``board``: the boards of ``held_out_seed(seed, i)``, or the first ``games`` of the
-    benchmark's suite of that level (reference opening)."""
-    if boards == "held-out":
-        return {"games": games, "seed": held_out_seed(seed, i)}
-    from .benchmark import level_of, load_suite
-    suite = load_suite(level_of(board))
-    if games > len(suite):
-        raise ValueError(f"the benchmark's suites hold {len(suite):,} boards, not {games:,}")
-    return {"games": None, "seed": 0, "layouts": suite.layouts[:games]}
-
-
 def _tested(t) -> dict:
     """The row of one batch of greedy test games: games, wins, win rate, its 95% Wilson interval, the share of
     safe tiles revealed, decisions and the speed."""
@@ -219,4 +275,4 @@ def _tested(t) -> dict:
             "games_per_cpu_second": s["games_per_cpu_second"], "decisions_per_cpu_second": s["decisions_per_cpu_second"]}
 
 
-task_kind("neural_bandit", replay=replay_params)(neural_task)
+task_kind("neural_bandit", replay=replay_params, params=NeuralTask)(neural_task)

@@ -67,11 +67,31 @@ TASKS: dict = {}
 REPLAYS: dict = {}
 
 
-def task_kind(name: str, replay=None):
+#: The parameters every task has that are the runner's, not its kind's: what the progress bar calls the task and
+#: its rough relative cost (the longest start first). Both are part of the task's id, but its kind's function is
+#: called without them.
+RUNNER_PARAMS = ("label", "cost")
+
+
+@dataclass(frozen=True)
+class _WithParams:
+    """A kind's function of one frozen dataclass of its parameters, called as ``fn(**params)`` (picklable: the
+    function and the class go by reference)."""
+
+    fn: object
+    params: type
+
+    def __call__(self, **params):
+        return self.fn(self.params(**params))
+
+
+def task_kind(name: str, replay=None, params: type | None = None):
     """Register a function ``fn(**params) -> Output`` as the task kind ``name`` (and, for a kind whose runs can
-    stop on a CPU budget, its ``replay``: see :data:`REPLAYS`)."""
+    stop on a CPU budget, its ``replay``: see :data:`REPLAYS`). A kind of many parameters takes them as one frozen
+    dataclass, ``params``, whose fields are the task's parameters with their defaults: it is then called as
+    ``fn(params(**task_params))``. The kind is called without :data:`RUNNER_PARAMS`."""
     def register(fn):
-        TASKS[name] = fn
+        TASKS[name] = fn if params is None else _WithParams(fn, params)
         if replay is not None:
             REPLAYS[name] = replay
         return fn
@@ -124,7 +144,7 @@ def kind_function(task: Task):
 
 def _timed(fn, params: dict) -> tuple[Output, float]:
     t0 = time.perf_counter()
-    out = fn(**params)
+    out = fn(**{k: v for k, v in params.items() if k not in RUNNER_PARAMS})
     return out, time.perf_counter() - t0
 
 

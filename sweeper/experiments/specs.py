@@ -1,9 +1,10 @@
-"""One spec per table and figure of the paper (Section V), and the task that runs them.
+"""One spec per table and figure of the paper (Section V), the experiments beyond it, and their task kinds.
 
-Every experiment is a set of independent *bandit tasks*: train one agent on one or more board settings with one
-seed, record its learning curve and value table, and optionally test it on other boards (10^4 games each, both still
-learning -- what the paper's code does -- and frozen). Specs share tasks: the greedy and UCB(0.1) runs on 8x8x10
-serve ``fig:exp_1``, ``fig:exp_2``, ``fig:exp_5``, ``tab:action_cnt`` and the first columns of both transfer tables.
+Most experiments are sets of independent *bandit tasks* (:mod:`sweeper.experiments.bandits`): train one agent on
+one or more board settings with one seed, record its learning curve and value table, and optionally test it on other
+boards (10^4 games each, both still learning -- what the paper's code does -- and frozen). Specs share tasks: the
+greedy and UCB(0.1) runs on 8x8x10 serve ``fig:exp_1``, ``fig:exp_2``, ``fig:exp_5``, ``tab:action_cnt`` and the
+first columns of both transfer tables.
 
 Scales: ``paper`` (10^6 training games, 10^4 test games) and ``quick`` (2*10^4 and 10^3: a smoke run of every spec
 for the tests). Seeds: the paper reports one run per agent; ``seeds`` adds independent repetitions.
@@ -22,8 +23,9 @@ import pandas as pd
 from ..agents.kinds import make_agent
 from ..game.engine import Setting
 from ..rng import FROZEN_SEED, held_out_seed
+from .bandits import BanditTask, Evaluation, bandit, bandit_task, block_curve  # noqa: F401  (the specs' task)
 from .runner import Output, Task, task_kind
-from ..running.training import evaluate, play, warm_up
+from ..running.training import play, warm_up
 
 STANDARD_TESTS = ("8x8x10", "16x16x40", "16x30x99")
 LEVEL = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
@@ -54,104 +56,9 @@ BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq", "ext:re
                "ext:benchmark")
 
 
-# ------------------------------------------------------------------ the task --
-
-def _curve(records: pd.DataFrame, block: int) -> pd.DataFrame:
-    g = np.arange(len(records)) // block
-    won = records["won"].to_numpy()
-    grp = pd.DataFrame({"block": g, "won": won, "decisions": records["decisions"].to_numpy(),
-                        "revealed": records["revealed"].to_numpy(),
-                        "actions_recorded": records["actions_recorded"].to_numpy(),
-                        "perfect_actions": records["perfect_actions"].to_numpy(),
-                        "setting": records["setting"].astype(str).to_numpy()})
-    c = grp.groupby("block").agg(setting=("setting", "last"), block_wins=("won", "sum"), block_games=("won", "size"),
-                                 mean_decisions=("decisions", "mean"), mean_revealed=("revealed", "mean"),
-                                 actions_recorded=("actions_recorded", "last"),
-                                 perfect_actions=("perfect_actions", "last")).reset_index(drop=True)
-    c.insert(0, "episode", np.cumsum(c["block_games"].to_numpy()))
-    c["cum_wins"] = np.cumsum(c["block_wins"].to_numpy())
-    c["cum_win_rate"] = c["cum_wins"] / c["episode"]
-    c["block_win_rate"] = c["block_wins"] / c["block_games"]
-    return c
-
-
-def _value_facts(agent) -> dict:
-    """Counts and mean N of the recorded actions (the paper's tab:action_cnt)."""
-    keys, q, n = agent.table.recorded()
-    perfect = np.abs(q) == 1.0
-    return {"actions_recorded": int(len(keys)), "perfect_actions": int(perfect.sum()),
-            "mean_count_perfect": float(n[perfect].mean()) if perfect.any() else float("nan"),
-            "mean_count_nonperfect": float(n[~perfect].mean()) if (~perfect).any() else float("nan"),
-            "mean_count_all": float(n.mean()) if len(n) else float("nan"),
-            "table_keys": int(agent.table.meta[0]), "table_bytes": agent.table.nbytes()}
-
-
-@task_kind("bandit")
-def bandit_task(agent: str, boards: list, episodes: int, seed: int, symmetric: bool = True, flags: bool = True,
-                opening: str = "reference", block: int = 10_000, tests: list = (), test_episodes: int = 0,
-                save_agent: bool = False, test_openings: list = (), label: str | None = None,
-                cost: float = 1.0) -> Output:
-    """Train ``agent`` on ``boards`` (``episodes`` games each) from ``seed``, timed after a warm-up game that compiles
-    the kernels (``compile_seconds``); test it on each of ``tests`` for ``test_episodes`` games, frozen and still
-    learning, each test starting from the trained agent with seed ``seed * 1000 + 1 + i``. With ``test_openings``,
-    the tests are frozen only, once per opening."""
-    if block < 1:
-        raise ValueError(f"block must be a positive number of games, got {block}")
-    if bool(tests) != (test_episodes > 0):
-        raise ValueError("tests and test_episodes go together: test boards need test_episodes > 0, and "
-                         "test_episodes need test boards")
-    if test_openings and not tests:
-        raise ValueError("test_openings apply to the test games: give tests (and test_episodes) too")
-    ag = make_agent(agent, symmetric=symmetric, flags=flags)
-    warm = warm_up(ag, boards[0], opening=opening)  # the kernels compiled (or loaded from the cache) before the timing
-    run = play(ag, boards, episodes, seed, learn=True, opening=opening, progress=False)
-    out = Output()
-    out.tables["curve"] = _curve(run.records, block)
-    if tests:  # per-game outcomes, for the significance tests of the transfer tables
-        out.tables["training"] = pd.DataFrame({"won": run.records["won"].to_numpy()})
-    out.info.update(_value_facts(ag), compile_seconds=warm)
-    out.info.update(wins=run.wins, games=len(run.records), win_rate=run.win_rate, train_seconds=run.seconds,
-                    games_per_second=len(run.records) / run.seconds if run.seconds else None)
-    rows = []
-    for i, board in enumerate(tests):
-        if test_openings:
-            for test_opening in test_openings:
-                t = evaluate(ag, board, test_episodes, held_out_seed(seed, i), freeze=True, opening=test_opening,
-                             progress=False)
-                rows.append(pd.DataFrame({"test": board, "mode": "frozen", "opening": test_opening,
-                                          "won": t.records["won"].to_numpy()}))
-                out.info[f"test_seconds_{board}_{test_opening}"] = t.seconds
-            continue
-        for mode in ("learning", "frozen"):
-            t = evaluate(ag.copy(), board, test_episodes, held_out_seed(seed, i), freeze=(mode == "frozen"),
-                         opening=opening, progress=False)
-            rows.append(pd.DataFrame({"test": board, "mode": mode, "won": t.records["won"].to_numpy()}))
-            out.info[f"test_seconds_{board}_{mode}"] = t.seconds
-    if rows:
-        out.tables["tests"] = pd.concat(rows, ignore_index=True)
-    if save_agent:
-        out.arrays["agent"] = ag.file_arrays()
-    return out
-
-
-def bandit(agent, boards, episodes, seed, *, block, tests=(), test_episodes=0, save_agent=False, symmetric=True,
-           flags=True, tag="", test_openings=()) -> Task:
-    boards = [boards] if isinstance(boards, str) else list(boards)
-    tiles = sum(Setting.parse(b).tiles for b in boards) / len(boards)
-    cost = episodes * len(boards) * tiles / 64 + sum(Setting.parse(b).tiles for b in tests) * test_episodes * 2 / 64
-    name = make_agent(agent, symmetric=symmetric, flags=flags).name
-    label = f"{name} on {'+'.join(boards)}{tag} seed {seed}"
-    extra = {"test_openings": list(test_openings)} if test_openings else {}
-    if test_openings:
-        cost *= len(test_openings) / 2
-    return Task.make("bandit", agent=agent, boards=boards, episodes=episodes, seed=seed, symmetric=symmetric,
-                     flags=flags, block=block, tests=list(tests), test_episodes=test_episodes, save_agent=save_agent,
-                     label=label, cost=cost, **extra)
-
-
 @task_kind("player")
 def player_task(player: str, board: str, episodes: int, seed: int, opening: str = "reference",
-                label: str | None = None, cost: float = 1.0, guess: str = "fewest") -> Output:
+                guess: str = "fewest") -> Output:
     """``episodes`` games of the exact-probability ``solver`` (guessing by ``guess``) or the ``random`` player."""
     from ..running.players import play_random, play_solver
     kw = {"guess": guess} if player == "solver" else {}
@@ -177,10 +84,11 @@ def player(name, board, episodes, seed, opening, guess="fewest") -> Task:
 
 @task_kind("audit")
 def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list, audit_episodes: int,
-               opening: str = "reference", label: str | None = None, cost: float = 1.0) -> Output:
-    """Train ``agent`` as :func:`bandit_task` does (same seed, same agent, the same warm-up), then audit it frozen
-    against the exact probabilities (:func:`sweeper.running.belief.audit`) on each of ``audits``,
-    ``audit_episodes`` games each, seed ``seed * 1000 + 1 + i`` (the test boards of the bandit task)."""
+               opening: str = "reference") -> Output:
+    """Train ``agent`` as :func:`~sweeper.experiments.bandits.bandit_task` does (same seed, same agent, the same
+    warm-up), then audit it frozen against the exact probabilities (:func:`sweeper.running.belief.audit`) on each
+    of ``audits``, ``audit_episodes`` games each, seed ``seed * 1000 + 1 + i`` (the test boards of the bandit
+    task)."""
     from ..running.belief import EPS, audit
     ag = make_agent(agent)
     warm = warm_up(ag, boards[0])
@@ -209,8 +117,8 @@ def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list,
 
 @task_kind("regret")
 def regret_task(agent: str, board: str, episodes: int, seed: int, block: int, window: str | None = None,
-                frozen: int = 0, label: str | None = None, cost: float = 1.0) -> Output:
-    """Train ``agent`` on ``board`` (the games of :func:`bandit_task` with the same seed) and score every
+                frozen: int = 0) -> Output:
+    """Train ``agent`` on ``board`` (the games of :func:`~sweeper.experiments.bandits.bandit_task` with the same seed) and score every
     decision against the exact one-step oracle (:func:`sweeper.running.regret.regret`): per block of
     ``block`` games, the wins, decisions and regret, split against the best window agent whose table's checksum
     is ``window`` (the package's table for the board; None: the board has none, no split). With ``frozen``
@@ -269,11 +177,11 @@ def audit_spec_task(agent, sc, seed) -> Task:
                      label=f"audit of {agent} trained on 8x8x10 seed {seed}", cost=cost)
 
 @task_kind("paper_code")
-def paper_code_task(file: str, episodes: int, block: int, label: str | None = None, cost: float = 1.0) -> Output:
+def paper_code_task(file: str, episodes: int, block: int) -> Output:
     """The paper's published code on one file of recorded games (:func:`sweeper.experiments.paper.paper_code_games`),
     its first ``episodes`` games: table ``paper_code``, that program's learning curve per block of ``block`` games
     (cumulative wins, decisions, actions recorded), read from the file; table ``curve``, our agent of the same
-    spec fed the same layouts in the same order (as :func:`bandit_task` records it); and in ``info`` whether the
+    spec fed the same layouts in the same order (as :func:`~sweeper.experiments.bandits.bandit_task` records it); and in ``info`` whether the
     two played the same games (``identical_games``: games where win, decisions and actions recorded all agree;
     ``first_difference``: the first game where one does not, or None)."""
     from .paper import PAPER_CODE_GAMES, paper_code_games
@@ -292,7 +200,7 @@ def paper_code_task(file: str, episodes: int, block: int, label: str | None = No
                                  "cum_decisions": np.cumsum(theirs["plays"])[ends - 1],
                                  "actions_recorded": theirs["actions"][ends - 1]})
     theirs_curve["cum_win_rate"] = theirs_curve["cum_wins"] / theirs_curve["episode"]
-    out = Output(tables={"paper_code": theirs_curve, "curve": _curve(rec, block)})
+    out = Output(tables={"paper_code": theirs_curve, "curve": block_curve(rec, block)})
     out.info.update(board=board, agent=spec, games=episodes, wins=int(theirs["won"].sum()),
                     actions_recorded=int(theirs["actions"][-1]), decisions=int(theirs["plays"].sum()),
                     our_wins=run.wins, identical_games=int(same.sum()),
@@ -347,7 +255,7 @@ TRANSFER_TRAINING = {"greedy": (("8x8x10",), ("8x8x10", "8x8x11", "8x8x12", "8x8
 def transfer_task(agent, boards, sc, seed):
     """Train (10^6 games in all; several settings share them equally) and test on the three levels."""
     per = sc.train // len(boards)
-    return bandit(agent, boards, per, seed, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test,
+    return bandit(agent, boards, per, seed, block=sc.block, tests=Evaluation(STANDARD_TESTS, sc.test),
                   save_agent=(boards == ("8x8x10",)))
 
 
@@ -522,8 +430,8 @@ def how_good_tasks(sc, seeds):
     """Floor (random), bandits trained on 8x8x10 and frozen, ceiling (solver): 3 levels x 3 openings."""
     tasks = [player(p, b, sc.test, s, opening) for p in ("random", "solver") for b in STANDARD_TESTS
              for opening in OPENINGS for s in seeds]
-    tasks += [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test,
-                     test_openings=OPENINGS) for a in HOW_GOOD_BANDITS for s in seeds]
+    tasks += [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=Evaluation(STANDARD_TESTS, sc.test, OPENINGS))
+              for a in HOW_GOOD_BANDITS for s in seeds]
     return tasks
 
 
@@ -533,13 +441,13 @@ EXTRA_SPECS = {s.id: s for s in [
          "Thompson sampling with a uniform and an optimistic Beta prior, trained on 8x8x10 and tested on the "
          "three levels, beside the paper's greedy and UCB(0.1) runs.",
          lambda sc, seeds: [transfer_task(a, ("8x8x10",), sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
-         + [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test)
+         + [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=Evaluation(STANDARD_TESTS, sc.test))
             for a in THOMPSON_AGENTS for s in seeds]),
     Spec("ext:own_rule", "Write your own bandit: textbook rules as plug-ins beside the paper's agents",
          "Decaying epsilon-greedy, softmax and UCB1 written as plug-in rules, trained on 8x8x10 like the built-in "
          "agents, beside the runs of greedy, UCB(0.1) and Thompson sampling of ext:thompson.",
          lambda sc, seeds: [transfer_task(a, ("8x8x10",), sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
-         + [bandit("thompson", "8x8x10", sc.train, s, block=sc.block, tests=STANDARD_TESTS, test_episodes=sc.test)
+         + [bandit("thompson", "8x8x10", sc.train, s, block=sc.block, tests=Evaluation(STANDARD_TESTS, sc.test))
             for s in seeds]
          + [bandit(a, "8x8x10", sc.train, s, block=sc.block) for a in OWN_RULE_AGENTS for s in seeds]),
     Spec("ext:belief", "What the agent believes versus the truth",
@@ -601,11 +509,12 @@ def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
 
 
 def register_kinds() -> list[str]:
-    """Register every task kind of the experiments and return their names: this module's (``bandit``, ``player``,
-    ``audit``, ``regret``, ``paper_code``), :mod:`~sweeper.experiments.neural`'s (``neural_bandit``) and
-    :mod:`~sweeper.experiments.deep_rl`'s (``deep_ppo``, ``deep_random``). What recomputes a stored run from its
-    ``meta.json`` alone (``python -m sweeper verify``) calls it; importing those modules imports no torch (only
-    running a deep task does)."""
+    """Register every task kind of the experiments and return their names: :mod:`~sweeper.experiments.bandits`'
+    (``bandit``), this module's (``player``, ``audit``, ``regret``, ``paper_code``),
+    :mod:`~sweeper.experiments.leaderboard`'s (``benchmark``), :mod:`~sweeper.experiments.neural`'s
+    (``neural_bandit``) and :mod:`~sweeper.experiments.deep_rl`'s (``deep_ppo``, ``deep_random``). What recomputes
+    a stored run from its ``meta.json`` alone (``python -m sweeper verify``) calls it; importing those modules
+    imports no torch (only running a deep task does)."""
     from . import deep_rl, neural  # noqa: F401  (they register their kinds with @task_kind)
     from .runner import TASKS
     missing = sorted(set(KINDS) - set(TASKS))

@@ -28,11 +28,7 @@ it names against the history) is reported as such and not recomputed. A run that
 machine it was made on where that differs from this one (:func:`sweeper.machine.machine`: torch's kernels
 depend on the CPU's instruction set).
 
-With ``record=True`` an identical run made from uncommitted code (``provenance.sweeper_modified``) gets a
-``verified`` record in its ``meta.json``: the commit that reproduced it byte for byte, with that code's
-source fingerprint and a checksum of its own (:func:`sweeper.experiments.provenance.verified_problem` checks it),
-while the run's own checksum, which the summary tables' manifest names, stays as it was. Recording needs a clean
-``sweeper/`` (committed code), else the commit would not say which code verified it.
+With ``record=True`` an identical run made from uncommitted code gets a ``verified`` record (:func:`verify`).
 """
 
 from __future__ import annotations
@@ -295,7 +291,13 @@ def _record(folder: Path, meta: dict) -> None:
 def verify(store: Store, runs, record: bool = False, log=print) -> list[Verdict]:
     """Verify ``runs`` (``kind/id``, see :func:`select`) of ``store`` one by one, logging a line each.
     ``record``: write the ``verified`` record of identical runs made from uncommitted code; refused unless the
-    code is committed (``ValueError``)."""
+    code is committed (``ValueError``).
+
+    With ``record=True`` an identical run made from uncommitted code (``provenance.sweeper_modified``) gets a
+    ``verified`` record in its ``meta.json``: the commit that reproduced it byte for byte, with that code's source
+    fingerprint and a checksum of its own (:func:`sweeper.experiments.provenance.verified_problem` checks it),
+    while the run's own checksum, which the summary tables' manifest names, stays as it was. Recording needs a
+    clean ``sweeper/`` (committed code), else the commit would not say which code verified it."""
     if record:
         prov = provenance()
         if prov["sweeper_modified"] or len(prov["commit"]) != 40:

@@ -23,15 +23,9 @@ by one of the *openings* of :data:`OPENING_TABLE` (each one row of data):
     The first click is a 0: mines are drawn among tiles outside the 3x3
     neighbourhood of ``first``, then ``first`` is opened (flood fill).
 
-Same seed, same boards: mines are drawn by :mod:`sweeper.rng` streams only.
-
-The state of a game lives in one :class:`Board` bundle of flat arrays over the
-board padded with one ring of ``OUT`` cells (:mod:`sweeper.game.grid`), so
-windows never need bounds checks. Besides the mines, numbers, view and flags it
-keeps a *change log*: every cell whose 3x3 neighbourhood changed since the log
-was last read (an agent reads it to recompute only the windows that changed,
-then clears it). Nothing here knows about agents. :class:`Game` is the Python
-face for playing by hand, on the very same kernels.
+Same seed, same boards: mines are drawn by :mod:`sweeper.rng` streams only. The state of a game lives in one
+:class:`Board` bundle; nothing here knows about agents. :class:`Game` is the Python face for playing by hand, on
+the very same kernels.
 """
 
 from __future__ import annotations
@@ -237,7 +231,10 @@ def _guarded(setting: Setting, opening: Opening, first) -> np.ndarray:
     return out
 
 
-#: The arrays of one game in progress, as one bundle for the kernels.
+#: The arrays of one game in progress, as one bundle for the kernels: flat arrays over the board padded with one
+#: ring of ``OUT`` cells (:mod:`sweeper.game.grid`), so that windows never need bounds checks. Besides the mines,
+#: numbers, view and flags it keeps a *change log*: every cell whose 3x3 neighbourhood changed since the log was
+#: last read (an agent reads it to recompute only the windows that changed, then clears it).
 #: ``geo`` the setting (``G_*`` indices), ``tiles`` the padded index of every tile (row-major),
 #: ``off8``/``off9`` neighbour and window offsets, ``mine``, ``cnt`` (numbers), ``shown`` (the player's
 #: view, cell codes) and ``flg`` per padded cell,
@@ -304,18 +301,18 @@ def touch(view, dirty, dlist, gs, off8, x):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def reveal(b, t):
-    """Reveal safe covered tile ``t`` with flood fill of zeros.
+def reveal(b, tile):
+    """Reveal safe covered tile ``tile`` with flood fill of zeros.
 
     Flagged tiles (``view == FLAG``) are never opened by the fill; a tile the
     agent only marked (invisible-flag mode: ``flg`` set, view still covered) is
     opened and loses its mark."""
     cnt, view, flg, gs, stack, off8, dirty, dlist = b.cnt, b.shown, b.flg, b.gs, b.stack, b.off8, b.dirty, b.dlist
     sp = 0
-    view[t] = cnt[t]
+    view[tile] = cnt[tile]
     gs[REV] += 1
-    touch(view, dirty, dlist, gs, off8, t)
-    stack[sp] = t
+    touch(view, dirty, dlist, gs, off8, tile)
+    stack[sp] = tile
     sp += 1
     while sp > 0:
         sp -= 1
@@ -381,10 +378,10 @@ def new_game(b, rng, layout):
             mine[pool[i]] = 1
     for j in range(n):
         p = tiles[j]
-        c = 0
+        near = 0
         for k in range(8):
-            c += mine[p + off8[k]]
-        cnt[p] = c
+            near += mine[p + off8[k]]
+        cnt[p] = near
     if guard < 0:
         done = False
         for c in range(C):
@@ -407,28 +404,28 @@ def new_game(b, rng, layout):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def click(b, t):
-    """Click covered tile ``t``: lose on a mine, else reveal; sets the status."""
+def click(b, tile):
+    """Click covered tile ``tile``: lose on a mine, else reveal; sets the status."""
     gs, geo = b.gs, b.geo
-    if b.mine[t] != 0:
-        b.shown[t] = EXPLODED
+    if b.mine[tile] != 0:
+        b.shown[tile] = EXPLODED
         gs[ST] = LOST
     else:
-        reveal(b, t)
+        reveal(b, tile)
         if gs[REV] == geo[G_R] * geo[G_C] - geo[G_K]:
             gs[ST] = WON
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def set_flag(b, t, on, visible):
-    """Place (``on``) or remove a flag on covered tile ``t``. With ``visible``
+def set_flag(b, tile, on, visible):
+    """Place (``on``) or remove a flag on covered tile ``tile``. With ``visible``
     false the flag is only the agent's mark: the view keeps showing a covered tile."""
     gs = b.gs
-    b.flg[t] = 1 if on else 0
+    b.flg[tile] = 1 if on else 0
     gs[NFL] += 1 if on else -1
     if visible:
-        b.shown[t] = FLAG if on else COVERED
-    touch(b.shown, b.dirty, b.dlist, gs, b.off8, t)
+        b.shown[tile] = FLAG if on else COVERED
+    touch(b.shown, b.dirty, b.dlist, gs, b.off8, tile)
 
 
 # ------------------------------------------------------------- Python face --

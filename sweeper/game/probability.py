@@ -26,14 +26,7 @@ covered tiles: the solver never trusts them.
   ``E[K - F] / U``.
 * A tile gets exactly ``0.0`` when no consistent layout puts a mine on it.
 
-Budget and fallback
--------------------
-A group's enumeration may assign at most ``budget`` box values
-(:data:`NODE_BUDGET` by default) before it is abandoned. An abandoned group's
-constraints are dropped: its tiles count as unconstrained tiles (they get the
-unconstrained probability and join ``U``), the other groups stay exact. Every
-abandoned group is counted: :func:`mine_probabilities` returns the count with
-``return_fallbacks=True``, the players report it as ``fallbacks``.
+A group's enumeration has a budget; a group that exceeds it falls back (:func:`mine_probabilities` says how).
 """
 
 from __future__ import annotations
@@ -88,14 +81,14 @@ def _numbers_fit(view, tiles, off8):
 
 
 @njit(cache=True)
-def _same_numbers(view, t, r, off8):
-    """Whether covered tiles ``t`` and ``r`` touch exactly the same revealed numbers."""
+def _same_numbers(view, x, r, off8):
+    """Whether covered tiles ``x`` and ``r`` touch exactly the same revealed numbers."""
     nt = 0
     nr = 0
     for k in range(8):
         if _number(view[r + off8[k]]):
             nr += 1
-        q = t + off8[k]
+        q = x + off8[k]
         if _number(view[q]):
             nt += 1
             near = False
@@ -146,25 +139,25 @@ def _boxes(view, order, a, b, off8, box, cid):
     nbc = np.zeros(T, np.int64)
     nb = 0
     for i in range(a, b):
-        t = order[i]
+        x = order[i]
         q0 = -1
         for k in range(8):
-            if q0 == -1 and _number(view[t + off8[k]]):
-                q0 = t + off8[k]
+            if q0 == -1 and _number(view[x + off8[k]]):
+                q0 = x + off8[k]
         found = -1
         for k in range(8):
             r = q0 + off8[k]
-            if found == -1 and box[r] != -1 and _same_numbers(view, t, r, off8):
+            if found == -1 and box[r] != -1 and _same_numbers(view, x, r, off8):
                 found = box[r]
         if found == -1:
             found = nb
             nb += 1
             for k in range(8):
-                q = t + off8[k]
+                q = x + off8[k]
                 if _number(view[q]):
                     bc[found, nbc[found]] = cid[q]
                     nbc[found] += 1
-        box[t] = found
+        box[x] = found
         size[found] += 1
     return nb, size, bc, nbc
 
@@ -285,16 +278,16 @@ def _solve_groups(view, tiles, off8, budget, gr):
     fallbacks = 0
     logscale = 0.0
     for j in range(n):
-        t = tiles[j]
-        if not _covered(view[t]) or gid[t] != -1:
+        x = tiles[j]
+        if not _covered(view[x]) or gid[x] != -1:
             continue
         near = False
         for k in range(8):
-            near = near or _number(view[t + off8[k]])
+            near = near or _number(view[x + off8[k]])
         if not near:
             U += 1
             continue
-        end, nc = _group(view, t, ng, off8, gid, cid, order, start[ng], need, cap)
+        end, nc = _group(view, x, ng, off8, gid, cid, order, start[ng], need, cap)
         nb, size, bc, nbc = _boxes(view, order, start[ng], end, off8, box, cid)
         T = end - start[ng]
         sols, cnt, done = _enumerate(nb, size, bc, nbc, need[:nc], cap[:nc], T, budget)
@@ -397,12 +390,12 @@ def _fill_group(members, box, sols, cnt, others, w, prob):
         for f in range(others.shape[0]):
             tm[m] += others[f] * w[m + f]
         z += sols[m] * tm[m]
-    for t in members:
-        b = box[t]
+    for x in members:
+        b = box[x]
         s = 0.0
         for m in range(T + 1):
             s += cnt[m, b] * tm[m]
-        prob[t] = s / z
+        prob[x] = s / z
 
 
 
@@ -433,7 +426,13 @@ def mine_probabilities(view2d, mines, *, budget: int = NODE_BUDGET, return_fallb
 
     ``view2d`` holds cell codes (0-8 numbers, 9 covered, 10 flagged: read as
     covered); ``mines`` is the board's total. With ``return_fallbacks`` the
-    result is ``(probabilities, groups that fell back)``."""
+    result is ``(probabilities, groups that fell back)``.
+
+    Budget and fallback: a group's enumeration may assign at most ``budget`` box values (:data:`NODE_BUDGET` by
+    default) before it is abandoned. An abandoned group's constraints are dropped: its tiles count as
+    unconstrained tiles (they get the unconstrained probability and join ``U``), the other groups stay exact.
+    Every abandoned group is counted: the count is returned with ``return_fallbacks=True``, and the players report
+    it as ``fallbacks``."""
     padded, tiles, off8, mines, budget = prepared_view(view2d, mines, budget)
     rows, cols = np.asarray(view2d).shape
     prob = np.full(padded.shape[0], np.nan)

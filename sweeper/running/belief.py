@@ -42,7 +42,7 @@ from ..agents.oracle import (CAUSES, D_CLICKED, D_EXPLODED, D_FLAG, D_GAME, D_N,
 from ..game.engine import Setting, with_openings
 from ..game.grid import tile_of
 from ..game.probability import NODE_BUDGET, check_budget
-from .training import check_episodes, play
+from .training import KernelCalls, check_episodes, play
 
 __all__ = ["Audit", "audit", "find_episode", "Recorder", "bin_label", "belief_bin", "CAUSES", "EPS", "N_BINS"]
 
@@ -243,8 +243,8 @@ def audit(agent, board="8x8x10", episodes: int = 1_000, seed: int = 0, *, openin
     setting = Setting.parse(board)
     episodes = check_episodes(episodes)
     recorder = Recorder(rows=True, budget=budget)
-    run = play(agent.copy(), setting, episodes, seed, learn=learn, opening=opening, first=first, chunk=chunk,
-               progress=progress, recorder=recorder)
+    run = play(agent.copy(), setting, episodes, seed, learn=learn, opening=opening, first=first, progress=progress,
+               calls=KernelCalls(chunk, recorder))
     decisions, gframe, cb = _audit_frames(recorder, setting, episodes)
     return Audit(agent.name, str(setting), opening, run.seed, decisions, gframe, cb, recorder.fallbacks, run.seconds)
 

@@ -342,10 +342,10 @@ class Episode:
         """
         if self.done:
             raise ValueError(f"the episode is over ({self.status})")
-        c = self.cache
-        cache = c._replace(tslot=c.tslot.copy(), tgen=c.tgen.copy(), tdraw=c.tdraw.copy(), ac=c.ac.copy())
-        t = self.agent.table.bundle
-        table = t._replace(meta=t.meta.copy())
+        kept, bundle = self.cache, self.agent.table.bundle
+        cache = kept._replace(tslot=kept.tslot.copy(), tgen=kept.tgen.copy(), tdraw=kept.tdraw.copy(),
+                              ac=kept.ac.copy())
+        table = bundle._replace(meta=bundle.meta.copy())
         if self.rule is None:
             choice = choose(self.board, cache, table, self.pol, self.rng_agent.copy())
         else:
@@ -409,7 +409,7 @@ class Episode:
         """
         if self.done:
             raise ValueError(f"the episode is over ({self.status})")
-        b, c = self.board, self.cache
+        b, cache = self.board, self.cache
         before = self.view
         exact = self.probabilities() if self.exact else None
         best = best_move = None
@@ -421,28 +421,28 @@ class Episode:
             best_move = ("flag" if exact[br, bc] > 0.5 else "click", (int(br), int(bc)))
         table = self.agent.table.bundle
         if self.rule is None:
-            t, key, slot, qv, nv, score, flag, idx = choose(b, c, table, self.pol, self.rng_agent)
+            x, key, slot, qv, nv, score, flag, idx = choose(b, cache, table, self.pol, self.rng_agent)
         else:
-            t, key, slot, qv, nv, score, flag, idx = custom.quiet(choose, b, c, table, self.pol, self.rng_agent,
+            x, key, slot, qv, nv, score, flag, idx = custom.quiet(choose, b, cache, table, self.pol, self.rng_agent,
                                                                   self.rule)
             self._check_rule(self.rule)
-        cands = self._scored(c, table, t if idx < 0 else idx)
+        cands = self._scored(cache, table, x if idx < 0 else idx)
         if key < 0:
             key = int(table.keys[slot])
         if self.rule is None:
-            removed = apply(b, c, table, self.pol, t, key, slot, flag)
+            removed = apply(b, cache, table, self.pol, x, key, slot, flag)
         else:
-            removed = custom.quiet(apply, b, c, table, self.pol, t, key, slot, flag, self.rule)
+            removed = custom.quiet(apply, b, cache, table, self.pol, x, key, slot, flag, self.rule)
             self._check_rule(self.rule)
         centre = direction = None
         if idx >= 0:
-            centre, direction = self._rc(t + b.off8[idx % 8]), DIRECTIONS[7 - idx % 8]
+            centre, direction = self._rc(x + b.off8[idx % 8]), DIRECTIONS[7 - idx % 8]
         runners = cands[~cands["chosen"]].sort_values("rank").head(self.k_runners).reset_index(drop=True)
-        d = Decision(number=int(c.ac[DEC]), tile=self._rc(t), centre=centre, direction=direction, key=int(key),
+        d = Decision(number=int(cache.ac[DEC]), tile=self._rc(x), centre=centre, direction=direction, key=int(key),
                      q=float(qv), n=int(nv), score=float(score), action="flag" if flag else "click",
-                     mine=bool(b.mine[t]), removed=None if removed < 0 else self._rc(removed),
+                     mine=bool(b.mine[x]), removed=None if removed < 0 else self._rc(removed),
                      status="", view=before, runners_up=runners[CANDIDATE_COLUMNS[:-1]], exact=exact,
-                     explored=bool(c.ac[EXPLORED]), candidates=cands, best=best, best_move=best_move)
+                     explored=bool(cache.ac[EXPLORED]), candidates=cands, best=best, best_move=best_move)
         if b.gs[ST] == ONGOING:
             self._refresh()
         else:

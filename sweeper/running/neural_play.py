@@ -1,38 +1,14 @@
 """Playing and training the neural bandit (:mod:`sweeper.agents.neural`): many games at once, on the engine.
 
-The batched player
-    ``batch`` games are in progress at once, each on its own row of stacked engine arrays (a
-    :class:`~sweeper.game.engine.Board` whose per-cell arrays have one row per game). Boards are dealt by the
-    engine's ``new_game`` kernel, moves made by its ``click`` kernel (:func:`_deal`, :func:`_click_each`, which
-    only call them on one row); nothing here deals, opens or reveals by itself. At each step the network reads the
-    views of every game in progress in one forward pass and each game clicks its covered tile of lowest
-    predicted P(mine) (:meth:`~sweeper.agents.neural.NeuralAgent.choose`'s rule). A finished game's row is dealt
-    the next board at once. Boards are dealt from one stream in the order games start, so game ``i`` of a run
-    with seed ``s`` is the ``i``-th board of ``s``'s board stream: the very boards of
-    ``play_solver(board, games, seed=s)`` and ``play_random`` (so the solver's and the network's games pair up).
-The learning (:func:`train_neural`)
-    Every decision's view is kept until its game ends; the game's mine layout then labels it (the delayed label
-    the paper's agent learns from: the whole layout, so every covered tile of the view is labelled), and the
-    labelled views enter a replay buffer (the last ``capacity`` decisions). Once the buffer holds ``warmup``
-    decisions, the network takes one Adam step (learning rate ``lr``) on a minibatch of ``minibatch`` views drawn
-    uniformly from the buffer each time ``minibatch / replay`` new decisions have been made (so ``replay`` is the
-    views trained on per decision played): binary cross-entropy of the logits against the mines, on the covered
-    tiles of each view. Two options, off by default: ``symmetries`` turns each view of a minibatch (and its mines)
-    by one of the board's symmetries drawn for it (the paper's 8 on a square board: rotations and reflections; the
-    4 flips on others), so the network sees every orientation of a pattern; ``interior_weight`` (1 by default)
-    weighs the loss of covered tiles with no revealed neighbour, whose label says little but the mine density,
-    against the frontier's. While learning, the agent's ``epsilon`` explores (a uniformly random covered tile, drawn
-    on the seed's agent stream). Test games (:func:`evaluate_neural`) are greedy and change nothing.
-Budgets
-    ``games`` (deterministic: the same seed gives the same network and the same games, bit for bit, on one
-    thread) or ``cpu_seconds`` (new games are dealt until the process has used that much CPU time since the call
-    began; the games in progress are finished. Where it stops depends on the machine's speed; the run reports its
-    games, and ``train_neural(..., games=that)`` with the same seed replays it exactly).
-Records
-    One row per game in the order the games ended: ``game`` (its board's index in the stream), ``won``,
-    ``decisions`` (clicks after the opening), ``revealed`` (share of safe tiles revealed), ``updates`` (gradient
-    steps so far) and ``cpu_seconds`` (the process CPU time since the call began). :func:`learning_curve` sums
-    them per block of games.
+:func:`train_neural` trains a network online (how: :class:`NeuralLearning`), :func:`evaluate_neural` plays its
+greedy test games (they change nothing), :func:`calibration` and :func:`decisions` measure its P(mine) and its
+clicks against the exact probabilities. Both players are one loop, the batched player (:class:`_Batch`):
+``batch`` games in progress at once, each on its own row of stacked engine arrays, dealt and clicked by the
+engine's kernels (nothing here deals, opens or reveals by itself); at each step the network reads the views of
+every game in progress in one forward pass and each game clicks its covered tile of lowest predicted P(mine).
+Boards are dealt from one stream in the order games start, so game ``i`` of a run with seed ``s`` is the
+``i``-th board of ``s``'s board stream: the very boards of ``play_solver(board, games, seed=s)`` and
+``play_random`` (so the solver's and the network's games pair up). What a run returns: :class:`NeuralRun`.
 """
 
 from __future__ import annotations
@@ -114,11 +90,15 @@ def _explore(views, picks, epsilon, rng):
 
 @dataclass
 class NeuralRun:
-    """What :func:`train_neural` or :func:`evaluate_neural` played: the agent, one row per game (see the module
-    docstring), and the totals. ``layouts`` and ``moves`` (with ``record=True``): each game's mine layout and
-    its clicks (flat indices ``r * cols + c``), in the order of ``records``. ``snapshots`` (training with
-    ``snapshots=``): one dict per point of the budget asked for, with a copy of the agent then (``agent``) and
-    the ``games``, ``decisions``, ``updates`` and ``cpu_seconds`` so far."""
+    """What :func:`train_neural` or :func:`evaluate_neural` played: the agent, one row per game, and the totals.
+
+    ``records`` has one row per game in the order the games ended: ``game`` (its board's index in the seed's
+    board stream), ``won``, ``decisions`` (clicks after the opening), ``revealed`` (share of safe tiles revealed),
+    ``updates`` (gradient steps so far) and ``cpu_seconds`` (the process CPU time since the call began);
+    :func:`learning_curve` sums them per block of games. ``layouts`` and ``moves`` (with ``record=True``): each
+    game's mine layout and its clicks (flat indices ``r * cols + c``), in the order of ``records``.
+    ``snapshots`` (training with ``snapshots=``): one dict per point of the budget asked for, with a copy of the
+    agent then (``agent``) and the ``games``, ``decisions``, ``updates`` and ``cpu_seconds`` so far."""
 
     agent: NeuralAgent
     setting: Setting
@@ -208,22 +188,92 @@ class _Replay:
         self.size = min(self.size + len(views), cap)
 
 
-class _Learner:
-    """The learning of :func:`_play` (see the module docstring): the views of each game in progress kept until it
-    ends, then labelled by its mines into the replay buffer; Adam steps on minibatches drawn from the buffer."""
+def _number(value, name, lo, hi, lo_open=False):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or not (lo < value if lo_open else lo <= value) or value > hi:
+        raise ValueError(f"{name} must be a number in {'(' if lo_open else '['}{lo}, {hi}], got {value!r}")
+    return float(value)
 
-    def __init__(self, agent, setting, rows, gen, minibatch, replay, lr, capacity, warmup, symmetries=False,
-                 interior_weight=1.0):
+
+@dataclass(frozen=True)
+class NeuralLearning:
+    """How :func:`train_neural` learns: every decision's view is kept until its game ends; the game's mine layout
+    then labels it (the delayed label the paper's agent learns from: the whole layout, so every covered tile of
+    the view is labelled), and the labelled views enter a replay buffer (the last ``capacity`` decisions). Once
+    the buffer holds ``warmup`` decisions, the network takes one Adam step (learning rate ``lr``) on a minibatch
+    of ``minibatch`` views drawn uniformly from the buffer each time ``minibatch / replay`` new decisions have been
+    made (so ``replay`` is the views trained on per decision played): binary cross-entropy of the logits against
+    the mines, on the covered tiles of each view. While learning, the agent's ``epsilon`` explores (a uniformly
+    random covered tile, drawn on the seed's agent stream).
+
+    The defaults, 16 views per 16 decisions at 0.001, are the first stored networks' learning; the runs of
+    ``ext:neural_beginner``, ``ext:neural_intermediate`` and ``ext:neural_expert`` start with them for 150 CPU
+    seconds on beginner, then take 128 views per 256 decisions (``ext:neural_levers`` measures both).
+
+    Attributes
+    ----------
+    batch : int
+        Games in progress at once (64): the order in which the games' views reach the buffer, so another batch
+        trains another network.
+    minibatch : int
+        Views per Adam step (16).
+    replay : float
+        Views trained on per decision played, in (0, 10^4] (1).
+    lr : float
+        Adam's learning rate, in (0, 1] (0.001).
+    capacity : int
+        Decisions the replay buffer keeps (10^5).
+    warmup : int
+        Decisions in the buffer before the first step (1,000; at most ``capacity`` are waited for).
+    symmetries : bool
+        Turn each view of a minibatch (and its mines) by one of the board's symmetries drawn for it (the 8 of a
+        square board: rotations and reflections; the 4 flips of others), so the network sees every orientation of
+        a pattern (off by default).
+    interior_weight : float
+        The loss's weight, in [0, 1], of covered tiles with no revealed neighbour, whose label says little but
+        the mine density, against the frontier's (1: every covered tile alike).
+
+    Raises
+    ------
+    ValueError
+        For a number out of its range, or ``symmetries`` not a bool.
+    """
+
+    batch: int = TRAIN_BATCH
+    minibatch: int = 16
+    replay: float = 1.0
+    lr: float = 1e-3
+    capacity: int = 100_000
+    warmup: int = 1_000
+    symmetries: bool = False
+    interior_weight: float = 1.0
+
+    def __post_init__(self):
+        checked = {"batch": whole(self.batch, "batch", 1), "minibatch": whole(self.minibatch, "minibatch", 1),
+                   "replay": _number(self.replay, "replay", 0.0, 1e4, True),
+                   "lr": _number(self.lr, "lr", 0.0, 1.0, True), "capacity": whole(self.capacity, "capacity", 1),
+                   "warmup": whole(self.warmup, "warmup", 1), "symmetries": boolean(self.symmetries, "symmetries"),
+                   "interior_weight": _number(self.interior_weight, "interior_weight", 0.0, 1.0)}
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+
+
+class _Learner:
+    """The learning of the batched player (:class:`NeuralLearning`): the views of each game in progress kept until
+    it ends, then labelled by its mines into the replay buffer; Adam steps on minibatches drawn from the buffer."""
+
+    def __init__(self, agent, setting, rows, gen, learning: NeuralLearning):
         self.torch = require_torch()
         R, C = setting.rows, setting.cols
         self.agent, self.gen = agent, gen
-        self.symmetries = (8 if R == C else 4) if symmetries else 1
+        self.symmetries = (8 if R == C else 4) if learning.symmetries else 1
         self.mines = agent.counter(setting.mines)
-        self.interior_weight = interior_weight
+        self.interior_weight = learning.interior_weight
         self.pend = np.zeros((rows, R * C + 1, R, C), np.int8)
-        self.buf = _Replay(capacity, R, C)
-        self.opt = self.torch.optim.Adam(agent.net.parameters(), lr=lr)
-        self.minibatch, self.replay, self.warmup = minibatch, replay, warmup
+        self.buf = _Replay(learning.capacity, R, C)
+        self.opt = self.torch.optim.Adam(agent.net.parameters(), lr=learning.lr)
+        self.minibatch, self.replay = learning.minibatch, learning.replay
+        self.warmup = min(learning.warmup, learning.capacity)
         self.credit = 0.0
         self.updates = 0
 
@@ -272,113 +322,146 @@ class _Learner:
         self.updates += 1
 
 
-def _play(agent: NeuralAgent, setting: Setting, opening: str, games, cpu_seconds, seed: int, learn: bool,
-          batch: int, record: bool, learning=None, snapshots=(), layouts=None, snapshots_in: str = "budget"):
-    """The one loop of training and test games (see the module docstring). ``learning``: the keyword arguments of
-    :class:`_Learner` past its first four (``minibatch``, ``replay``, ``lr``, ``capacity``, ``warmup``), with
-    ``learn`` only."""
-    torch = require_torch()
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    R, C, K = setting.rows, setting.cols, setting.mines
-    limit = games if games is not None else math.inf
-    B = max(int(min(batch, games)) if games is not None else batch, 1)
-    bb = stacked_boards(setting, opening, B)
-    shown = bb.shown.reshape(B, R + 2, C + 2)
-    rng_b, rng_a = make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT)
-    gen = neural_generator(seed)
-    gen.integers(2 ** 63)  # the draw that seeds a fresh agent's weights (NeuralAgent); the minibatches come after
-    empty = np.zeros(0, np.uint8)
-    slot_game, ndec = np.full(B, -1, np.int64), np.zeros(B, np.int64)
-    learner = _Learner(agent, setting, B, gen, **(learning or {})) if learn else None
-    moves = [[] for _ in range(B)] if record else None
-    rec, out_layouts, out_moves = [], [] if record else None, [] if record else None
-    started, decisions = 0, 0
-    due, taken = list(snapshots), []
+@dataclass(frozen=True)
+class _Budget:
+    """When the batched player deals no more games, and when it keeps a copy of the agent: ``games``, or
+    ``cpu_seconds`` of process time since the call began (new games are dealt until then; the games in progress
+    are finished); ``snapshots``, increasing points in ``snapshots_in``: ``"budget"`` (games, or CPU seconds) or
+    ``"decisions"``."""
 
-    def finish(g):
+    games: int | None
+    cpu_seconds: float | None = None
+    snapshots: tuple = ()
+    snapshots_in: str = "budget"
+
+
+class _Batch:
+    """The batched player, the one loop of training and test games (see the module docstring): ``batch`` games in
+    progress at once, each on its own row of a stacked :class:`~sweeper.game.engine.Board`, dealt by the engine's
+    ``new_game`` kernel and clicked by its ``click`` kernel (:func:`_deal`, :func:`_click_each`, which only call
+    them on one row). A finished game's row is dealt the next board at once. It learns with ``learning`` (a
+    :class:`NeuralLearning`); without, it plays greedy test games."""
+
+    def __init__(self, agent, setting, seed, budget, *, opening, batch, record, learning, layouts):
+        self.cpu0, self.wall0 = time.process_time(), time.perf_counter()
+        self.agent, self.setting, self.seed, self.budget, self.opening = agent, setting, seed, budget, opening
+        self.record, self.layouts = record, layouts
+        games = budget.games
+        self.limit = games if games is not None else math.inf
+        rows = max(int(min(batch, games)) if games is not None else batch, 1)
+        self.bb = stacked_boards(setting, opening, rows)
+        self.shown = self.bb.shown.reshape(rows, setting.rows + 2, setting.cols + 2)
+        self.rng_b, self.rng_a = make_state(seed, STREAM_BOARDS), make_state(seed, STREAM_AGENT)
+        gen = neural_generator(seed)
+        gen.integers(2 ** 63)  # the draw that seeds a fresh agent's weights (NeuralAgent); the minibatches come after
+        self.empty = np.zeros(0, np.uint8)
+        self.slot_game, self.ndec = np.full(rows, -1, np.int64), np.zeros(rows, np.int64)
+        self.learner = _Learner(agent, setting, rows, gen, learning) if learning is not None else None
+        self.moves = [[] for _ in range(rows)] if record else None
+        self.rec = []
+        self.out_layouts, self.out_moves = ([], []) if record else (None, None)
+        self.started, self.decisions = 0, 0
+        self.due, self.taken = list(budget.snapshots), []
+
+    @property
+    def updates(self) -> int:
+        return self.learner.updates if self.learner is not None else 0
+
+    def finish(self, g):
+        """Record the game that ended on row ``g`` (and label its views, when learning)."""
+        bb, s = self.bb, self.setting
         won = bool(bb.gs[g, ST] == WON)
-        mines = bb.mine[g].reshape(R + 2, C + 2)[1:-1, 1:-1]
-        rec.append((slot_game[g], won, int(ndec[g]), int(bb.gs[g, REV]) / (R * C - K),
-                    learner.updates if learn else 0, time.process_time() - cpu0))
-        if learn:
-            learner.label(g, ndec[g], mines)
-        if record:
-            out_layouts.append(mines.astype(bool))
-            out_moves.append(np.array(moves[g], np.int64))
+        mines = bb.mine[g].reshape(s.rows + 2, s.cols + 2)[1:-1, 1:-1]
+        self.rec.append((self.slot_game[g], won, int(self.ndec[g]), int(bb.gs[g, REV]) / (s.tiles - s.mines),
+                         self.updates, time.process_time() - self.cpu0))
+        if self.learner is not None:
+            self.learner.label(g, self.ndec[g], mines)
+        if self.record:
+            self.out_layouts.append(mines.astype(bool))
+            self.out_moves.append(np.array(self.moves[g], np.int64))
 
-    def deal(g):
+    def deal(self, g):
         """Deal row ``g`` its next game (finishing at once those the opening ends); -1 when no more are due."""
-        nonlocal started
-        while started < limit and (cpu_seconds is None or time.process_time() - cpu0 < cpu_seconds):
-            slot_game[g], ndec[g] = started, 0
-            started += 1
-            if record:
-                moves[g] = []
-            if _deal(bb, g, rng_b, empty if layouts is None else layouts[started - 1]) == ONGOING:
+        cpu_seconds = self.budget.cpu_seconds
+        while self.started < self.limit and (cpu_seconds is None or time.process_time() - self.cpu0 < cpu_seconds):
+            self.slot_game[g], self.ndec[g] = self.started, 0
+            self.started += 1
+            if self.record:
+                self.moves[g] = []
+            layout = self.empty if self.layouts is None else self.layouts[self.started - 1]
+            if _deal(self.bb, g, self.rng_b, layout) == ONGOING:
                 return
-            finish(g)
-        slot_game[g] = -1
+            self.finish(g)
+        self.slot_game[g] = -1
 
-    for g in range(B):
-        deal(g)
-    agent.net.train(learn)
-    while True:
-        act = np.flatnonzero(slot_game >= 0)
+    def step(self, torch) -> bool:
+        """One click of every game in progress (False: none is left)."""
+        act = np.flatnonzero(self.slot_game >= 0)
         if act.size == 0:
-            break
-        views = shown[act, 1:-1, 1:-1]
+            return False
+        agent, learner, bb = self.agent, self.learner, self.bb
+        views = self.shown[act, 1:-1, 1:-1]
         with torch.inference_mode():
-            picks = lowest(agent.logits(views, mines=agent.counter(K)), views)
-        if learn:
+            picks = lowest(agent.logits(views, mines=agent.counter(self.setting.mines)), views)
+        if learner is not None:
             if agent.epsilon > 0:
-                _explore(views.reshape(act.size, R * C), picks, agent.epsilon, rng_a)
-            learner.keep(act, ndec, views)
-        if record:
+                _explore(views.reshape(act.size, self.setting.tiles), picks, agent.epsilon, self.rng_a)
+            learner.keep(act, self.ndec, views)
+        if self.record:
             for i, g in enumerate(act):
-                moves[g].append(int(picks[i]))
-        ndec[act] += 1
-        decisions += act.size
+                self.moves[g].append(int(picks[i]))
+        self.ndec[act] += 1
+        self.decisions += act.size
         _click_each(bb, act, bb.tiles[picks])
         for g in act[bb.gs[act, ST] != ONGOING]:
-            finish(g)
-            deal(g)
-        while due and (decisions if snapshots_in == "decisions" else len(rec) if games is not None
-                       else time.process_time() - cpu0) >= due[0]:
-            taken.append({"at": due.pop(0), "games": len(rec), "decisions": decisions,
-                          "updates": learner.updates if learn else 0, "cpu_seconds": time.process_time() - cpu0,
-                          "agent": agent.copy()})
-        if learn:
+            self.finish(g)
+            self.deal(g)
+        self.snapshot()
+        if learner is not None:
             learner.learn(act.size)
-    agent.net.train(False)
-    return _ran(agent, setting, opening, seed, learn, rec, decisions, learner.updates if learn else 0, cpu0, wall0,
-                out_layouts, out_moves, taken)
+        return True
+
+    def snapshot(self):
+        """Keep a copy of the agent at each point of the budget reached since the last step."""
+        b = self.budget
+        while self.due and (self.decisions if b.snapshots_in == "decisions" else len(self.rec)
+                            if b.games is not None else time.process_time() - self.cpu0) >= self.due[0]:
+            self.taken.append({"at": self.due.pop(0), "games": len(self.rec), "decisions": self.decisions,
+                               "updates": self.updates, "cpu_seconds": time.process_time() - self.cpu0,
+                               "agent": self.agent.copy()})
+
+    def run(self, torch) -> NeuralRun:
+        """Play every game of the budget: the :class:`NeuralRun`, its totals added to a learning agent's."""
+        for g in range(self.slot_game.shape[0]):
+            self.deal(g)
+        learn = self.learner is not None
+        agent = self.agent
+        agent.net.train(learn)
+        while self.step(torch):
+            pass
+        agent.net.train(False)
+        records = pd.DataFrame(self.rec, columns=["game", "won", "decisions", "revealed", "updates", "cpu_seconds"])
+        if learn:
+            agent.games += len(records)
+            agent.decisions += self.decisions
+            agent.updates += self.updates
+            if str(self.setting) not in agent.boards:
+                agent.boards.append(str(self.setting))
+        return NeuralRun(agent, self.setting, self.seed, self.opening, learn, records, time.process_time() - self.cpu0,
+                         time.perf_counter() - self.wall0, self.updates, self.out_layouts, self.out_moves, self.taken)
 
 
-def _ran(agent, setting, opening, seed, learn, rec, decisions, updates, cpu0, wall0, layouts, moves, taken):
-    """The :class:`NeuralRun` of a :func:`_play`, its totals added to a learning agent's."""
-    records = pd.DataFrame(rec, columns=["game", "won", "decisions", "revealed", "updates", "cpu_seconds"])
-    if learn:
-        agent.games += len(records)
-        agent.decisions += decisions
-        agent.updates += updates
-        if str(setting) not in agent.boards:
-            agent.boards.append(str(setting))
-    return NeuralRun(agent, setting, seed, opening, learn, records, time.process_time() - cpu0,
-                     time.perf_counter() - wall0, updates, layouts, moves, taken)
-
-
-def _number(value, name, lo, hi, lo_open=False):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(value) or not (lo < value if lo_open else lo <= value) or value > hi:
-        raise ValueError(f"{name} must be a number in {'(' if lo_open else '['}{lo}, {hi}], got {value!r}")
-    return float(value)
+def _play(agent: NeuralAgent, setting: Setting, seed: int, budget: _Budget, *, opening: str, batch: int,
+          record: bool, learning: NeuralLearning | None = None, layouts=None) -> NeuralRun:
+    """Training games (with ``learning``) or greedy test games, by the batched player (:class:`_Batch`)."""
+    torch = require_torch()
+    return _Batch(agent, setting, seed, budget, opening=opening, batch=batch, record=record, learning=learning,
+                  layouts=layouts).run(torch)
 
 
 def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int = 0, *,
-                 cpu_seconds: float | None = None, opening: str = "reference", batch: int = TRAIN_BATCH,
-                 minibatch: int = 16, replay: float = 1.0, lr: float = 1e-3, capacity: int = 100_000,
-                 warmup: int = 1_000, symmetries: bool = False, interior_weight: float = 1.0, record: bool = False,
-                 snapshots=(), snapshots_in: str = "budget") -> NeuralRun:
+                 cpu_seconds: float | None = None, opening: str = "reference", learning: NeuralLearning | None = None,
+                 record: bool = False, snapshots=(), snapshots_in: str = "budget") -> NeuralRun:
     """Train a neural bandit online on ``board``, many games at once (see the module docstring).
 
     Parameters
@@ -389,23 +472,17 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
         The board, e.g. ``"8x8x10"`` or ``"expert"``.
     games, cpu_seconds : int or float
         The budget, exactly one of them: games (deterministic: the same seed gives the same network and games, bit
-        for bit) or process CPU seconds (new games are dealt until then; the games in progress are finished).
+        for bit, on one thread) or process CPU seconds (new games are dealt until the process has used that much
+        CPU time since the call began; the games in progress are finished. Where it stops depends on the
+        machine's speed; the run reports its games, and ``train_neural(..., games=that)`` with the same seed
+        replays it exactly).
     seed : int
         The run's seed: its boards, minibatches and exploration.
     opening : str
         The opening rule (``"reference"``, the paper's, by default).
-    batch : int
-        Games in progress at once (64).
-    minibatch, replay, lr, capacity, warmup
-        One Adam step (learning rate ``lr``) on ``minibatch`` views drawn from the last ``capacity`` decisions each
-        time ``minibatch / replay`` decisions have been played, once ``warmup`` decisions are stored. The defaults,
-        16 views per 16 decisions at 0.001, are the first stored networks' learning; the runs of ``ext:neural_beginner``,
-        ``ext:neural_intermediate`` and ``ext:neural_expert`` start with them for 150 CPU seconds on beginner, then
-        take 128 views per 256 decisions (``ext:neural_levers`` measures both).
-    symmetries : bool
-        Turn each view of a minibatch by one of the board's symmetries (8 on a square board, 4 flips otherwise).
-    interior_weight : float
-        The loss's weight, in [0, 1], of covered tiles with no revealed neighbour (1: every covered tile alike).
+    learning : NeuralLearning, optional
+        How it learns: the games in progress at once, the replay buffer, the minibatches and Adam's steps, the
+        options; None: ``NeuralLearning()``, the defaults.
     record : bool
         Keep each game's mine layout and clicks (``run.layouts``, ``run.moves``).
     snapshots : list of float
@@ -425,7 +502,8 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
     ------
     ValueError
         For a budget that is not exactly one of ``games`` and ``cpu_seconds``, an unknown board or opening, an
-        agent that is not a ``NeuralAgent``, a number out of its range, or snapshots that do not increase.
+        agent that is not a ``NeuralAgent``, a ``learning`` that is not a ``NeuralLearning``, a number out of its
+        range, or snapshots that do not increase.
     """
     if agent is None:
         agent = NeuralAgent(seed=check_seed(seed))
@@ -437,20 +515,18 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
     else:
         cpu_seconds = _number(cpu_seconds, "cpu_seconds", 0.0, 1e7, lo_open=True)
     setting = Setting.parse(board)
-    capacity = whole(capacity, "capacity", 1)
+    learning = NeuralLearning() if learning is None else learning
+    if not isinstance(learning, NeuralLearning):
+        raise ValueError(f"learning must be a NeuralLearning (or None for its defaults), got {learning!r}")
     if isinstance(snapshots, (str, bytes)) or not hasattr(snapshots, "__iter__"):
         raise ValueError(f"snapshots must be a list of points of the budget, got {snapshots!r}")
     snapshots = [_number(v, "a snapshot", 0.0, 1e12, lo_open=True) for v in snapshots]
     if snapshots != sorted(set(snapshots)):
         raise ValueError(f"snapshots must increase, got {snapshots}")
-    learning = {"minibatch": whole(minibatch, "minibatch", 1), "replay": _number(replay, "replay", 0.0, 1e4, True),
-                "lr": _number(lr, "lr", 0.0, 1.0, True), "capacity": capacity,
-                "warmup": min(whole(warmup, "warmup", 1), capacity), "symmetries": boolean(symmetries, "symmetries"),
-                "interior_weight": _number(interior_weight, "interior_weight", 0.0, 1.0)}
     if snapshots_in not in ("budget", "decisions"):
         raise ValueError(f"snapshots_in must be 'budget' or 'decisions', got {snapshots_in!r}")
-    return _play(agent, setting, opening, games, cpu_seconds, check_seed(seed), True, whole(batch, "batch", 1),
-                 boolean(record, "record"), learning=learning, snapshots=snapshots, snapshots_in=snapshots_in)
+    return _play(agent, setting, check_seed(seed), _Budget(games, cpu_seconds, tuple(snapshots), snapshots_in),
+                 opening=opening, batch=learning.batch, record=boolean(record, "record"), learning=learning)
 
 
 def evaluate_neural(agent, board="8x8x10", games: int | None = 1_000, seed: int = 0, *, opening: str = "reference",
@@ -496,8 +572,8 @@ def evaluate_neural(agent, board="8x8x10", games: int | None = 1_000, seed: int 
             raise ValueError(f"games ({games:,}) must be the number of layouts given ({len(layouts):,}), or None")
         games = len(layouts)
         lay = [check_layout(m, setting, opening, None) for m in layouts]
-    return _play(agent, setting, opening, whole(games, "games", 0), None, check_seed(seed), False,
-                 whole(batch, "batch", 1), boolean(record, "record"), layouts=lay)
+    return _play(agent, setting, check_seed(seed), _Budget(whole(games, "games", 0)), opening=opening,
+                 batch=whole(batch, "batch", 1), record=boolean(record, "record"), layouts=lay)
 
 
 # ------------------------------------------------------------ calibration --
@@ -585,5 +661,5 @@ def decision_quality(dec: pd.DataFrame) -> dict:
             "regret_per_guess": float(dec["regret"].to_numpy()[~sure].mean()) if (~sure).any() else nan}
 
 
-__all__ = ["NeuralRun", "train_neural", "evaluate_neural", "learning_curve", "calibration", "calibration_table",
-           "replay_views", "stacked_boards", "decisions", "decision_quality"]
+__all__ = ["NeuralRun", "NeuralLearning", "train_neural", "evaluate_neural", "learning_curve", "calibration",
+           "calibration_table", "replay_views", "stacked_boards", "decisions", "decision_quality"]

@@ -1,50 +1,11 @@
 """The ceiling and the floor: the solver and the random player.
 
-The players
------------
-*Solver* (the ceiling): at each turn it computes the probabilities, then clicks
-every covered tile of probability 0 in row-major order (skipping those a
-previous click of the same turn already revealed). If there is none it clicks
-the covered tile of lowest probability, which is a *guess*. Ties: tiles
-within :data:`TIE` of the lowest probability are equal; among them the one
-with the fewest covered neighbours wins (on an open board a corner before an
-edge before the interior: a 0 and its flood fill are likelier there), then the
-first in row-major order. It never places flags. (Measured on 2,000 paired
-games per setting, this tie-break won 0.2-2.3 points more than row-major order
-alone.)
-
-*Solver with PSEQ* (``guess="pseq"``): the same, except for how it guesses. It
-follows the guessing strategy Tu et al. published with their solver (named PSEQ, for its
-four criteria P, S, E, Q), as their code computes it, applied in turn to the covered
-tiles listed column by column:
-
-* **P**: keep the tiles of lowest mine probability;
-* **S**: then those most likely to make at least one other tile certainly safe:
-  ``(1 - P) * Pr(some covered tile gets probability 0 | the tile is safe)``, the
-  number the tile would show being drawn from the consistent layouts;
-* **E**: then those that make the most tiles certainly safe on average:
-  ``(1 - P) * E[tiles of probability 0 | the tile is safe]``;
-* **Q**: then those whose number is least predictable: the entropy (bits) of the
-  number the tile would show, given it is safe, plus ``log2`` of the count of
-  layouts in which it is safe (the published code divides both by that count; among
-  tiles tied on P the count is the same, so only the entropy decides);
-
-then click one of the tiles left uniformly at random (``below`` on the seed's agent
-stream). Each criterion keeps every tile within a relative ``1e-8`` of the highest
-value (at least ``1e-12``, so that rounding cannot split a tie at 0). (The published code's filter also drops the tiles listed before the first
-highest value, even within the tolerance: which of two mathematically tied tiles
-survives then depends on rounding in the last bit. We keep both.)
-The numbers a tile could show are weighed exactly: for each one the exact analysis
-is rerun with the tile revealed, and the count of layouts it returns
-(:func:`~sweeper.game.probability.analyse_counted`) is that number's weight; tiles
-with no number in reach whose covered neighbours have none either are
-interchangeable, so they are computed once per count of covered neighbours. Two
-quirks of the published code are not copied: its count of "tiles made safe" can
-include the tile itself and can read an outside part's size from the wrong set;
-their measured effect on its win rate is below one standard error of 10^6 games.
-
-*Random* (the floor): clicks a uniformly random covered tile (``below`` on the
-seed's agent stream), a guess when its probability is not 0.
+*Solver* (the ceiling, :func:`play_solver`): at each turn it computes the exact probabilities
+(:mod:`sweeper.game.probability`), then clicks every covered tile of probability 0; if there is none it guesses,
+by default the covered tile of lowest probability (then the fewest covered neighbours), or with ``guess="pseq"``
+by the guessing strategy Tu et al. published with their solver (:func:`pseq_choices`). It never places flags.
+Its docstring states both rules in full. *Random* (the floor, :func:`play_random`): clicks a uniformly random
+covered tile (``below`` on the seed's agent stream), a guess when its probability is not 0.
 
 Both play boards dealt by the engine's own kernels (:func:`~sweeper.game.engine.new_game`
 on the seed's board stream, :func:`~sweeper.game.engine.click` for every move), so
@@ -81,10 +42,10 @@ GUESSES = ("fewest", "pseq")
 
 
 @njit(cache=True)
-def _covered_neighbours(view, t, off8):
+def _covered_neighbours(view, x, off8):
     c = 0
     for k in range(8):
-        if view[t + off8[k]] == COVERED:
+        if view[x + off8[k]] == COVERED:
             c += 1
     return c
 
@@ -124,21 +85,21 @@ def _largest(vals, keep, m):
 
 
 @njit(cache=True)
-def _numbers_near(view, t, off8):
-    """Whether covered tile ``t`` touches a revealed number."""
+def _numbers_near(view, x, off8):
+    """Whether covered tile ``x`` touches a revealed number."""
     for k in range(8):
-        if view[t + off8[k]] <= 8:
+        if view[x + off8[k]] <= 8:
             return True
     return False
 
 
 @njit(cache=True)
-def _interchangeable(view, t, off8):
-    """No revealed number touches ``t`` or any of its covered neighbours."""
-    if _numbers_near(view, t, off8):
+def _interchangeable(view, x, off8):
+    """No revealed number touches ``x`` or any of its covered neighbours."""
+    if _numbers_near(view, x, off8):
         return False
     for k in range(8):
-        q = t + off8[k]
+        q = x + off8[k]
         if view[q] == COVERED and _numbers_near(view, q, off8):
             return False
     return True
@@ -157,8 +118,8 @@ def _reveal_outcomes(view, hyp, tiles, off8, mines, budget, b, p2, lz, out):
             continue
         logw[w] = lz[0]
         for j in range(tiles.shape[0]):
-            t = tiles[j]
-            if hyp[t] == COVERED and p2[t] == 0.0:
+            x = tiles[j]
+            if hyp[x] == COVERED and p2[x] == 0.0:
                 safe[w] += 1
     hyp[b] = COVERED
     top = logw.max()
@@ -179,15 +140,15 @@ def _reveal_outcomes(view, hyp, tiles, off8, mines, budget, b, p2, lz, out):
 
 @njit(cache=True)
 def pseq_choices(view, tiles, prob, off8, rows, cols, mines, budget):
-    """The tiles PSEQ would pick from (see the module docstring), given the view's probabilities ``prob``:
+    """The tiles PSEQ would pick from (the rule: :func:`play_solver`), given the view's probabilities ``prob``:
     (candidates in list order, which survive every criterion, their scores P, S, E, Q by row)."""
     cand = np.empty(tiles.shape[0], np.int64)
     m = 0
     for c in range(cols):  # the published code lists tiles column by column
         for r in range(rows):
-            t = tiles[r * cols + c]
-            if view[t] == COVERED and prob[t] < 1.0:
-                cand[m] = t
+            x = tiles[r * cols + c]
+            if view[x] == COVERED and prob[x] < 1.0:
+                cand[m] = x
                 m += 1
     keep = np.ones(m, np.bool_)
     score = np.full((4, m), np.nan)
@@ -270,17 +231,17 @@ def _play(b, rng_b, rng_a, randomly, pseq, budget, layouts, won, dec, rev, gue):
                 raise RuntimeError("the solver found a real board's view inconsistent")
             fallbacks += f
             if randomly:
-                t = random_tile(view, tiles, rng_a)
-                gue[e] += prob[t] > 0.0
+                x = random_tile(view, tiles, rng_a)
+                gue[e] += prob[x] > 0.0
                 dec[e] += 1
-                click(b, t)
+                click(b, x)
                 continue
             safe = 0
             for j in range(n):
-                t = tiles[j]
-                if b.gs[ST] == ONGOING and view[t] == COVERED and prob[t] == 0.0:
+                x = tiles[j]
+                if b.gs[ST] == ONGOING and view[x] == COVERED and prob[x] == 0.0:
                     safe += 1
-                    click(b, t)
+                    click(b, x)
             dec[e] += safe
             if safe == 0:
                 dec[e] += 1
@@ -388,6 +349,37 @@ def play_solver(board, episodes: int | None, seed: int = 0, opening: str = "refe
         mines; ``episodes`` is not a non-negative integer; ``seed`` is not an integer in ``[0, 2**64)``;
         ``budget`` is not a positive integer; ``opening`` or ``first`` is invalid; or a layout does not fit the
         setting or the opening, or their number is not ``episodes``.
+
+    Notes
+    -----
+    The solver. At each turn it computes the probabilities, then clicks every covered tile of probability 0 in
+    row-major order (skipping those a previous click of the same turn already revealed). If there is none it
+    clicks the covered tile of lowest probability, which is a *guess*. Ties: tiles within :data:`TIE` of the
+    lowest probability are equal; among them the one with the fewest covered neighbours wins (on an open board a
+    corner before an edge before the interior: a 0 and its flood fill are likelier there), then the first in
+    row-major order. It never places flags. (Measured on 2,000 paired games per setting, this tie-break won 0.2-2.3
+    points more than row-major order alone.)
+
+    The solver with PSEQ (``guess="pseq"``): the same, except for how it guesses. It follows the guessing strategy
+    Tu et al. published with their solver (named PSEQ, for its four criteria P, S, E, Q), as their code computes
+    it, applied in turn to the covered tiles listed column by column: **P**, keep the tiles of lowest mine
+    probability; **S**, then those most likely to make at least one other tile certainly safe: ``(1 - P) *
+    Pr(some covered tile gets probability 0 | the tile is safe)``, the number the tile would show being drawn from
+    the consistent layouts; **E**, then those that make the most tiles certainly safe on average: ``(1 - P) *
+    E[tiles of probability 0 | the tile is safe]``; **Q**, then those whose number is least predictable: the
+    entropy (bits) of the number the tile would show, given it is safe, plus ``log2`` of the count of layouts in
+    which it is safe (the published code divides both by that count; among tiles tied on P the count is the same,
+    so only the entropy decides); then it clicks one of the tiles left uniformly at random (``below`` on the seed's
+    agent stream). Each criterion keeps every tile within a relative ``1e-8`` of the highest value (at least
+    ``1e-12``, so that rounding cannot split a tie at 0). (The published code's filter also drops the tiles listed
+    before the first highest value, even within the tolerance: which of two mathematically tied tiles survives
+    then depends on rounding in the last bit. We keep both.) The numbers a tile could show are weighed exactly:
+    for each one the exact analysis is rerun with the tile revealed, and the count of layouts it returns
+    (:func:`~sweeper.game.probability.analyse_counted`) is that number's weight; tiles with no number in reach
+    whose covered neighbours have none either are interchangeable, so they are computed once per count of covered
+    neighbours. Two quirks of the published code are not copied: its count of "tiles made safe" can include the
+    tile itself and can read an outside part's size from the wrong set; their measured effect on its win rate is
+    below one standard error of 10^6 games.
     """
     return _run(False, board, episodes, seed, opening, first, budget, guess, layouts)
 

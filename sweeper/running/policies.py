@@ -187,11 +187,11 @@ class BanditPolicy:
         table = self.agent.table
         table.adopt(refresh(self.board, self.cache, table.bundle, self.pol))
         extra = () if self.rule is None else (self.rule,)
-        t, *_, flag, _ = custom.quiet(choose, self.board, self.cache, table.bundle, self.pol, self.rng, *extra)
+        x, *_, flag, _ = custom.quiet(choose, self.board, self.cache, table.bundle, self.pol, self.rng, *extra)
         self._check_rule()
-        if t < 0:
+        if x < 0:
             raise ValueError("no covered, unflagged tile to decide on")
-        return int(t), bool(flag)
+        return int(x), bool(flag)
 
     def _to_remove(self) -> int:
         extra = () if self.rule is None else (self.rule,)
@@ -207,10 +207,10 @@ class BanditPolicy:
                              f"shows flags someone else placed")
         b, n, K = self.board, self.setting.tiles, self.setting.mines
         if self._pending is not None:
-            t, expected = self._pending
+            x, expected = self._pending
             self._pending = None
             if np.array_equal(view, expected):  # the forced removal is done: click that tile
-                return self._index(t)
+                return self._index(x)
         self._load(view)
         if self.visible:
             if b.gs[NFL] > K:  # flags exceed mines: remove one (then click it)
@@ -219,13 +219,13 @@ class BanditPolicy:
                 expected.flat[self._index(f)] = COVERED
                 self._pending = (f, expected)
                 return n + self._index(f)
-            t, flag = self._decide()
-            return n + self._index(t) if flag else self._index(t)
+            x, flag = self._decide()
+            return n + self._index(x) if flag else self._index(x)
         while True:  # private marks: they take no env step, decisions go on until a click
-            t, flag = self._decide()
+            x, flag = self._decide()
             if not flag:
-                return self._index(t)
-            set_flag(b, t, True, False)
+                return self._index(x)
+            set_flag(b, x, True, False)
             if b.gs[NFL] > K:
                 f = self._to_remove()
                 set_flag(b, f, False, False)

@@ -43,7 +43,7 @@ from ..checks import whole
 from ..game.engine import Setting, with_openings
 from ..game.probability import NODE_BUDGET
 from .belief import Recorder
-from .training import Run, play
+from .training import KernelCalls, Run, play
 
 __all__ = ["RegretRun", "regret", "cumulative", "estimate_best_window", "DECOMPOSED"]
 
@@ -172,7 +172,7 @@ def regret(agent, board="8x8x10", episodes: int = 10_000, seed: int = 0, *, lear
     scored = None if table is None else (table.table(), table.symmetric)
     recorder = Recorder(rows=False, budget=budget, window=scored, mode=WINDOW_SCORE, bins=False)
     run = play(agent, board, episodes, seed, learn=learn, opening=opening, first=first, progress=progress,
-               recorder=recorder)
+               calls=KernelCalls(recorder=recorder))
     gi, gf = recorder.game_arrays(len(run.records))
     games = pd.DataFrame({c: gi[:, i] for i, c in enumerate(GAME_INT_COLUMNS)})
     for i, c in enumerate(GAME_FLOAT_COLUMNS):
@@ -208,7 +208,8 @@ def estimate_best_window(board="8x8x10", games: int = 1_000_000, seed: int = 0, 
     symmetric = bool(getattr(agent, "symmetric", True))
     recorder = Recorder(rows=False, budget=budget, window=(ValueTable(1 << 16), symmetric), mode=WINDOW_ESTIMATE,
                         bins=False)
-    run = play(agent, setting, games, seed, learn=True, opening=opening, progress=progress, recorder=recorder)
+    run = play(agent, setting, games, seed, learn=True, opening=opening, progress=progress,
+               calls=KernelCalls(recorder=recorder))
     keys, sums, counts = recorder.window_sums()
     order = np.argsort(keys, kind="stable")
     keys, sums, counts = keys[order], sums[order], counts[order]

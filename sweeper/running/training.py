@@ -197,6 +197,35 @@ def next_chunk(count: int, seconds: float, target: float = CALL_SECONDS) -> int:
     return max(1, min(4 * count, int(count * target / seconds)))
 
 
+@dataclass(frozen=True)
+class KernelCalls:
+    """How :func:`play` hands its games to the engine: ``chunk`` games per kernel call, each call handed
+    ``recorder``. Neither changes the games or what the agent learns.
+
+    Attributes
+    ----------
+    chunk : int or None
+        Games per kernel call. By default (None) each call is sized by its work (games x tiles) to take about
+        :data:`CALL_SECONDS`, so the progress bar moves, and Ctrl-C is acted on, about once a second on any board.
+    recorder : Recorder or None
+        A :class:`sweeper.running.belief.Recorder`, handed to every call: every decision measured against the
+        exact probabilities.
+
+    Raises
+    ------
+    ValueError
+        If ``chunk`` is not None or an integer >= 1.
+    """
+
+    chunk: int | None = None
+    recorder: object = None
+
+    def __post_init__(self):
+        chunk = self.chunk
+        if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
+            raise ValueError(f"chunk must be None or an integer >= 1, got {chunk!r}")
+
+
 class InterruptBetweenCalls:
     """Ctrl-C during a kernel call is noted and acted on once the call has returned and its
     table is stored, so an interrupted agent holds exactly the games it finished; while a
@@ -226,11 +255,11 @@ class InterruptBetweenCalls:
 
 @with_openings
 def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bool = True, opening: str = "reference",
-         first=None, layouts=None, progress: bool = True, chunk: int | None = None, recorder=None) -> Run:
+         first=None, layouts=None, progress: bool = True, calls: KernelCalls | None = None) -> Run:
     """Play ``episodes`` games on each setting of ``boards`` (in order) with ``agent``.
 
     The one entry point behind :func:`train` and :func:`evaluate`. Boards come from the seed's board stream (or
-    from ``layouts``); exploration draws come from its agent stream. The result does not depend on ``chunk``.
+    from ``layouts``); exploration draws come from its agent stream. The result does not depend on ``calls``.
     Ctrl-C stops the run between two kernel calls; the agent keeps what it learned from the games played.
 
     Parameters
@@ -260,11 +289,9 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         shape and mine count and agree with the opening.
     progress : bool, default True
         Show a progress bar (tqdm).
-    chunk : int, optional
-        Games per kernel call. By default (None) each call is sized by its work (games x tiles) to take
-        about :data:`CALL_SECONDS`, so the progress bar moves about once a second on any board.
-    recorder : Recorder, optional
-        A :class:`sweeper.running.belief.Recorder`: every decision measured against the exact probabilities.
+    calls : KernelCalls, optional
+        The games per kernel call and a recorder of every decision (:class:`KernelCalls`); None:
+        ``KernelCalls()``, calls sized to take about :data:`CALL_SECONDS` each, no recorder.
 
     Returns
     -------
@@ -282,7 +309,7 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
         If ``agent`` is not an agent or a valid spec; a board setting does not parse or cannot hold its
         mines, or ``boards`` is empty; ``episodes`` is None without ``layouts``, not a non-negative integer,
         or not the number of layouts; ``seed`` is not an integer in ``[0, 2**64)``; ``learn`` or
-        ``progress`` is not a bool; ``chunk`` is not None or an integer >= 1; the state-action agent is
+        ``progress`` is not a bool; ``calls`` is not None or a ``KernelCalls``; the state-action agent is
         given a board of more than 16 tiles, or of another shape than its table's (or boards of two
         shapes); ``layouts`` go with several settings or a layout does not fit the setting or the opening;
         ``opening`` or ``first`` is invalid; or the per-game records would take more than half of this
@@ -298,13 +325,14 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     episodes = _checked_episodes(episodes, layouts)
     seed = check_seed(seed)
     learn, progress = boolean(learn, "learn"), boolean(progress, "progress")
-    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
-        raise ValueError(f"chunk must be None or an integer >= 1, got {chunk!r}")
+    calls = KernelCalls() if calls is None else calls
+    if not isinstance(calls, KernelCalls):
+        raise ValueError(f"calls must be a KernelCalls (or None for its defaults), got {calls!r}")
     layouts = _checked_layouts(settings, episodes, layouts, opening, first)
     check_record_memory(episodes * len(settings))
     if isinstance(agent, StateAction):  # last of the checks: it gives the agent its board shape
         agent.claim(settings)
-    return _Playing(agent, settings, episodes, seed, opening, learn, chunk, recorder).run(first, layouts, progress)
+    return _Playing(agent, settings, episodes, seed, opening, learn, calls).run(first, layouts, progress)
 
 
 def _checked_episodes(episodes, layouts) -> int:
@@ -332,11 +360,11 @@ def _checked_layouts(settings, episodes, layouts, opening, first):
 
 class _Playing:
     """One call of :func:`play`, its arguments checked: the games of each setting, played by kernel calls sized
-    to take about :data:`CALL_SECONDS` each (or ``chunk`` games), into one array of records."""
+    to take about :data:`CALL_SECONDS` each (or ``calls.chunk`` games), into one array of records."""
 
-    def __init__(self, agent, settings, episodes, seed, opening, learn, chunk, recorder):
+    def __init__(self, agent, settings, episodes, seed, opening, learn, calls: KernelCalls):
         self.agent, self.settings, self.episodes, self.seed = agent, settings, episodes, seed
-        self.opening, self.learn, self.chunk, self.recorder = opening, learn, chunk, recorder
+        self.opening, self.learn, self.chunk, self.recorder = opening, learn, calls.chunk, calls.recorder
         self.total = episodes * len(settings)
         self.records = np.zeros((self.total, REC_SIZE), dtype=np.int64)
         self.rng_b, self.rng_a, rule_stream = streams(seed)
@@ -386,13 +414,13 @@ class _Playing:
             count = min(size, episodes - start)
             t_call = time.perf_counter()
             probe = None if recorder is None else recorder.call(count)
+            games, rngs = range(start, start + count), (self.rng_b, self.rng_a)
             if rule is None:
                 extra = () if probe is None else (None, probe)
-                probe = play_games(board, cache, agent.table, self.pol, self.rng_b, self.rng_a, lay, view, start,
-                                   count, *extra)
+                probe = play_games(board, cache, agent.table, self.pol, rngs, lay, view, games, *extra)
             else:
-                probe = custom.quiet(custom.play_games, board, cache, agent.table, self.pol, self.rng_b, self.rng_a,
-                                     lay, view, start, count, rule, probe)
+                probe = custom.quiet(custom.play_games, board, cache, agent.table, self.pol, rngs, lay, view, games,
+                                     rule, probe)
                 self._check_rule(rule, done)
             if recorder is not None:
                 recorder.adopt(probe)
@@ -478,7 +506,7 @@ def train(agent, boards="8x8x10", episodes: int | None = None, seed: int = 0, **
         The run's seed (same seed, same games).
     **kw
         The keyword arguments of :func:`play` except ``learn``: ``opening``, ``first``, ``layouts``,
-        ``progress``, ``chunk``, ``recorder``.
+        ``progress``, ``calls``.
 
     Returns
     -------
@@ -517,7 +545,7 @@ def evaluate(agent, boards="8x8x10", episodes: int | None = None, seed: int = 0,
         off, leaving ``agent`` untouched.
     **kw
         The keyword arguments of :func:`play` except ``learn``: ``opening``, ``first``, ``layouts``,
-        ``progress``, ``chunk``, ``recorder``.
+        ``progress``, ``calls``.
 
     Returns
     -------

@@ -10,21 +10,12 @@ bound to widgets, e.g. a slider ``alt.param(bind=alt.binding_range(...))``.
 Use it in a notebook (once, before the first chart)::
 
     from sweeper.viz import offline
-    charts.enable_offline()
+    offline.enable_offline()
 
-Where the script looks for the bundles, in order (the first one that loads wins):
-
-1. ``vegaEmbed`` already on the page (another chart loaded it): used as is;
-2. ``base_url`` (default ``"../_static/vega/"``), relative to the page: right for the built
-   pages ``_build/html/book/*.html``;
-3. on a Sphinx page, the ``vega/`` folder next to the page's own ``_static/`` (any page depth);
-4. in a live Jupyter server (classic Notebook, Notebook 7, JupyterLab), the bundle folder of this
-   repository served under ``<server>/files/``, found from the kernel's working directory.
-
-When none loads (say VS Code, or a server that cannot see the files) the div shows a one-line
-notice instead of the chart; nothing raises. Pages that have RequireJS (ipywidgets pages,
-classic Notebook) load the bundles through a private RequireJS context, so the UMD bundles do
-not clash with it.
+Where the script looks for the bundles: :func:`enable_offline`. When none loads (say VS Code, or
+a server that cannot see the files) the div shows a one-line notice instead of the chart; nothing
+raises. Pages that have RequireJS (ipywidgets pages, classic Notebook) load the bundles through a
+private RequireJS context, so the UMD bundles do not clash with it.
 
 Each chart adds about 4 KB plus its spec (data included) to the page; the bundles (830 KB,
 280 KB gzipped) are fetched once per page and cached by the browser. Chart cells differ from run
@@ -270,6 +261,15 @@ def enable_offline(base_url: str = DEFAULT_BASE_URL, **embed_options: Any) -> No
 
     ``base_url``: the bundle folder relative to the built page; the default suits notebooks in
     ``book/``. ``embed_options``: vega-embed options, e.g. ``actions=False``.
+
+    Where the script looks for the bundles, in order (the first one that loads wins):
+
+    1. ``vegaEmbed`` already on the page (another chart loaded it): used as is;
+    2. ``base_url`` (default ``"../_static/vega/"``), relative to the page: right for the built
+       pages ``_build/html/book/*.html``;
+    3. on a Sphinx page, the ``vega/`` folder next to the page's own ``_static/`` (any page depth);
+    4. in a live Jupyter server (classic Notebook, Notebook 7, JupyterLab), the bundle folder of this
+       repository served under ``<server>/files/``, found from the kernel's working directory.
     """
     import altair as alt
 

@@ -29,7 +29,7 @@ from ..agents.kinds import Agent
 from ..game.engine import PRESETS, Setting
 from ..running.episode import Episode
 from .board_charts import BELIEF_TITLE, PATTERN_ORDERS, board_chart, describe, paper_text, pattern_chart, pattern_table
-from ..running.training import Run, train
+from ..running.training import KernelCalls, Run, train
 
 _RUNNER_COLUMNS = {"row": "row", "col": "col", "centre_row": "centre row", "centre_col": "centre col",
                    "direction": "target", "q": "Q", "n": "N", "score": "score", "rank": "rank"}
@@ -266,4 +266,4 @@ def train_with_progress(agent, board="8x8x10", episodes: int = 10_000, seed: int
     """:func:`sweeper.train` with a progress bar that moves about every 1% of the games (a
     notebook widget bar in Jupyter, text elsewhere). The result does not depend on the bar."""
     chunk = max(1, min(20_000, int(episodes) // 100))
-    return train(agent, board, episodes, seed, progress=True, chunk=chunk, **kw)
+    return train(agent, board, episodes, seed, progress=True, calls=KernelCalls(chunk), **kw)
