@@ -24,11 +24,11 @@ NEURAL_LEARNING = {"minibatch": 128, "replay": 0.5, "lr": 1e-3}
 WARM_START = ["8x8x10", 150, {"minibatch": 16, "replay": 1.0}]
 #: The three levels and how each level's networks learn: the phases they are trained on first (a curriculum:
 #: ``[board, CPU seconds, learning]``), then their own board for the rest of the budget; ``learning``: options of
-#: :func:`~sweeper.running.neural_play.train_neural` beyond :data:`NEURAL_LEARNING`, for every phase. The expert
-#: networks also learn from the 8 symmetric copies of every view (``symmetries``), the ablation's strongest lever,
-#: found after the beginner and intermediate runs were stored.
+#: :func:`~sweeper.running.neural_play.train_neural` beyond :data:`NEURAL_LEARNING`, for every phase. The
+#: intermediate and expert networks also learn from views turned by a random symmetry of their board
+#: (``symmetries``), the ablation's strongest lever, found after the beginner runs were stored.
 NEURAL_LEVELS = {"8x8x10": {"name": "beginner", "curriculum": [WARM_START]},
-                 "16x16x40": {"name": "intermediate", "curriculum": [WARM_START]},
+                 "16x16x40": {"name": "intermediate", "curriculum": [WARM_START], "learning": {"symmetries": True}},
                  "16x30x99": {"name": "expert", "curriculum": [WARM_START, ["16x16x40", 450]],
                               "learning": {"symmetries": True}}}
 #: Training CPU per seed, curriculum included: the issue's 30 minutes, less one for the games in progress when the

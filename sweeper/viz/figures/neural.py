@@ -556,6 +556,17 @@ def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
               f"table's {int(greedy.get('seeds', 1))} seeds.")
 
 
+def _symmetries_clause(levels: dict) -> str:
+    """The sentence naming the levels whose networks learn from views turned by their board's symmetries."""
+    names = [lv["name"] for lv in levels.values() if lv.get("learning", {}).get("symmetries")]
+    if not names:
+        return ""
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (f" The {who} networks also turn each view of a minibatch by one of its board's symmetries, drawn at "
+            f"random (the 8 rotations and reflections of a square board, the 4 flips of an oblong one), in all their "
+            f"phases.")
+
+
 def learning_sentence() -> str:
     """How the stored networks learn, from the specs that made them
     (:mod:`~sweeper.experiments.neural_runs`)."""
@@ -570,10 +581,7 @@ def learning_sentence() -> str:
             + f", one Adam step on {mb} views per {mb / rp:.0f} decisions at a learning rate of "
               f"{nr.NEURAL_LEARNING['lr']:g}, until {nr.NEURAL_BUDGET / 60:.0f} CPU minutes of training in all "
               f"have passed (the games in progress are finished)."
-            + "".join(f" The {lv['name']} networks also turn each view of a minibatch by one of its board's "
-                      f"symmetries, drawn at random (the 8 rotations and reflections of a square board, the 4 flips of "
-                      f"an oblong one), in all their phases." for lv in nr.NEURAL_LEVELS.values()
-                      if lv.get("learning", {}).get("symmetries"))
+            + _symmetries_clause(nr.NEURAL_LEVELS)
             + f" Each is frozen and tested after "
               + ", ".join(f"{c / 60:.0f}" for c in nr.NEURAL_CHECKPOINTS)
             + f" CPU minutes and at the end, on the first {nr.NEURAL_TEST['paper']:,} boards of its level's "
