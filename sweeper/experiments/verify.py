@@ -7,28 +7,21 @@ files), and compared with what is stored:
 
 ``identical``
     every data file byte for byte, and the facts of ``info`` equal (:func:`same_fact`: NaN equals NaN), except the
-    times measured on the way (:func:`~sweeper.experiments.runner.timing_field`: names with ``second`` in them,
-    which no two runs share);
+    times measured on the way (:func:`~sweeper.experiments.runner.timing_field`);
 ``same values``
-    the bytes differ but every table and array holds the same values (another pandas or pyarrow writes other
-    bytes), and ``info`` agrees as above;
+    the bytes differ but every table and array holds the same values, and ``info`` agrees as above;
 ``differs``
-    anything else, named: which files (their columns or arrays that differ, and by how much:
-    :func:`value_differences`) or fields of ``info``.
-
+    anything else, named: which files (their columns or arrays, and by how much: :func:`value_differences`) or
+    fields of ``info``;
 ``cannot verify: ...``
-    the task needs the optional extra ``deep`` (torch), which is not installed here; or the task raised (its inputs
-    changed: a best-window table rewritten in place), or returned what the store cannot write (a fact that is not
-    JSON); or the commits its ``meta.json`` names cannot be checked here (no git history). The batch goes on.
+    the task needs the optional extra ``deep``, which is not installed here; or it raised, or returned what the store
+    cannot write; or the commits its ``meta.json`` names cannot be checked here (no git history). The batch goes on.
 
-:func:`summary` counts the verdicts per task kind.
-
-A run stored as corrupt or stale (see :meth:`~sweeper.experiments.runner.Store.status`: checksums, and the commits
-it names against the history) is reported as such and not recomputed. A run that differs is reported with the
-machine it was made on where that differs from this one (:func:`sweeper.machine.machine`: torch's kernels
-depend on the CPU's instruction set).
-
-With ``record=True`` an identical run made from uncommitted code gets a ``verified`` record (:func:`verify`).
+:func:`summary` counts the verdicts per task kind. A run stored as corrupt or stale
+(:meth:`~sweeper.experiments.runner.Store.status`) is reported as such and not recomputed; one that differs is
+reported with the machine it was made on where that differs from this one (:func:`sweeper.machine.machine`: torch's
+kernels depend on the CPU's instruction set). With ``record=True`` an identical run made from uncommitted code gets a
+``verified`` record (:func:`verify`).
 """
 
 from __future__ import annotations
