@@ -40,7 +40,7 @@ def reproduce_command(ids=(), seeds=None) -> str:
     shown = root.relative_to(REPO) if root.is_relative_to(REPO) else root
     where = "" if sc == "paper" else f" --scale {sc} --results {shown}"
     extra = f" --seeds {','.join(map(str, seeds))}" if seeds else ""
-    return f"python -m sweeper reproduce {' '.join(ids)}{' ' if ids else ''}{where.strip()}{extra}".replace("  ", " ")
+    return " ".join(part for part in ["python -m sweeper reproduce", *ids, where.strip(), extra.strip()] if part)
 
 
 def _ready(sc: str) -> Path:
