@@ -546,7 +546,7 @@ def test_a_run_on_a_cpu_budget_verifies_identical_by_replaying_its_games(tmp_pat
 
 def test_the_level_and_lever_specs_spend_the_budget_they_state():
     """Issue 50's stored runs: every seed's training, curriculum included, gets the same CPU budget (30 minutes
-    less a margin) on the benchmark's boards; every lever the same 10 minutes; quick scale runs on games."""
+    less a margin) on the benchmark's boards; every lever of a study the same budget (10 minutes on intermediate, 15 on expert); quick scale runs on games."""
     from sweeper.experiments import neural_runs as nr
     from sweeper.experiments.specs import EXTRA_SPECS
     for board, level in nr.NEURAL_LEVELS.items():
@@ -558,12 +558,15 @@ def test_the_level_and_lever_specs_spend_the_budget_they_state():
         assert p.get("learning") == level.get("learning")  # symmetries only where the level sets them
         quick = EXTRA_SPECS[f"ext:neural_{level['name']}"].tasks("quick", (1,))[0].params
         assert "cpu_seconds" not in quick and quick["games"] > 0
-    levers = EXTRA_SPECS["ext:neural_levers"].tasks("paper", (1,))
-    assert len(levers) == len(nr.LEVERS) and len({t.id for t in levers}) == len(levers)
-    for t in levers:
-        p = t.params
-        assert p["cpu_seconds"] + sum(ph[1] for ph in p.get("curriculum", [])) == nr.LEVER_BUDGET
-        assert p["tests"] == [nr.LEVER_BOARD] and p["boards"] == "benchmark"
+    for spec, (board, budget, base, named) in zip(("ext:neural_levers", "ext:neural_levers_expert"),
+                                                  nr.LEVER_STUDIES.values()):
+        levers = EXTRA_SPECS[spec].tasks("paper", (1,))
+        assert len(levers) == len(named) and len({t.id for t in levers}) == len(levers)
+        for t, extra in zip(levers, named.values()):
+            p = t.params
+            assert p["cpu_seconds"] + sum(ph[1] for ph in p.get("curriculum", [])) == budget
+            assert p["tests"] == [board] and p["boards"] == "benchmark"
+            assert all(p.get(k) == v for k, v in {**base, **extra}.items() if k != "curriculum")
 
 
 def test_a_level_spec_runs_at_quick_scale(tmp_path):

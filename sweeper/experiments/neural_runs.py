@@ -1,7 +1,7 @@
 """The neural bandit's stored runs on the benchmark's yardstick: specs ``ext:neural_beginner``,
 ``ext:neural_intermediate``, ``ext:neural_expert`` (three seeds each, 30 CPU minutes of training per seed; the three
-together are ``ext:neural``) and ``ext:neural_levers`` (the ablation: one lever at a time, one seed, a fixed CPU
-budget).
+together are ``ext:neural``), ``ext:neural_levers`` and ``ext:neural_levers_expert`` (the ablations on
+intermediate and on expert boards: one lever at a time, one seed, a fixed CPU budget).
 
 Every run is a :func:`~sweeper.experiments.neural.neural_task` on a CPU budget whose checkpoints and tests play the
 first 1,000 boards of each level's benchmark suite (``boards="benchmark"``: the same boards for every seed, every
@@ -104,28 +104,44 @@ LEVERS = {
 }
 #: The board and CPU budget (curriculum included) of every lever's run.
 LEVER_BOARD, LEVER_BUDGET = "16x16x40", 600.0
+#: The expert ablation: on expert boards, the expert networks' recipe (:data:`NEURAL_LEVELS`) in 15 CPU minutes
+#: (150 s of beginner, 250 s of intermediate, then expert; symmetries; :data:`NEURAL_LEARNING`) with one lever
+#: changed at a time; each name -> the task's parameters that differ from the recipe's.
+EXPERT_RECIPE = {"curriculum": [WARM_START, ["16x16x40", 250]], "learning": {"symmetries": True}, **NEURAL_LEARNING}
+EXPERT_LEVERS = {
+    "expert recipe": {},
+    "mine counter": {"mines_left": True},
+    "replay 1": {"replay": 1.0},
+    "learning rate 0.002": {"lr": 2e-3},
+    "longer intermediate phase": {"curriculum": [WARM_START, ["16x16x40", 500]]},
+}
+EXPERT_LEVER_BOARD, EXPERT_LEVER_BUDGET = "16x30x99", 900.0
+#: The two ablations: name -> (board, CPU budget, the parameters every lever starts from, the levers).
+LEVER_STUDIES = {"intermediate": (LEVER_BOARD, LEVER_BUDGET, {}, LEVERS),
+                 "expert": (EXPERT_LEVER_BOARD, EXPERT_LEVER_BUDGET, EXPERT_RECIPE, EXPERT_LEVERS)}
 
 
-def lever_tasks(sc, seeds) -> list[Task]:
-    """One run per lever of :data:`LEVERS` and seed (the stored ablation: seed 1)."""
-    return [_lever_task(sc, name, extra, s) for s in seeds for name, extra in LEVERS.items()]
+def lever_tasks(sc, seeds, study: str = "intermediate") -> list[Task]:
+    """One run per lever of the ``study`` (:data:`LEVER_STUDIES`) and seed (the stored ablations: seed 1)."""
+    board, budget, base, levers = LEVER_STUDIES[study]
+    return [_lever_task(sc, name, {**base, **extra}, s, board, budget) for s in seeds for name, extra in levers.items()]
 
 
-def _lever_task(sc, name: str, extra: dict, seed: int) -> Task:
+def _lever_task(sc, name: str, extra: dict, seed: int, board: str, cpu: float) -> Task:
     extra = dict(extra)
     curriculum = extra.pop("curriculum", [])
     paper = sc.name == "paper"
     if paper:
         first = sum(ph[1] for ph in curriculum)
-        budget = {"cpu_seconds": LEVER_BUDGET - first, "curriculum": curriculum}
+        budget = {"cpu_seconds": cpu - first, "curriculum": curriculum}
     else:
         budget = {"games": QUICK_GAMES // 2, "curriculum": _quick(curriculum, QUICK_PHASE_GAMES // 2)}
-    return Task.make("neural_bandit", board=LEVER_BOARD, seed=seed, **budget, **extra, boards="benchmark",
-                     tests=[LEVER_BOARD], test_games=NEURAL_TEST[sc.name],
+    return Task.make("neural_bandit", board=board, seed=seed, **budget, **extra, boards="benchmark",
+                     tests=[board], test_games=NEURAL_TEST[sc.name],
                      calibration_games=NEURAL_CALIBRATION[sc.name],
-                     mistakes=0, block=100 if paper else 10, cost=6e6 if paper else 5e3,
-                     label=f"lever: {name} (neural bandit on {LEVER_BOARD}, "
-                           f"{f'{LEVER_BUDGET:,.0f} CPU s' if paper else 'quick'}, seed {seed})")
+                     mistakes=0, block=100 if paper else 10, cost=(6e6 * cpu / LEVER_BUDGET) if paper else 5e3,
+                     label=f"lever: {name} (neural bandit on {board}, "
+                           f"{f'{cpu:,.0f} CPU s' if paper else 'quick'}, seed {seed})")
 
 
 #: The specs of this module, ``(id, title, text, build)`` (:mod:`~sweeper.experiments.specs` makes them specs).
@@ -140,4 +156,10 @@ NEURAL_SPECS += [_level_spec(b) for b in NEURAL_LEVELS] + [(
     "The neural bandit on intermediate boards for 10 CPU minutes (seed 1), with the stored runs' learning and with "
     "one lever changed at a time (the mine counter as an input, the board's symmetries, a curriculum from beginner "
     "boards, a wider and deeper network, larger minibatches, exploration, a lighter loss on tiles far from the "
-    "numbers), tested on the first 1,000 intermediate boards of the benchmark (needs `make deep`).", lever_tasks)]
+    "numbers), tested on the first 1,000 intermediate boards of the benchmark (needs `make deep`).", lever_tasks), (
+    "ext:neural_levers_expert", "What makes the neural bandit learn faster on expert boards: one lever at a time",
+    "The neural bandit on expert boards for 15 CPU minutes (seed 1), with the expert networks' recipe (beginner, "
+    "then intermediate, then expert boards, with the symmetries) and with one lever changed at a time (the mine "
+    "counter as an input, twice the gradient steps per decision, twice the learning rate, a longer intermediate "
+    "phase), tested on the first 1,000 expert boards of the benchmark (needs `make deep`).",
+    lambda sc, seeds: lever_tasks(sc, seeds, "expert"))]
