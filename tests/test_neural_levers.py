@@ -50,3 +50,28 @@ def test_the_cost_sentence_names_the_levers_that_changed_the_pace():
     assert "the defaults played 100 decisions per CPU second and took 3,000 gradient steps" in text
     assert "minibatch 128, replay 0.5: 3.00 times the defaults' decisions per CPU second and 0.50 times" in text
     assert "symmetries:" not in text
+
+
+def _expert(wins, decisions=300_000, updates=1_200):
+    out = _lever(wins, 500.0, curriculum=10_000)
+    out.tables["tests"]["board"] = "16x30x99"
+    out.info.update(train_decisions=decisions, train_updates=updates)
+    return out
+
+
+def test_the_expert_study_sets_its_levers_against_the_expert_recipe():
+    outputs = [("expert recipe", _expert(300)), ("mine counter", _expert(305)),
+               ("replay 1", _expert(360, decisions=150_000, updates=2_400))]
+    levers = nl.with_differences(nl.lever_runs(outputs, study="expert"))
+    assert list(levers["verdict"]) == ["", "cannot be told apart", "more"]
+    table = nl.lever_table(levers)
+    assert table.loc["expert recipe", "against the recipe [95%]"] == ""
+    assert table.loc["replay 1", "against the recipe [95%]"].startswith("+0.060 [")
+    text = nl.lever_sentence(levers)
+    assert "trained for 15 CPU minutes won 0.300 of the first 1,000 expert boards" in text
+    assert "won more on the same boards: replay 1 (0.360, +0.060)" in text
+    assert "cannot be told apart from the recipe on 1,000 boards" in text
+    cost = nl.cost_sentence(levers)
+    assert cost.startswith("In the same 15 CPU minutes the recipe played")
+    assert "replay 1: 0.63 times the recipe's decisions per CPU second and 1.11 times its gradient steps" in cost
+    assert "mine counter:" not in cost
