@@ -334,11 +334,30 @@ def test_ext_neural_is_the_three_levels_and_the_benchmark_scores_their_networks(
     assert sorted(t.params["agent"] for t in scored) == sorted(f"neural:neural_bandit/{t.id}" for t in every)
 
 
-def test_the_benchmark_scores_a_network_on_both_paths_alike():
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_the_benchmark_scores_a_network_on_both_paths_alike(symmetric):
     from sweeper.experiments.benchmark import score
-    s = score(_small(seed=2), "beginner", games=60, regret_games=20).summary()
+    agent = _small(seed=2)
+    agent.symmetric = symmetric
+    s = score(agent, "beginner", games=60, regret_games=20).summary()
     assert s["paths_agree"] == 20 and s["games"] == 60 and s["decisions"] > 0
     assert s["regret_per_decision"] >= 0 and s["machine"]["cpu"]
+
+
+def test_the_symmetric_benchmark_scores_each_stored_network_on_its_own_level():
+    from sweeper.experiments.benchmark import level_of
+    from sweeper.experiments.specs import EXTRA_SPECS
+    boards = {t.id: t.params["board"] for t in EXTRA_SPECS["ext:neural"].tasks("paper", (1, 2, 3))}
+    plain = {t.params["agent"]: t for t in EXTRA_SPECS["ext:benchmark_neural"].tasks("paper", (1,))}
+    sym = EXTRA_SPECS["ext:benchmark_neural_symmetric"].tasks("paper", (1,))
+    assert len(sym) == len(plain) == 9 and not EXTRA_SPECS["ext:benchmark_neural_symmetric"].tasks("quick", (1,))
+    for t in sym:
+        prefix, run = t.params["agent"].split(":", 1)
+        other = plain[f"neural:{run}"].params["test"]
+        (level,) = t.params["test"]["levels"]
+        i = other["levels"].index(level)
+        assert prefix == "neural-symmetric" and t.params["test"]["games"] == [other["games"][i]]
+        assert level == level_of(boards[run.split("/")[1]])  # its own level
 
 
 def test_torch_runs_the_pinned_instruction_set():
@@ -580,3 +599,45 @@ def test_a_level_spec_runs_at_quick_scale(tmp_path):
     assert out.info["curriculum_boards"] == ["8x8x10", "16x16x40"]
     assert list(out.tables["tests"]["board"]) == ["8x8x10", "16x16x40", "16x30x99"]
     assert (out.tables["tests"]["test_games"] == 40).all()
+
+
+def test_a_symmetric_network_plays_the_mean_over_the_boards_symmetries(tmp_path):
+    """``symmetric=True``: the logits are the mean over the board's symmetries (8 on a square board, 4 on an oblong
+    one), so turning the view turns the logits (up to the order of the sum); learning ignores it (the same weights
+    and games as a plain agent of the same seed); the env and the batched player click alike; the file says so
+    (version 3) and a plain network's file stays version 2."""
+    _extra()
+    from sweeper.running.env import MinesweeperEnv
+    from sweeper.running.neural_play import NeuralLearning, evaluate_neural, symmetry, train_neural
+    from sweeper.running.policies import neural_policy, run_episodes
+    how = NeuralLearning(batch=8, minibatch=8, warmup=10)
+    sym, plain = (neural.NeuralAgent(8, 2, seed=6, symmetric=s) for s in (True, False))
+    runs = [train_neural(a, "6x6x5", 30, seed=2, learning=how) for a in (sym, plain)]
+    assert runs[0].records.drop(columns="cpu_seconds").equals(runs[1].records.drop(columns="cpu_seconds"))
+    assert all(np.array_equal(v, _state(plain)[k]) for k, v in _state(sym).items())
+    assert sym.name == "neural8x2+sym" and plain.metadata()["version"] == 2 and "symmetric" not in plain.metadata()
+    rng = np.random.default_rng(3)
+    for shape, turns in (((6, 6), 8), ((5, 7), 4)):
+        view = rng.integers(0, 10, shape).astype(np.int8)
+        p = sym.probabilities(view)
+        for k in range(turns):
+            assert np.allclose(sym.probabilities(symmetry(view, k)), symmetry(p, k), atol=1e-6)
+        assert not np.allclose(p, plain.probabilities(view), atol=1e-6)
+        mean = np.mean([plain.logits(symmetry(view, k)[None]).detach().numpy()[0] for k in range(turns)], axis=0)
+        assert np.isclose(mean.mean(), np.log(p / (1 - p)).mean(), atol=1e-5)  # the mean over the group
+    back = neural.load_neural(sym.save(tmp_path / "s.npz"))
+    assert back.symmetric and back.metadata() == sym.metadata() and back.metadata()["version"] == 3
+    env = MinesweeperEnv("6x6x5")
+    played = evaluate_neural(sym, "6x6x5", 8, seed=3, record=True)
+    other = evaluate_neural(plain, "6x6x5", 8, seed=3, record=True)
+    assert any(not np.array_equal(a, b) for a, b in zip(played.moves, other.moves))
+    clicks = []
+    policy = neural_policy(back, env)
+    episodes = run_episodes(env, lambda obs: clicks.append(policy(obs)) or clicks[-1], layouts=played.layouts)
+    assert [bool(e["won"]) for e in episodes] == list(played.records["won"])
+    assert clicks == np.concatenate(played.moves).tolist()
+    with pytest.raises(ValueError, match="symmetric"):
+        neural.NeuralAgent(8, 2, symmetric="yes")
+    _rewrite(tmp_path / "s.npz", tmp_path / "bad.npz", meta={"symmetric": 1})
+    with pytest.raises(ValueError, match="symmetric"):
+        neural.load_neural(tmp_path / "bad.npz")

@@ -17,8 +17,9 @@ The agent file
     (2), ``agent`` (``"neural"``), ``channels``, ``layers``, ``codes`` (10), ``epsilon``, ``init_seed`` (the seed
     of the initial weights), ``games``, ``decisions`` and ``updates`` (what it was trained on: games played
     learning, their decisions, gradient steps), ``boards`` (the settings it learnt on, e.g. ``["8x8x10"]``) and
-    ``mines_left`` (whether the network reads the mine counter). Version-1 files, without ``mines_left``, are read
-    as networks that do not.
+    ``mines_left`` (whether the network reads the mine counter); version 3 adds ``symmetric`` (whether it plays on
+    the mean of its logits over the board's symmetries), written only when true. Version-1 files, without
+    ``mines_left``, and version-2 files are read as networks that do neither.
     Reading checks the metadata, then that the members are exactly the arrays this architecture has, with their
     shapes and dtypes read from the ``.npy`` headers before any data is decompressed, then that every weight is
     finite. Loading runs no code.
@@ -50,11 +51,13 @@ REQUIREMENTS = ("torch==2.13.0", "stable-baselines3==2.9.2", "sb3-contrib==2.9.2
 #: The cell codes the network reads, one-hot: the numbers 0-8 and covered (9).
 CODES = COVERED + 1
 FORMAT = "bandit-sweeper-neural"
-FORMAT_VERSION = 2
-#: The metadata fields of a version-1 file (no mine counter) and of the current version.
+FORMAT_VERSION = 3
+#: The metadata fields of a version-1 file (no mine counter), of a version-2 file, and of the current version
+#: (written only for a network that plays symmetric: the others' files stay version 2).
 FIELDS_V1 = ("format", "version", "agent", "channels", "layers", "codes", "epsilon", "init_seed", "games",
              "decisions", "updates", "boards")
-FIELDS = FIELDS_V1 + ("mines_left",)
+FIELDS_V2 = FIELDS_V1 + ("mines_left",)
+FIELDS = FIELDS_V2 + ("symmetric",)
 #: The widest and deepest networks accepted (so a file cannot declare a huge one).
 MAX_CHANNELS = 512
 MAX_LAYERS = 32
@@ -176,6 +179,9 @@ class NeuralAgent:
     mines_left : bool
         Whether the network also reads the mine counter (one more input plane); then ``logits``, ``choose`` and
         ``probabilities`` take the board's ``mines``.
+    symmetric : bool
+        Whether it plays on the mean of its logits over the board's symmetries (Notes): an equivariant model, at 8
+        forward passes per view on a square board and 4 on an oblong one; learning ignores it (False).
 
     Attributes
     ----------
@@ -191,7 +197,8 @@ class NeuralAgent:
     Raises
     ------
     ValueError
-        Without the optional extra ``deep`` (torch), or for a size or ``epsilon`` out of range.
+        Without the optional extra ``deep`` (torch), for a size or ``epsilon`` out of range, or for ``mines_left``
+        or ``symmetric`` not a bool.
 
     Notes
     -----
@@ -204,6 +211,15 @@ class NeuralAgent:
     it also reads the mine counter every player sees: one more input plane holding the mines left per covered tile
     (the board's mines over its covered tiles, as the agent never flags), the same on every cell, so that a
     pattern can be read differently on a dense board than on a sparse one.
+
+    Symmetric play (``symmetric=True``). The rules of the game do not change when the board is turned or mirrored,
+    so neither should the probability of a mine; a network learns that only approximately. A symmetric agent turns
+    each view by every symmetry of its board (the 8 rotations and reflections of a square board, the 4 flips of an
+    oblong one: :func:`~sweeper.running.neural_play.symmetry`), runs the network on all of them in one batch, turns
+    each output back and plays on their mean: the network averaged over the group, exactly equivariant. Its
+    ``choose``, ``probabilities``, test games and the env all use the mean; while it learns, its own games and its
+    gradient steps read each view once (the ``symmetries`` of
+    :class:`~sweeper.running.neural_play.NeuralLearning` turn the training views instead).
 
     The choice. Greedy: the covered tile of lowest predicted probability (lowest logit), ties to the first in
     row-major order. The agent never flags: the engine's game is won when every safe tile is revealed
@@ -222,7 +238,7 @@ class NeuralAgent:
     label = "neural"
 
     def __init__(self, channels: int = 32, layers: int = 5, epsilon: float = 0.0, seed: int = 0,
-                 mines_left: bool = False):
+                 mines_left: bool = False, symmetric: bool = False):
         self.channels = whole(channels, "channels", 1)
         self.layers = whole(layers, "layers", 1)
         if self.channels > MAX_CHANNELS or self.layers > MAX_LAYERS:
@@ -234,6 +250,7 @@ class NeuralAgent:
         self.epsilon = float(epsilon)
         self.init_seed = check_seed(seed)
         self.mines_left = boolean(mines_left, "mines_left")
+        self.symmetric = boolean(symmetric, "symmetric")
         self.games = self.decisions = self.updates = 0
         self.boards: list[str] = []
         torch = require_torch()
@@ -243,14 +260,15 @@ class NeuralAgent:
 
     def __repr__(self) -> str:
         return (f"NeuralAgent(channels={self.channels}, layers={self.layers}, epsilon={self.epsilon}"
-                f"{', mines_left=True' if self.mines_left else ''}; "
+                f"{', mines_left=True' if self.mines_left else ''}{', symmetric=True' if self.symmetric else ''}; "
                 f"{self.games:,} games learnt on {'+'.join(self.boards) or 'nothing'})")
 
     @property
     def name(self) -> str:
-        """The agent's name: ``neural{channels}x{layers}``, then ``+mines`` with the mine counter and
-        ``:{epsilon}`` for a non-zero epsilon (``"neural32x5"``, ``"neural32x5+mines:0.1"``)."""
+        """The agent's name: ``neural{channels}x{layers}``, then ``+mines`` with the mine counter, ``+sym`` for
+        symmetric play and ``:{epsilon}`` for a non-zero epsilon (``"neural32x5"``, ``"neural32x5+mines+sym:0.1"``)."""
         return (f"neural{self.channels}x{self.layers}" + ("+mines" if self.mines_left else "")
+                + ("+sym" if self.symmetric else "")
                 + (f":{self.epsilon:g}" if self.epsilon else ""))
 
     @property
@@ -259,7 +277,7 @@ class NeuralAgent:
         return int(sum(p.numel() for p in self.net.parameters()))
 
     # the model --------------------------------------------------------------
-    def logits(self, views, pad: bool = True, mines: int | None = None):
+    def logits(self, views, pad: bool = True, mines: int | None = None, symmetric: bool | None = None):
         """The network's logits of a batch of checked views: its log-odds that each tile hides a mine.
 
         The one-hot input is a row of the identity matrix per cell, laid out channels-last
@@ -277,6 +295,9 @@ class NeuralAgent:
         mines : int, optional
             The board's mines, for a network that reads the mine counter (required then, refused otherwise:
             see :meth:`counter`).
+        symmetric : bool, optional
+            The mean of the logits over the board's symmetries (the class's Notes); default: the agent's
+            ``symmetric``. Learning passes ``False``.
 
         Returns
         -------
@@ -291,6 +312,8 @@ class NeuralAgent:
         """
         torch = require_torch()
         self._check_mines(mines)
+        if self.symmetric if symmetric is None else symmetric:
+            return self._symmetric_logits(torch, views, pad, mines)
         v = torch.from_numpy(np.ascontiguousarray(views))
         n = v.shape[0]
         if pad and n < PLAY_ROWS:
@@ -300,6 +323,19 @@ class NeuralAgent:
             left = mines / (v == COVERED).sum(dim=(1, 2)).clamp(min=1).float()
             x = torch.cat([x, left.view(-1, 1, 1, 1).expand(-1, 1, *v.shape[1:])], 1)
         return self.net(x)[:n]
+
+    def _symmetric_logits(self, torch, views, pad, mines):
+        """The mean of the logits over the views' symmetries: every turned copy in one forward pass, each output
+        turned back, summed in the order of the symmetries (so the mean is the same in any batch)."""
+        n, rows, cols = views.shape
+        turns = range(8 if rows == cols else 4)
+        stacked = np.concatenate([_turned(views, k) for k in turns])
+        out = self.logits(stacked, pad, mines, symmetric=False)
+        total = None
+        for i, k in enumerate(turns):
+            back = _turned_back(out[i * n:(i + 1) * n], k)
+            total = back if total is None else total + back
+        return total / len(turns)
 
     def counter(self, mines: int) -> int | None:
         """What :meth:`logits`, :meth:`choose` and :meth:`probabilities` take as ``mines`` on a board of ``mines``
@@ -386,15 +422,16 @@ class NeuralAgent:
 
     # persistence ------------------------------------------------------------
     def copy(self) -> "NeuralAgent":
-        """An independent copy of the agent: same architecture, ``epsilon``, ``init_seed`` and weights, same
-        ``games``, ``decisions``, ``updates`` and ``boards``.
+        """An independent copy of the agent: same architecture, ``epsilon``, ``symmetric``, ``init_seed`` and weights,
+        same ``games``, ``decisions``, ``updates`` and ``boards``.
 
         Returns
         -------
         NeuralAgent
             The copy; training it leaves this agent unchanged.
         """
-        other = NeuralAgent(self.channels, self.layers, self.epsilon, self.init_seed, self.mines_left)
+        other = NeuralAgent(self.channels, self.layers, self.epsilon, self.init_seed, self.mines_left,
+                            self.symmetric)
         other.net.load_state_dict(self.net.state_dict())
         other.games, other.decisions, other.updates, other.boards = (self.games, self.decisions, self.updates,
                                                                      list(self.boards))
@@ -406,14 +443,18 @@ class NeuralAgent:
         Returns
         -------
         dict
-            Exactly the fields :data:`FIELDS`: ``format``, ``version``, ``agent``, ``channels``, ``layers``,
+            The fields :data:`FIELDS_V2`: ``format``, ``version`` (2), ``agent``, ``channels``, ``layers``,
             ``codes``, ``epsilon``, ``init_seed``, ``games``, ``decisions``, ``updates``, ``boards`` (the agent's
-            own list, not a copy) and ``mines_left``.
+            own list, not a copy) and ``mines_left``; for a symmetric agent :data:`FIELDS`, version 3, with
+            ``symmetric`` (true).
         """
-        return {"format": FORMAT, "version": FORMAT_VERSION, "agent": self.label, "channels": self.channels,
-                "layers": self.layers, "codes": CODES, "epsilon": self.epsilon, "init_seed": self.init_seed,
-                "games": self.games, "decisions": self.decisions, "updates": self.updates, "boards": self.boards,
-                "mines_left": self.mines_left}
+        meta = {"format": FORMAT, "version": 3 if self.symmetric else 2, "agent": self.label,
+                "channels": self.channels, "layers": self.layers, "codes": CODES, "epsilon": self.epsilon,
+                "init_seed": self.init_seed, "games": self.games, "decisions": self.decisions,
+                "updates": self.updates, "boards": self.boards, "mines_left": self.mines_left}
+        if self.symmetric:
+            meta["symmetric"] = True
+        return meta
 
     def file_arrays(self) -> dict:
         """The arrays of the agent's file, in file order (``np.savez_compressed(file, **agent.file_arrays())``).
@@ -473,6 +514,29 @@ def _identity(torch):
     return _IDENTITY[0]
 
 
+def _turned(views, k: int) -> np.ndarray:
+    """A stack of views ``(n, rows, cols)`` turned by the ``k``-th symmetry of
+    :func:`~sweeper.running.neural_play.symmetry` (bit 2 transposes, then bit 0 flips the rows, bit 1 the columns)."""
+    if k & 4:
+        views = views.transpose(0, 2, 1)
+    if k & 1:
+        views = views[:, ::-1]
+    if k & 2:
+        views = views[:, :, ::-1]
+    return np.ascontiguousarray(views)
+
+
+def _turned_back(logits, k: int):
+    """Logits ``(n, rows, cols)`` of views turned by :func:`_turned` with ``k``, turned back onto the views."""
+    if k & 2:
+        logits = logits.flip(2)
+    if k & 1:
+        logits = logits.flip(1)
+    if k & 4:
+        logits = logits.transpose(1, 2)
+    return logits
+
+
 def lowest(logits, views) -> np.ndarray:
     """Per view, the flat index of the covered tile of lowest logit (first in row-major order among equals;
     ``-1`` when none is covered): the greedy choice. ``logits`` a torch tensor, ``views`` int8 ``(n, r, c)``."""
@@ -506,10 +570,11 @@ def check_format(meta, path, fmt: str, fields) -> None:
 
 def _check_metadata(meta, path) -> dict:
     version = meta.get("version") if isinstance(meta, dict) else None
-    check_format(meta, path, FORMAT, FIELDS_V1 if version == 1 else FIELDS)
+    check_format(meta, path, FORMAT, {1: FIELDS_V1, 2: FIELDS_V2}.get(version, FIELDS))
     _int_field(meta, path, "version", 1, FORMAT_VERSION)
-    if not isinstance(meta.setdefault("mines_left", False), bool):
-        raise ValueError(f"{path}: metadata field 'mines_left' must be true or false, got {meta['mines_left']!r}")
+    for flag in ("mines_left", "symmetric"):
+        if not isinstance(meta.setdefault(flag, False), bool):
+            raise ValueError(f"{path}: metadata field {flag!r} must be true or false, got {meta[flag]!r}")
     if meta["agent"] != NeuralAgent.label:
         raise ValueError(f"{path}: metadata field 'agent' must be 'neural', got {meta['agent']!r}")
     _int_field(meta, path, "channels", 1, MAX_CHANNELS)
@@ -620,13 +685,13 @@ def load_neural(path) -> NeuralAgent:
     Parameters
     ----------
     path : str or os.PathLike
-        An agent file written by :meth:`NeuralAgent.save` (version 1 or 2 of the format).
+        An agent file written by :meth:`NeuralAgent.save` (version 1, 2 or 3 of the format).
 
     Returns
     -------
     NeuralAgent
-        The agent: its architecture, ``epsilon`` and ``init_seed`` from the metadata, its weights from the
-        arrays, and ``games``, ``decisions``, ``updates`` and ``boards`` as saved.
+        The agent: its architecture, ``epsilon``, ``symmetric`` and ``init_seed`` from the metadata, its weights from
+        the arrays, and ``games``, ``decisions``, ``updates`` and ``boards`` as saved.
 
     Raises
     ------
@@ -639,7 +704,7 @@ def load_neural(path) -> NeuralAgent:
 
     def shapes(meta):
         made["agent"] = NeuralAgent(meta["channels"], meta["layers"], float(meta["epsilon"]), meta["init_seed"],
-                                    meta["mines_left"])
+                                    meta["mines_left"], meta["symmetric"])
         return {k: v.shape for k, v in made["agent"].net.state_dict().items()}
 
     meta, arrays = read_weights(path, "neural agent", _check_metadata, shapes)

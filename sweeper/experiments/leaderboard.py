@@ -1,5 +1,6 @@
 """The leaderboard's stored runs: every agent of the book scored on the benchmark's boards (task kind ``benchmark``,
-specs ``ext:benchmark`` and ``ext:benchmark_neural``), with its training's CPU time counted on one clock.
+specs ``ext:benchmark``, ``ext:benchmark_neural`` and ``ext:benchmark_neural_symmetric``), with its training's CPU
+time counted on one clock.
 
 A run trains its agent (a table agent: process CPU of the training alone, with copies kept at checkpoints), or reads
 it (a stored network, the best window agent's table), or needs none (the solver, random clicks), then scores it with
@@ -28,6 +29,10 @@ from .runner import Output, Task, task_kind
 
 #: Where the stored runs of the repository live (the neural bandit's networks are read from there).
 REPOSITORY = Path(__file__).resolve().parents[2]
+#: How a benchmark run names a stored network: ``neural:neural_bandit/ID`` plays it as it was trained,
+#: ``neural-symmetric:neural_bandit/ID`` plays it on the mean of its logits over the board's symmetries
+#: (:class:`~sweeper.agents.neural.NeuralAgent`'s ``symmetric``).
+NEURAL_PREFIXES = ("neural:", "neural-symmetric:")
 
 
 class _Snapshots:
@@ -75,9 +80,9 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
     if agent_spec.startswith("best-window:"):
         board = agent_spec.split(":", 1)[1]
         return best_window_agent(board), {"kind": "best window", "board": board}, []
-    if agent_spec.startswith("neural:"):
+    if agent_spec.startswith(NEURAL_PREFIXES):
         from ..agents.neural import load_neural
-        run = agent_spec.split(":", 1)[1]
+        prefix, run = agent_spec.split(":", 1)
         folder = REPOSITORY / "results" / "runs" / "paper" / run
         meta = json.loads((folder / "meta.json").read_text())
         data = (folder / "agent.npz").read_bytes()
@@ -87,7 +92,10 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
         facts = {"kind": "neural bandit", "board": meta["task"]["params"]["board"], "source": run,
                  "games": info["train_games"] + sum(info.get("curriculum_games", [])),
                  "train_cpu_seconds": info.get("total_train_cpu_seconds", info["train_cpu_seconds"])}
-        return load_neural(folder / "agent.npz"), facts, []
+        net = load_neural(folder / "agent.npz")
+        if prefix == "neural-symmetric":  # the same network, playing on the mean over the board's symmetries
+            net.symmetric = facts["symmetric"] = True
+        return net, facts, []
     if agent_spec.startswith("ppo:"):
         from .deep_rl import train_ppo
         policy, facts = train_ppo(budget["board"], budget["steps"], seed, policy=agent_spec.split(":", 1)[1])
@@ -108,7 +116,8 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
 def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None):
     """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, an agent spec of
     :func:`~sweeper.agents.kinds.make_agent` trained on ``train["board"]`` for ``train["games"]`` games with
-    ``seed``, ``"best-window:BOARD"`` or ``"neural:neural_bandit/ID"``, a stored network) scored on the first
+    ``seed``, ``"best-window:BOARD"``, or a stored network, ``"neural:neural_bandit/ID"`` or, playing symmetric,
+    ``"neural-symmetric:neural_bandit/ID"``) scored on the first
     ``test["games"][i]`` boards of the suite of each of ``test["levels"]`` (opening ``test["opening"]``), regret on
     the first ``test["regret_games"][i]``; a table agent also at its training ``train["checkpoints"]``, on the first
     ``test["checkpoint_games"]`` boards of its training level. Tables: ``scores`` (one row per level), ``games``
@@ -206,13 +215,26 @@ def benchmark_ppo_tasks(sc, seeds=None):
             for policy, steps in BENCHMARK_PPO[sc.name].items() for s in BENCHMARK_SEEDS[sc.name]]
 
 
-def benchmark_neural_tasks(sc, networks):
+def benchmark_neural_tasks(sc, networks, symmetric: bool = False):
     """The stored networks of ``networks`` (the tasks of ``ext:neural`` at paper scale, read from their stored runs) on
-    the benchmark's boards (needs the extra); none at another scale (the networks are stored at paper scale only)."""
+    the benchmark's boards (needs the extra); none at another scale (the networks are stored at paper scale only).
+    With ``symmetric``, each plays on the mean of its logits over the board's symmetries, on its own level's suite
+    only (4 to 8 times the forward passes of a decision)."""
     if sc.name != "paper":
         return []
     test = _bench_test(sc)
-    return [Task.make("benchmark", agent=f"neural:neural_bandit/{t.id}", seed=t.params["seed"], test=test,
-                      label=f"benchmark: neural bandit trained on {t.params['board']}, seed {t.params['seed']}",
-                      cost=3e6)
-            for t in networks]
+    if not symmetric:
+        return [Task.make("benchmark", agent=f"neural:neural_bandit/{t.id}", seed=t.params["seed"], test=test,
+                          label=f"benchmark: neural bandit trained on {t.params['board']}, seed {t.params['seed']}",
+                          cost=3e6)
+                for t in networks]
+    tasks = []
+    for t in networks:
+        i = [str(Setting.parse(lv)) for lv in LEVELS].index(t.params["board"])
+        own = {**test, "levels": [LEVELS[i]], "games": test["games"][i:i + 1],
+               "regret_games": test["regret_games"][i:i + 1]}
+        tasks.append(Task.make("benchmark", agent=f"neural-symmetric:neural_bandit/{t.id}", seed=t.params["seed"],
+                               test=own, cost=3e6 * (i + 1),
+                               label=f"benchmark: neural bandit trained on {t.params['board']}, symmetric play, "
+                                     f"seed {t.params['seed']}"))
+    return tasks

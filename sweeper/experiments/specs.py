@@ -532,14 +532,14 @@ KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "
 
 
 # ------------------------------------------------------------ the benchmark --
-# ext:benchmark and ext:benchmark_neural: their specs and task kind live in sweeper/experiments/leaderboard.py
+# ext:benchmark, ext:benchmark_neural(_symmetric): their task kind lives in sweeper/experiments/leaderboard.py
 from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_tasks, benchmark_tasks  # noqa: E402
 
 
-def _benchmark_neural(sc, seeds):
+def _benchmark_neural(sc, seeds, symmetric: bool = False):
     """The networks of ``ext:neural`` (paper scale, the leaderboard's seeds) on the benchmark's boards."""
     from .neural_runs import level_tasks
-    return benchmark_neural_tasks(sc, level_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]))
+    return benchmark_neural_tasks(sc, level_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]), symmetric)
 
 
 EXTRA_SPECS["ext:benchmark"] = Spec(
@@ -551,6 +551,11 @@ EXTRA_SPECS["ext:benchmark_neural"] = Spec(
     "ext:benchmark_neural", "The benchmark: the neural bandit's networks on the same boards",
     "The nine stored networks of ext:neural scored on the benchmark's fixed suites of the three levels (needs "
     "`make deep`).", _benchmark_neural)
+EXTRA_SPECS["ext:benchmark_neural_symmetric"] = Spec(
+    "ext:benchmark_neural_symmetric", "The benchmark: the neural bandit's networks, playing symmetric",
+    "The nine stored networks of ext:neural, each playing on the mean of its logits over the board's symmetries (8 "
+    "forward passes per decision on a square board, 4 on an oblong one), scored on the benchmark's fixed suite of "
+    "its own level (needs `make deep`).", lambda sc, seeds: _benchmark_neural(sc, seeds, symmetric=True))
 EXTRA_SPECS["ext:benchmark_ppo"] = Spec(
     "ext:benchmark_ppo", "The benchmark: the deep-RL chapter's PPO policies on the same boards",
     "MaskablePPO with the per-tile policy and with the CNN policy, trained on beginner for the deep-RL chapter's "

@@ -307,7 +307,8 @@ class _Learner:
             v = np.stack([symmetry(a, k) for a, k in zip(v, turns)])
             m = np.stack([symmetry(a, k) for a, k in zip(m, turns)])
         covered = torch.from_numpy(v == COVERED)
-        logits, mines = self.agent.logits(v, pad=False, mines=self.mines)[covered], torch.from_numpy(m).float()[covered]
+        logits = self.agent.logits(v, pad=False, mines=self.mines, symmetric=False)[covered]
+        mines = torch.from_numpy(m).float()[covered]
         if self.interior_weight == 1.0:
             loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, mines)
         else:
@@ -402,7 +403,10 @@ class _Batch:
         agent, learner, bb = self.agent, self.learner, self.bb
         views = self.shown[act, 1:-1, 1:-1]
         with torch.inference_mode():
-            picks = lowest(agent.logits(views, mines=agent.counter(self.setting.mines)), views)
+            # while learning, one forward pass per view (a symmetric agent's mean is for its frozen play)
+            logits = agent.logits(views, mines=agent.counter(self.setting.mines),
+                                  symmetric=False if learner is not None else None)
+            picks = lowest(logits, views)
         if learner is not None:
             if agent.epsilon > 0:
                 _explore(views.reshape(act.size, self.setting.tiles), picks, agent.epsilon, self.rng_a)
