@@ -307,3 +307,31 @@ def test_the_budget_sentence_names_the_checkpoints_it_had():
     text = nf.budget_sentence(first, greedy, points)
     assert "seed 1 after 28.3 CPU minutes (300 games: 0.850 [" in text
     assert "(after about 1 CPU minutes, and at the end)" in text and "the same boards as the table's 3 seeds" in text
+
+
+def test_symmetric_play_pairs_each_network_with_itself_on_the_same_boards():
+    from made_benchmark import bench_output
+    from sweeper.viz.figures import benchmark as bf
+    outs = [bench_output("solver", 0, "solver", {"beginner": 88, "intermediate": 17, "expert": 9})]
+    # beginner networks: 85, 86, 87 of 100 boards as trained; symmetric 87, 88, 90 (+2, +2, +3)
+    outs += [bench_output(f"neural:neural_bandit/b{s}", s, "neural bandit", {"beginner": 84 + s},
+                          train_board="8x8x10") for s in (1, 2, 3)]
+    outs += [bench_output(f"neural-symmetric:neural_bandit/b{s}", s, "neural bandit", {"beginner": w},
+                          boards=(100,), train_board="8x8x10") for s, w in ((1, 87), (2, 88), (3, 90))]
+    for o in outs[4:]:
+        o[1].info["test_cpu_seconds"] = {"beginner": 0.08}
+    bench = bf.benchmark_runs(outs)
+    t = nf.symmetric_play(bench)
+    assert list(t["board"]) == ["8x8x10"]  # no level without both
+    r = t.iloc[0]
+    assert r["plain"] == pytest.approx(0.86) and r["symmetric"] == pytest.approx(0.265 / 3 * 10)
+    assert r["difference"] == pytest.approx(0.07 / 3) and 0 < r["diff_lo"] < 0.07 / 3 < r["diff_hi"]
+    assert r["pooled"] == pytest.approx(265 / 300) and r["seed_min"] == pytest.approx(0.87) and r["met"]
+    assert r["us_symmetric"] / r["us_plain"] == pytest.approx(8.0)
+    text = nf.symmetric_sentence(t)
+    assert "on 8x8x10 (100 boards, 3 networks) the symmetric networks win more: +0.023 [" in text
+    assert "at 8.0 times the test CPU per decision; the target of 0.87 is met (pooled 0.883, lowest seed 0.870)" in text
+    first = nf.symmetric_play(bench, boards=50).iloc[0]
+    assert first["boards"] == 50 and first["plain"] == pytest.approx(1.0)  # the first 50 boards are all won
+    assert nf.symmetric_table(t).loc["8x8x10", "met"] == "yes"
+    assert bf.label("neural-symmetric:neural_bandit/b1", {"board": "8x8x10"}) == "network, symmetric (beg.)"

@@ -29,14 +29,16 @@ SHORT = {"8x8x10": "beg.", "16x16x40": "int.", "16x30x99": "exp."}
 KEY = ("greedy, ε-greedy (ε = 0.01) and UCB (c = 0.1) tables: the paper's agents; Thompson table: Thompson sampling "
        "on the same table; decaying-ε, softmax (τ = 0.05) and UCB1 rules: the plug-in rules of the chapter \"Write "
        "your own bandit\"; best window (beg., int.): the best window agent of beginner or intermediate boards; "
-       "network (beg., int., exp.): the neural bandit trained on that level; PPO (per tile) and PPO (CNN): the deep-RL "
+       "network (beg., int., exp.): the neural bandit trained on that level; network, symmetric: the same network "
+       "playing on the mean of its outputs over the board's rotations and reflections, scored on its own level; PPO (per tile) and PPO (CNN): the deep-RL "
        "chapter's two MaskablePPO policies, trained on beginner")
 
 
 def label(agent: str, facts: dict | None = None) -> str:
     """The page's name of an agent spec of the benchmark's runs."""
-    if agent.startswith("neural:"):
-        return f"network ({SHORT.get((facts or {}).get('board'), '?')})"
+    if agent.startswith(("neural:", "neural-symmetric:")):
+        how = ", symmetric" if agent.startswith("neural-symmetric:") else ""
+        return f"network{how} ({SHORT.get((facts or {}).get('board'), '?')})"
     return LABELS.get(agent, agent)
 
 
@@ -57,7 +59,7 @@ def stored_outputs() -> list:
 
 
 #: The specs of the optional extra whose runs the leaderboard adds at paper scale.
-EXTRA_SPECS = ("ext:benchmark_neural", "ext:benchmark_ppo")
+EXTRA_SPECS = ("ext:benchmark_neural", "ext:benchmark_neural_symmetric", "ext:benchmark_ppo")
 
 
 def benchmark_runs(outputs=None) -> dict:
@@ -199,6 +201,8 @@ def untrained(runs: dict, level: str) -> pd.DataFrame:
 def networks_note(runs: dict) -> str:
     """Which learners of the book are on the leaderboard and which are not, and why."""
     nets = runs["scores"][runs["scores"]["kind"] == "neural bandit"]
+    sym = nets[nets["spec"].str.startswith("neural-symmetric:")]
+    nets = nets[~nets["spec"].str.startswith("neural-symmetric:")]
     if scale() != "paper":
         first = ("The neural bandit's networks (the optional extra `deep`) are scored from their stored paper-scale "
                  "runs, so they appear only in the paper-scale build of this page.")
@@ -206,6 +210,11 @@ def networks_note(runs: dict) -> str:
         first = (f"The neural bandit's {nets[['label', 'seed']].drop_duplicates().shape[0]} networks are scored from "
                  f"their stored runs of `ext:neural` (`python -m sweeper reproduce ext:benchmark_neural`, which needs "
                  f"the extra `deep`).")
+        if len(sym):
+            first += (f" The same networks also play symmetric ({sym[['label', 'seed']].drop_duplicates().shape[0]} "
+                      f"runs of `ext:benchmark_neural_symmetric`: the mean of a network's outputs over the board's "
+                      f"rotations and reflections, 8 forward passes per decision on a square board and 4 on an "
+                      f"oblong one), each on its own level only.")
     else:
         first = ("The neural bandit's networks are not scored yet: `python -m sweeper reproduce ext:benchmark_neural` "
                  "(needs the extra `deep`) scores them.")
