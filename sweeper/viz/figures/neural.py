@@ -728,3 +728,36 @@ def symmetric_sentence(t: pd.DataFrame) -> str:
         parts.append(f"on {r.board} ({r.boards:,} boards, {r.seeds} networks) the symmetric networks {change}, at "
                      f"{r.us_symmetric / r.us_plain:.1f} times the test CPU per decision; {target}")
     return "Playing symmetric, per level: " + "; ".join(parts) + "."
+
+
+def symmetric_price(sym: pd.DataFrame, clock: pd.DataFrame) -> pd.DataFrame:
+    """Per level, what symmetric play buys and costs (from :func:`symmetric_play` on the boards of :func:`one_clock`):
+    the change of win rate, the extra test CPU per decision (µs), the change per extra µs, and the exact solver's
+    win rate and test CPU per decision on the same boards beside the symmetric networks'."""
+    rows = []
+    for r in sym.itertuples():
+        solver = clock[(clock["board"] == r.board) & clock["agent"].str.startswith("exact solver")]
+        if solver.empty:
+            continue
+        s = solver.iloc[0]
+        extra = r.us_symmetric - r.us_plain
+        rows.append({"board": r.board, "change": r.difference, "extra_us": extra,
+                     "change_per_us": r.difference / extra if extra > 0 else np.nan,
+                     "symmetric": r.symmetric, "us_symmetric": r.us_symmetric, "solver": float(s["win_rate"]),
+                     "us_solver": float(s["µs_per_decision"]), "gap": float(s["win_rate"]) - r.symmetric})
+    return pd.DataFrame(rows)
+
+
+def price_sentence(price: pd.DataFrame) -> str:
+    """:func:`symmetric_price` in words: per level, the symmetric networks' test CPU per decision against the
+    solver's, and how far they still trail it (or lead it)."""
+    parts = []
+    for r in price.itertuples():
+        cheaper = (f"{r.us_solver / r.us_symmetric:.1f} times cheaper per decision than the solver"
+                   if r.us_symmetric < r.us_solver else
+                   f"{r.us_symmetric / r.us_solver:.1f} times the solver's CPU per decision")
+        trail = (f"{r.gap:.3f} below the solver's {r.solver:.3f}" if r.gap > 0 else
+                 f"{-r.gap:.3f} above the solver's {r.solver:.3f}")
+        parts.append(f"on {r.board}, {r.extra_us:,.0f} µs more per decision bought {r.change:+.3f}; at "
+                     f"{r.us_symmetric:,.0f} µs the symmetric networks are {cheaper}, and win {r.symmetric:.3f}, {trail}")
+    return ("Symmetric play, per level: " + "; ".join(parts) + ".") if parts else ""
