@@ -75,3 +75,18 @@ def test_the_expert_study_sets_its_levers_against_the_expert_recipe():
     assert cost.startswith("In the same 15 CPU minutes the recipe played")
     assert "replay 1: 0.63 times the recipe's decisions per CPU second and 1.11 times its gradient steps" in cost
     assert "mine counter:" not in cost
+
+
+def test_the_doubled_budget_is_set_against_the_same_seeds_stored_network():
+    levers = nl.with_differences(nl.lever_runs([("expert recipe", _expert(300))], study="expert"))
+    tests = pd.DataFrame([{"train": "16x30x99", "test": "16x30x99", "seed": 1, "wins": 310, "test_games": 1000,
+                           "win_rate": 0.31},
+                          {"train": "16x30x99", "test": "16x30x99", "seed": 2, "wins": 400, "test_games": 1000,
+                           "win_rate": 0.4}])
+    text = nl.doubled_budget_sentence(levers, tests)
+    assert "the stored expert network of the same seed (29 CPU minutes of the same learning, of which 150 on 8x8x10" in text
+    assert "won 0.310 of the same boards against the recipe's 0.300 here: +0.010 [" in text
+    assert "a difference the 1,000 boards cannot tell from 0. Neither one of the levers nor about twice" in text
+    faster = nl.with_differences(nl.lever_runs([("expert recipe", _expert(300)), ("replay 1", _expert(380))],
+                                               study="expert"))
+    assert "Neither" not in nl.doubled_budget_sentence(faster, tests)
