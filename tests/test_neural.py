@@ -432,7 +432,7 @@ def test_a_task_on_the_benchmarks_boards_tests_every_checkpoint_there(tmp_path):
 # ------------------------------------------------ the levers of issue 50 --
 
 def test_the_board_symmetries_are_the_eight_of_a_square_and_four_flips_of_a_rectangle():
-    from sweeper.running.neural_play import symmetry
+    from sweeper.game.grid import turned as symmetry
     sq = np.arange(16).reshape(4, 4)
     turned = {symmetry(sq, k).tobytes() for k in range(8)}
     assert len(turned) == 8 and np.array_equal(symmetry(sq, 0), sq)
@@ -440,6 +440,11 @@ def test_the_board_symmetries_are_the_eight_of_a_square_and_four_flips_of_a_rect
     rect = np.arange(6).reshape(2, 3)
     assert len({symmetry(rect, k).tobytes() for k in range(4)}) == 4
     assert all(symmetry(rect, k).shape == (2, 3) for k in range(4))
+    from sweeper.game.grid import undone
+    stack = np.arange(48).reshape(3, 4, 4)  # a stack turns view by view, and undone(k) turns it back
+    for k in range(8):
+        assert np.array_equal(symmetry(stack, k)[1], symmetry(stack[1], k))
+        assert np.array_equal(symmetry(symmetry(stack, k), undone(k)), stack)
 
 
 def test_the_options_off_train_the_same_network_and_on_change_it():
@@ -608,7 +613,8 @@ def test_a_symmetric_network_plays_the_mean_over_the_boards_symmetries(tmp_path)
     (version 3) and a plain network's file stays version 2."""
     _extra()
     from sweeper.running.env import MinesweeperEnv
-    from sweeper.running.neural_play import NeuralLearning, evaluate_neural, symmetry, train_neural
+    from sweeper.game.grid import turned as symmetry
+    from sweeper.running.neural_play import NeuralLearning, evaluate_neural, train_neural
     from sweeper.running.policies import neural_policy, run_episodes
     how = NeuralLearning(batch=8, minibatch=8, warmup=10)
     sym, plain = (neural.NeuralAgent(8, 2, seed=6, symmetric=s) for s in (True, False))

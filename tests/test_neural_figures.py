@@ -6,7 +6,7 @@ import pytest
 
 from sweeper.experiments.runner import Output, Task
 from sweeper.experiments.stats import wilson
-from sweeper.viz.figures import neural as nf
+from sweeper.viz.figures import neural as nf, neural_symmetric as ns
 
 from made_benchmark import made_bench
 
@@ -321,19 +321,19 @@ def test_symmetric_play_pairs_each_network_with_itself_on_the_same_boards():
     for o in outs[4:]:
         o[1].info["test_cpu_seconds"] = {"beginner": 0.08}
     bench = bf.benchmark_runs(outs)
-    t = nf.symmetric_play(bench)
+    t = ns.symmetric_play(bench)
     assert list(t["board"]) == ["8x8x10"]  # no level without both
     r = t.iloc[0]
     assert r["plain"] == pytest.approx(0.86) and r["symmetric"] == pytest.approx(0.265 / 3 * 10)
     assert r["difference"] == pytest.approx(0.07 / 3) and 0 < r["diff_lo"] < 0.07 / 3 < r["diff_hi"]
     assert r["pooled"] == pytest.approx(265 / 300) and r["seed_min"] == pytest.approx(0.87) and r["met"]
     assert r["us_symmetric"] / r["us_plain"] == pytest.approx(8.0)
-    text = nf.symmetric_sentence(t)
+    text = ns.symmetric_sentence(t)
     assert "on 8x8x10 (100 boards, 3 networks) the symmetric networks win more: +0.023 [" in text
     assert "at 8.0 times the test CPU per decision; the target of 0.87 is met (pooled 0.883, lowest seed 0.870)" in text
-    first = nf.symmetric_play(bench, boards=50).iloc[0]
+    first = ns.symmetric_play(bench, boards=50).iloc[0]
     assert first["boards"] == 50 and first["plain"] == pytest.approx(1.0)  # the first 50 boards are all won
-    assert nf.symmetric_table(t).loc["8x8x10", "met"] == "yes"
+    assert ns.symmetric_table(t).loc["8x8x10", "met"] == "yes"
     assert bf.label("neural-symmetric:neural_bandit/b1", {"board": "8x8x10"}) == "network, symmetric (beg.)"
 
 
@@ -343,8 +343,8 @@ def test_the_price_of_symmetric_play_sets_it_beside_the_solver():
     clock = pd.DataFrame([{"board": "16x30x99", "agent": "exact solver (trains nothing)", "win_rate": 0.45,
                            "µs_per_decision": 8000.0}, {"board": "16x30x99", "agent": "network", "win_rate": 0.3,
                                                          "µs_per_decision": 400.0}])
-    p = nf.symmetric_price(sym, clock).iloc[0]
+    p = ns.symmetric_price(sym, clock).iloc[0]
     assert p["extra_us"] == 1200.0 and p["change_per_us"] == pytest.approx(0.05 / 1200) and p["gap"] == pytest.approx(0.09)
-    text = nf.price_sentence(nf.symmetric_price(sym, clock))
+    text = ns.price_sentence(ns.symmetric_price(sym, clock))
     assert ("on 16x30x99, 1,200 µs more per decision bought +0.050; at 1,600 µs the symmetric networks are 5.0 times "
             "cheaper per decision than the solver, and win 0.360, 0.090 below the solver's 0.450") in text

@@ -41,7 +41,7 @@ import numpy as np
 from ..checks import boolean, whole
 from ..machine import pin_cpu
 from ..game.engine import Setting
-from ..game.grid import COVERED, FLAG
+from ..game.grid import COVERED, FLAG, turned, undone
 from ..rng import check_seed, neural_generator
 from .files import MAX_METADATA_CHARS, no_repeated_keys, RepeatedKey, check_target
 
@@ -52,8 +52,7 @@ REQUIREMENTS = ("torch==2.13.0", "stable-baselines3==2.9.2", "sb3-contrib==2.9.2
 CODES = COVERED + 1
 FORMAT = "bandit-sweeper-neural"
 FORMAT_VERSION = 3
-#: The metadata fields of a version-1 file (no mine counter), of a version-2 file, and of the current version
-#: (written only for a network that plays symmetric: the others' files stay version 2).
+#: The metadata fields of versions 1 (no mine counter), 2 and 3 (written only for a network that plays symmetric).
 FIELDS_V1 = ("format", "version", "agent", "channels", "layers", "codes", "epsilon", "init_seed", "games",
              "decisions", "updates", "boards")
 FIELDS_V2 = FIELDS_V1 + ("mines_left",)
@@ -212,13 +211,11 @@ class NeuralAgent:
     (the board's mines over its covered tiles, as the agent never flags), the same on every cell, so that a
     pattern can be read differently on a dense board than on a sparse one.
 
-    Symmetric play (``symmetric=True``). The rules of the game do not change when the board is turned or mirrored,
-    so neither should the probability of a mine; a network learns that only approximately. A symmetric agent turns
-    each view by every symmetry of its board (the 8 rotations and reflections of a square board, the 4 flips of an
-    oblong one: :func:`~sweeper.running.neural_play.symmetry`), runs the network on all of them in one batch, turns
-    each output back and plays on their mean: the network averaged over the group, exactly equivariant. Its
-    ``choose``, ``probabilities``, test games and the env all use the mean; while it learns, its own games and its
-    gradient steps read each view once (the ``symmetries`` of
+    Symmetric play (``symmetric=True``). Turning or mirroring the board changes no rule, so it should not change a
+    tile's probability; a network learns that only approximately. A symmetric agent runs the network on the view
+    turned by every symmetry of its board (:func:`~sweeper.game.grid.turned`: 8 on a square board, 4 on an oblong
+    one) in one batch, turns each output back and plays on their mean: exactly equivariant. ``choose``,
+    ``probabilities``, test games and the env use the mean; learning reads each view once (the ``symmetries`` of
     :class:`~sweeper.running.neural_play.NeuralLearning` turn the training views instead).
 
     The choice. Greedy: the covered tile of lowest predicted probability (lowest logit), ties to the first in
@@ -329,13 +326,12 @@ class NeuralAgent:
         turned back, summed in the order of the symmetries (so the mean is the same in any batch)."""
         n, rows, cols = views.shape
         turns = range(8 if rows == cols else 4)
-        stacked = np.concatenate([_turned(views, k) for k in turns])
-        out = self.logits(stacked, pad, mines, symmetric=False)
-        total = None
-        for i, k in enumerate(turns):
-            back = _turned_back(out[i * n:(i + 1) * n], k)
-            total = back if total is None else total + back
-        return total / len(turns)
+        out = self.logits(np.concatenate([turned(views, k) for k in turns]), pad, mines, symmetric=False)
+        out = out.detach().numpy()  # no gradient: learning reads each view once
+        total = out[:n].copy()
+        for i in turns[1:]:
+            total += turned(out[i * n:(i + 1) * n], undone(i))
+        return torch.from_numpy(total / np.float32(len(turns)))
 
     def counter(self, mines: int) -> int | None:
         """What :meth:`logits`, :meth:`choose` and :meth:`probabilities` take as ``mines`` on a board of ``mines``
@@ -512,29 +508,6 @@ def _identity(torch):
         with torch.inference_mode(False):  # a plain tensor, usable in training too
             _IDENTITY.append(torch.eye(CODES))
     return _IDENTITY[0]
-
-
-def _turned(views, k: int) -> np.ndarray:
-    """A stack of views ``(n, rows, cols)`` turned by the ``k``-th symmetry of
-    :func:`~sweeper.running.neural_play.symmetry` (bit 2 transposes, then bit 0 flips the rows, bit 1 the columns)."""
-    if k & 4:
-        views = views.transpose(0, 2, 1)
-    if k & 1:
-        views = views[:, ::-1]
-    if k & 2:
-        views = views[:, :, ::-1]
-    return np.ascontiguousarray(views)
-
-
-def _turned_back(logits, k: int):
-    """Logits ``(n, rows, cols)`` of views turned by :func:`_turned` with ``k``, turned back onto the views."""
-    if k & 2:
-        logits = logits.flip(2)
-    if k & 1:
-        logits = logits.flip(1)
-    if k & 4:
-        logits = logits.transpose(1, 2)
-    return logits
 
 
 def lowest(logits, views) -> np.ndarray:

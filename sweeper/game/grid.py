@@ -60,3 +60,23 @@ def pad_view(view2d: np.ndarray) -> np.ndarray:
     out = np.full((r + 2, c + 2), OUT, dtype=np.int8)
     out[1:-1, 1:-1] = view2d
     return out.ravel()
+
+
+def turned(a, k: int) -> np.ndarray:
+    """A board array, or a stack of them (the last two axes), turned by the ``k``-th of the board's symmetries:
+    bit 2 transposes (square boards only), then bit 0 flips the rows and bit 1 the columns; ``k = 0`` is the
+    identity. A square board has the 8 (``k < 8``: its rotations and reflections), an oblong one the first 4 (its
+    flips). The neural bandit's training turns views by them, and its symmetric play averages over them."""
+    if k & 4:
+        a = np.swapaxes(a, -1, -2)
+    if k & 1:
+        a = a[..., ::-1, :]
+    if k & 2:
+        a = a[..., ::-1]
+    return np.ascontiguousarray(a)
+
+
+def undone(k: int) -> int:
+    """The symmetry that undoes the ``k``-th of :func:`turned`: itself for a flip; for a transpose followed by flips,
+    the transpose preceded by the swapped flips (``turned(turned(a, k), undone(k))`` is ``a``)."""
+    return k if k < 4 else 4 | ((k & 1) << 1) | ((k & 2) >> 1)

@@ -25,7 +25,7 @@ from ..agents.neural import NeuralAgent, as_neural, lowest, require_torch
 from ..agents.oracle import EPS
 from ..checks import boolean, whole
 from ..game.engine import ONGOING, REV, ST, WON, Board, Game, Setting, check_layout, click, new_board, new_game
-from ..game.grid import COVERED
+from ..game.grid import COVERED, turned
 from ..game.probability import mine_probabilities
 from ..rng import below, check_seed, make_state, neural_generator, STREAM_AGENT, STREAM_BOARDS, uniform
 
@@ -155,18 +155,6 @@ def learning_curve(records: pd.DataFrame, block: int) -> pd.DataFrame:
                          "block_win_rate": wins / np.maximum(ends - starts, 1),
                          "decisions": dec[ends - 1] if n else [], "updates": records["updates"].to_numpy()[ends - 1]
                          if n else [], "cpu_seconds": records["cpu_seconds"].to_numpy()[ends - 1] if n else []})
-
-
-def symmetry(a, k: int) -> np.ndarray:
-    """A 2-D board array turned by the ``k``-th of its symmetries: bit 0 flips the rows, bit 1 the columns, bit 2
-    transposes (square boards only, ``k`` < 8; other boards have the first 4). ``k = 0`` is the identity."""
-    if k & 4:
-        a = a.T
-    if k & 1:
-        a = a[::-1]
-    if k & 2:
-        a = a[:, ::-1]
-    return np.ascontiguousarray(a)
 
 
 class _Replay:
@@ -304,8 +292,8 @@ class _Learner:
         v, m = buf.views[idx], buf.mines[idx]
         if self.symmetries > 1:
             turns = self.gen.integers(0, self.symmetries, self.minibatch)
-            v = np.stack([symmetry(a, k) for a, k in zip(v, turns)])
-            m = np.stack([symmetry(a, k) for a, k in zip(m, turns)])
+            v = np.stack([turned(a, k) for a, k in zip(v, turns)])
+            m = np.stack([turned(a, k) for a, k in zip(m, turns)])
         covered = torch.from_numpy(v == COVERED)
         logits = self.agent.logits(v, pad=False, mines=self.mines, symmetric=False)[covered]
         mines = torch.from_numpy(m).float()[covered]

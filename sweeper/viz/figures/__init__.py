@@ -10,8 +10,9 @@ the book, and this package gathers them under one name (``figures.fig_exp_1()``)
 * :mod:`~sweeper.viz.figures.beyond` -- the chapters beyond the paper;
 * :mod:`~sweeper.viz.figures.regret` -- the regret chapter (``figures.regret.findings()``; its charts are
   :mod:`sweeper.viz.regret_charts`);
-* :mod:`~sweeper.viz.figures.neural` and :mod:`~sweeper.viz.figures.neural_levers` -- the chapter "From a table to
-  a network" (always the committed paper-scale runs of ``ext:neural`` and ``ext:neural_levers``; its charts are
+* :mod:`~sweeper.viz.figures.neural`, :mod:`~sweeper.viz.figures.neural_levers` and
+  :mod:`~sweeper.viz.figures.neural_symmetric` -- the chapter "From a table to a network" (always the committed
+  paper-scale runs of ``ext:neural``, of its ablations and of the benchmark's networks; its charts are
   :mod:`sweeper.viz.neural_charts`);
 * :mod:`~sweeper.viz.figures.deep` -- the deep-RL chapter (always the committed paper-scale runs);
 * :mod:`~sweeper.viz.figures.speed` -- the speed chapter's timing of the whole reproduction and its bench

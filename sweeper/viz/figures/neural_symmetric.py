@@ -1,0 +1,118 @@
+"""The chapter "From a table to a network", its section on the symmetries at play time: the stored networks of
+``ext:neural`` as they were trained (``ext:benchmark_neural``) and playing on the mean of their logits over the
+board's symmetries (``ext:benchmark_neural_symmetric``), on the same boards of the benchmark, and what that costs
+beside the exact solver. Nothing here computes a result; every function takes its input, so a test can hand it made
+runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...experiments.stats import mean_interval, wilson
+from . import benchmark as bf
+from .neural import LEVELS, SEED_SLACK, TARGETS
+
+
+def symmetric_play(bench: dict, boards: int | None = None) -> pd.DataFrame:
+    """Per level, the networks trained there as they were trained and playing symmetric (the mean of their logits
+    over the board's symmetries: ``ext:benchmark_neural`` and ``ext:benchmark_neural_symmetric``), on the level's
+    benchmark boards (or its first ``boards``): each seed's two win rates on the same boards, their means, the
+    symmetric networks pooled with the 95% Wilson interval and their lowest seed, the mean of each network's
+    change with a Student t-interval over the networks (paired: the same network and boards), the level's target
+    and whether symmetric play meets it, and the test CPU per decision of both (µs, mean over the seeds)."""
+    rows = []
+    for board in LEVELS:
+        level, short = bf.LEVEL_OF[board], bf.SHORT[board]
+        plain_label, sym_label = f"network ({short})", f"network, symmetric ({short})"
+        plain = bf.outcomes(bench["games"], plain_label, level)
+        sym = bf.outcomes(bench["games"], sym_label, level)
+        if not plain or not sym or len(plain) != len(sym):
+            continue
+        plain, sym = [r[:boards] for r in plain], [r[:boards] for r in sym]
+        a, b = np.array([r.mean() for r in plain]), np.array([r.mean() for r in sym])
+        diff, lo, hi = mean_interval(b - a)
+        wins, games = int(sum(r.sum() for r in sym)), int(sum(len(r) for r in sym))
+        p_lo, p_hi = wilson(wins, games)
+        s = bench["scores"][bench["scores"]["level"] == level]
+        cost = {who: float((1e6 * g["test_cpu_seconds"] / g["decisions"]).mean())
+                for who, g in s[s["label"].isin([plain_label, sym_label])].groupby("label")}
+        rows.append({"board": board, "boards": len(sym[0]), "seeds": len(sym), "plain": a.mean(),
+                     "plain_min": a.min(), "plain_max": a.max(), "symmetric": b.mean(), "pooled": wins / games,
+                     "pooled_lo": p_lo, "pooled_hi": p_hi, "seed_min": b.min(), "seed_max": b.max(),
+                     "difference": diff, "diff_lo": lo, "diff_hi": hi, "target": TARGETS[board],
+                     "met": wins / games >= TARGETS[board] and b.min() >= TARGETS[board] - SEED_SLACK,
+                     "us_plain": cost.get(plain_label, np.nan), "us_symmetric": cost.get(sym_label, np.nan)})
+    return pd.DataFrame(rows)
+
+
+def symmetric_table(t: pd.DataFrame) -> pd.DataFrame:
+    """:func:`symmetric_play` for the page."""
+    return pd.DataFrame({
+        "boards": t["boards"].map(lambda v: f"{v:,}"),
+        "as trained (seeds)": [f"{r.plain:.3f} ({r.plain_min:.3f}-{r.plain_max:.3f})" for r in t.itertuples()],
+        "symmetric (seeds)": [f"{r.symmetric:.3f} ({r.seed_min:.3f}-{r.seed_max:.3f})" for r in t.itertuples()],
+        "change [95%, over the networks]": [f"{r.difference:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]"
+                                            for r in t.itertuples()],
+        "symmetric, pooled [95%]": [f"{r.pooled:.3f} [{r.pooled_lo:.3f}, {r.pooled_hi:.3f}]" for r in t.itertuples()],
+        "target": t["target"].map(lambda v: f"{v:.2f}"), "met": t["met"].map(lambda v: "yes" if v else "no"),
+        "µs / decision (as trained → symmetric)": [f"{r.us_plain:,.0f} → {r.us_symmetric:,.0f}"
+                                                   for r in t.itertuples()]},
+    ).set_index(t["board"].rename("level"))
+
+
+def symmetric_sentence(t: pd.DataFrame) -> str:
+    """What :func:`symmetric_play` shows, in the words its numbers allow: per level the change of the same networks
+    with its interval over them (a gain only where the interval excludes 0), the cost in test CPU, and each
+    level's target under symmetric play."""
+    if t.empty:
+        return ""
+    parts = []
+    for r in t.itertuples():
+        if r.diff_lo > 0:
+            change = f"win more: {r.difference:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]"
+        elif r.diff_hi < 0:
+            change = f"win less: {r.difference:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]"
+        else:
+            change = (f"cannot be told apart from themselves as trained: {r.difference:+.3f} "
+                      f"[{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]")
+        target = (f"the target of {r.target:.2f} is met (pooled {r.pooled:.3f}, lowest seed {r.seed_min:.3f})"
+                  if r.met else f"pooled {r.pooled:.3f} against the target of {r.target:.2f} (lowest seed "
+                                f"{r.seed_min:.3f}): not met")
+        parts.append(f"on {r.board} ({r.boards:,} boards, {r.seeds} networks) the symmetric networks {change}, at "
+                     f"{r.us_symmetric / r.us_plain:.1f} times the test CPU per decision; {target}")
+    return "Playing symmetric, per level: " + "; ".join(parts) + "."
+
+
+def symmetric_price(sym: pd.DataFrame, clock: pd.DataFrame) -> pd.DataFrame:
+    """Per level, what symmetric play buys and costs (from :func:`symmetric_play` on the boards of :func:`one_clock`):
+    the change of win rate, the extra test CPU per decision (µs), the change per extra µs, and the exact solver's
+    win rate and test CPU per decision on the same boards beside the symmetric networks'."""
+    rows = []
+    for r in sym.itertuples():
+        solver = clock[(clock["board"] == r.board) & clock["agent"].str.startswith("exact solver")]
+        if solver.empty:
+            continue
+        s = solver.iloc[0]
+        extra = r.us_symmetric - r.us_plain
+        rows.append({"board": r.board, "change": r.difference, "extra_us": extra,
+                     "change_per_us": r.difference / extra if extra > 0 else np.nan,
+                     "symmetric": r.symmetric, "us_symmetric": r.us_symmetric, "solver": float(s["win_rate"]),
+                     "us_solver": float(s["µs_per_decision"]), "gap": float(s["win_rate"]) - r.symmetric})
+    return pd.DataFrame(rows)
+
+
+def price_sentence(price: pd.DataFrame) -> str:
+    """:func:`symmetric_price` in words: per level, the symmetric networks' test CPU per decision against the
+    solver's, and how far they still trail it (or lead it)."""
+    parts = []
+    for r in price.itertuples():
+        cheaper = (f"{r.us_solver / r.us_symmetric:.1f} times cheaper per decision than the solver"
+                   if r.us_symmetric < r.us_solver else
+                   f"{r.us_symmetric / r.us_solver:.1f} times the solver's CPU per decision")
+        trail = (f"{r.gap:.3f} below the solver's {r.solver:.3f}" if r.gap > 0 else
+                 f"{-r.gap:.3f} above the solver's {r.solver:.3f}")
+        parts.append(f"on {r.board}, {r.extra_us:,.0f} µs more per decision bought {r.change:+.3f}; at "
+                     f"{r.us_symmetric:,.0f} µs the symmetric networks are {cheaper}, and win {r.symmetric:.3f}, {trail}")
+    return ("Symmetric play, per level: " + "; ".join(parts) + ".") if parts else ""
