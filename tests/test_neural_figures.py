@@ -348,3 +348,11 @@ def test_the_price_of_symmetric_play_sets_it_beside_the_solver():
     text = ns.price_sentence(ns.symmetric_price(sym, clock))
     assert ("on 16x30x99, 1,200 µs more per decision bought +0.050; at 1,600 µs the symmetric networks are 5.0 times "
             "cheaper per decision than the solver, and win 0.360, 0.090 below the solver's 0.450") in text
+
+
+def test_without_symmetric_runs_the_section_says_how_to_make_them():
+    bench = made_bench(networks=True)
+    t = ns.symmetric_play(bench)
+    assert t.empty and list(t.columns) == ns.COLUMNS and ns.symmetric_table(t).empty
+    assert ns.symmetric_sentence(t) == ns.MISSING and "ext:benchmark_neural_symmetric" in ns.MISSING
+    assert ns.price_sentence(ns.symmetric_price(t, pd.DataFrame(columns=["board", "agent"]))) == ns.MISSING

@@ -15,6 +15,15 @@ from . import benchmark as bf
 from .neural import LEVELS, SEED_SLACK, TARGETS
 
 
+#: The columns of :func:`symmetric_play` (also of its empty frame, when no symmetric run is stored).
+COLUMNS = ["board", "boards", "seeds", "plain", "plain_min", "plain_max", "symmetric", "pooled", "pooled_lo",
+           "pooled_hi", "seed_min", "seed_max", "difference", "diff_lo", "diff_hi", "target", "met", "us_plain",
+           "us_symmetric"]
+#: What the page says when the symmetric runs are not stored.
+MISSING = ("The networks have not been scored playing symmetric yet: `python -m sweeper reproduce "
+           "ext:benchmark_neural_symmetric` (with the extra `deep`) scores them.")
+
+
 def symmetric_play(bench: dict, boards: int | None = None) -> pd.DataFrame:
     """Per level, the networks trained there as they were trained and playing symmetric (the mean of their logits
     over the board's symmetries: ``ext:benchmark_neural`` and ``ext:benchmark_neural_symmetric``), on the level's
@@ -44,7 +53,7 @@ def symmetric_play(bench: dict, boards: int | None = None) -> pd.DataFrame:
                      "difference": diff, "diff_lo": lo, "diff_hi": hi, "target": TARGETS[board],
                      "met": wins / games >= TARGETS[board] and b.min() >= TARGETS[board] - SEED_SLACK,
                      "us_plain": cost.get(plain_label, np.nan), "us_symmetric": cost.get(sym_label, np.nan)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def symmetric_table(t: pd.DataFrame) -> pd.DataFrame:
@@ -67,7 +76,7 @@ def symmetric_sentence(t: pd.DataFrame) -> str:
     with its interval over them (a gain only where the interval excludes 0), the cost in test CPU, and each
     level's target under symmetric play."""
     if t.empty:
-        return ""
+        return MISSING
     parts = []
     for r in t.itertuples():
         if r.diff_lo > 0:
@@ -115,4 +124,4 @@ def price_sentence(price: pd.DataFrame) -> str:
                  f"{-r.gap:.3f} above the solver's {r.solver:.3f}")
         parts.append(f"on {r.board}, {r.extra_us:,.0f} µs more per decision bought {r.change:+.3f}; at "
                      f"{r.us_symmetric:,.0f} µs the symmetric networks are {cheaper}, and win {r.symmetric:.3f}, {trail}")
-    return ("Symmetric play, per level: " + "; ".join(parts) + ".") if parts else ""
+    return ("Symmetric play, per level: " + "; ".join(parts) + ".") if parts else MISSING
