@@ -56,9 +56,10 @@ def symmetric_play(bench: dict, boards: int | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def symmetric_table(t: pd.DataFrame) -> pd.DataFrame:
-    """:func:`symmetric_play` for the page."""
-    return pd.DataFrame({
+def symmetric_table(t: pd.DataFrame, targets: bool = True) -> pd.DataFrame:
+    """:func:`symmetric_play` for the page (without the target columns when ``targets`` is false: on other boards
+    than those the targets are stated on)."""
+    table = pd.DataFrame({
         "boards": t["boards"].map(lambda v: f"{v:,}"),
         "as trained (seeds)": [f"{r.plain:.3f} ({r.plain_min:.3f}-{r.plain_max:.3f})" for r in t.itertuples()],
         "symmetric (seeds)": [f"{r.symmetric:.3f} ({r.seed_min:.3f}-{r.seed_max:.3f})" for r in t.itertuples()],
@@ -69,6 +70,7 @@ def symmetric_table(t: pd.DataFrame) -> pd.DataFrame:
         "µs / decision (as trained → symmetric)": [f"{r.us_plain:,.0f} → {r.us_symmetric:,.0f}"
                                                    for r in t.itertuples()]},
     ).set_index(t["board"].rename("level"))
+    return table if targets else table.drop(columns=["target", "met"])
 
 
 def symmetric_sentence(t: pd.DataFrame) -> str:
@@ -96,7 +98,7 @@ def symmetric_sentence(t: pd.DataFrame) -> str:
 
 def symmetric_price(sym: pd.DataFrame, clock: pd.DataFrame) -> pd.DataFrame:
     """Per level, what symmetric play buys and costs (from :func:`symmetric_play` on the boards of :func:`one_clock`):
-    the change of win rate, the extra test CPU per decision (µs), the change per extra µs, and the exact solver's
+    the change of win rate, the extra test CPU per decision (µs), the change per extra ms, and the exact solver's
     win rate and test CPU per decision on the same boards beside the symmetric networks'."""
     rows = []
     for r in sym.itertuples():
@@ -106,7 +108,7 @@ def symmetric_price(sym: pd.DataFrame, clock: pd.DataFrame) -> pd.DataFrame:
         s = solver.iloc[0]
         extra = r.us_symmetric - r.us_plain
         rows.append({"board": r.board, "change": r.difference, "extra_us": extra,
-                     "change_per_us": r.difference / extra if extra > 0 else np.nan,
+                     "change_per_ms": 1e3 * r.difference / extra if extra > 0 else np.nan,
                      "symmetric": r.symmetric, "us_symmetric": r.us_symmetric, "solver": float(s["win_rate"]),
                      "us_solver": float(s["µs_per_decision"]), "gap": float(s["win_rate"]) - r.symmetric})
     return pd.DataFrame(rows)
@@ -117,9 +119,10 @@ def price_sentence(price: pd.DataFrame) -> str:
     solver's, and how far they still trail it (or lead it)."""
     parts = []
     for r in price.itertuples():
-        cheaper = (f"{r.us_solver / r.us_symmetric:.1f} times cheaper per decision than the solver"
-                   if r.us_symmetric < r.us_solver else
-                   f"{r.us_symmetric / r.us_solver:.1f} times the solver's CPU per decision")
+        ratio = max(r.us_solver / r.us_symmetric, r.us_symmetric / r.us_solver)
+        times = f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.1f}"
+        cheaper = (f"{times} times cheaper per decision than the solver" if r.us_symmetric < r.us_solver else
+                   f"{times} times the solver's CPU per decision")
         trail = (f"{r.gap:.3f} below the solver's {r.solver:.3f}" if r.gap > 0 else
                  f"{-r.gap:.3f} above the solver's {r.solver:.3f}")
         parts.append(f"on {r.board}, {r.extra_us:,.0f} µs more per decision bought {r.change:+.3f}; at "
