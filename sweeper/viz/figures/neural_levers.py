@@ -147,7 +147,7 @@ def doubled_budget_sentence(levers: pd.DataFrame, tests: pd.DataFrame) -> str:
     """The expert study's recipe after its 15 CPU minutes against the stored expert network of the same seed after
     about 30 (``tests``: the chapter's test table, ``neural_runs()["tests"]``), on the same boards: what twice the
     budget bought that seed, with Newcombe's interval (as the rows of the table); and, when neither that nor any
-    lever won more, that the levers' pace of learning is not what holds the networks back."""
+    lever won more, says so."""
     baseline = _baseline(levers)[0]
     board = LEVER_STUDIES[levers["study"].iloc[0]][0]
     base = levers.set_index("lever").loc[baseline]
@@ -162,8 +162,7 @@ def doubled_budget_sentence(levers: pd.DataFrame, tests: pd.DataFrame) -> str:
     phases = ", ".join(f"{ph[1]:.0f} on {ph[0]}" for ph in NEURAL_LEVELS[board]["curriculum"])
     none = "more" not in set(levers["verdict"]) and lo <= 0
     reading = (" Neither one of the levers nor about twice the CPU won more on this seed than its boards can "
-               "detect: what holds these networks back at this budget is not the pace of learning that the levers "
-               "change." if none else "")
+               "detect." if none else "")
     return (f"With about twice the budget, the stored {_LEVEL[board]} network of the same seed ({NEURAL_BUDGET / 60:.0f} "
             f"CPU minutes of the same learning, of which {phases} first) won {r['win_rate']:.3f} of the same boards "
             f"against the recipe's {base['win_rate']:.3f} here: {d:+.3f} [{lo:+.3f}, {hi:+.3f}], {verdict}." + reading)
