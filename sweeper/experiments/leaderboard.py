@@ -23,7 +23,7 @@ from ..agents.kinds import Agent, make_agent
 from ..game.engine import Setting
 from ..machine import machine
 from ..running.training import KernelCalls, play
-from .benchmark import LEVELS, calibration, score
+from .benchmark import LEVELS, calibration, level_of, score
 from .runner import Output, Task, task_kind
 
 
@@ -136,11 +136,11 @@ def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None)
         rows.append({"level": level, **summ, "agent": agent})
         g = s.games.assign(level=level, board=np.arange(len(s.games)))
         games.append(g[["level", "board", "won", "revealed", "clicks"]])
-    level_of = {str(Setting.parse(lv)): lv for lv in LEVELS}
+    named = {str(Setting.parse(lv)): lv for lv in LEVELS}
     checks = []
     for at, _, snap in snaps:
-        s = score(snap, level_of[facts["board"]], test["opening"], test["checkpoint_games"], 0)
-        checks.append({"games_trained": at, "level": level_of[facts["board"]], "games": len(s.games),
+        s = score(snap, named[facts["board"]], test["opening"], test["checkpoint_games"], 0)
+        checks.append({"games_trained": at, "level": named[facts["board"]], "games": len(s.games),
                        "wins": s.wins, "win_rate": s.win_rate})
     info = {"agent": agent, "seed": seed, **{k: v for k, v in facts.items()},
             "test_cpu_seconds": cpu, "checkpoint_train_cpu_seconds": [c for _, c, _ in snaps],
@@ -230,7 +230,7 @@ def benchmark_neural_tasks(sc, networks, symmetric: bool = False):
                 for t in networks]
     tasks = []
     for t in networks:
-        i = [str(Setting.parse(lv)) for lv in LEVELS].index(t.params["board"])
+        i = LEVELS.index(level_of(t.params["board"]))
         own = {**test, "levels": [LEVELS[i]], "games": test["games"][i:i + 1],
                "regret_games": test["regret_games"][i:i + 1]}
         tasks.append(Task.make("benchmark", agent=f"neural-symmetric:neural_bandit/{t.id}", seed=t.params["seed"],
