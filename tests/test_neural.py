@@ -196,7 +196,8 @@ def test_bad_input_is_refused():
             train_neural(*args, **kw)
     for kw, what in [({"replay": 0}, "replay"), ({"lr": float("nan")}, "lr"), ({"batch": 0}, "batch"),
                      ({"warmup": 1.5}, "warmup"), ({"symmetries": "yes"}, "symmetries"),
-                     ({"interior_weight": 2.0}, "interior_weight")]:
+                     ({"interior_weight": 2.0}, "interior_weight"), ({"average": 1.0}, "average"),
+                     ({"average": -0.1}, "average"), ({"average": True}, "average")]:
         with pytest.raises(ValueError, match=what):
             NeuralLearning(**kw)
     with pytest.raises(ValueError, match="NeuralAgent"):
@@ -459,6 +460,49 @@ def test_the_options_off_train_the_same_network_and_on_change_it():
         assert any(not np.array_equal(base[k], v) for k, v in trained(**kw).items()), kw
         again = trained(**kw)
         assert all(np.array_equal(trained(**kw)[k], v) for k, v in again.items()), kw
+
+
+def test_weight_averaging_plays_the_same_games_and_keeps_the_running_mean():
+    """average=d: the training games are the network's own (the same records as without), the agent ends with
+    the exponential moving average of the weights after each step (here recomputed step by step), snapshots hold the
+    average at their point, and the same seed gives the same averaged network bit for bit."""
+    from sweeper.running import neural_play
+    from sweeper.running.neural_play import NeuralLearning, train_neural
+    torch = _extra()
+    learning = dict(batch=8, minibatch=8, warmup=20)
+    plain = _small(seed=3)
+    p_run = train_neural(plain, "8x8x10", 60, seed=3, learning=NeuralLearning(**learning), snapshots=[30])
+    steps = []
+    original = neural_play._Learner.step
+    def step(self):  # the weights after each step, to recompute the mean
+        original(self)
+        steps.append([q.detach().clone() for q in self.agent.net.parameters()])
+    averaged = _small(seed=3)
+    start = [q.detach().clone() for q in averaged.net.parameters()]
+    neural_play._Learner.step = step
+    try:
+        a_run = train_neural(averaged, "8x8x10", 60, seed=3, learning=NeuralLearning(average=0.9, **learning),
+                             snapshots=[30])
+    finally:
+        neural_play._Learner.step = original
+    same = ["game", "won", "decisions", "revealed", "updates"]
+    assert p_run.records[same].equals(a_run.records[same]) and a_run.updates == len(steps) > 0
+    assert all(torch.equal(q, p) for q, p in zip(steps[-1], plain.net.parameters()))  # the same last weights
+    mean = [q.clone() for q in start]
+    for w in steps:
+        for m, q in zip(mean, w):
+            m.mul_(0.9).add_(q, alpha=1 - 0.9)
+    assert all(torch.allclose(m, p, atol=1e-6) for m, p in zip(mean, averaged.net.parameters()))
+    assert not all(torch.equal(m, p) for m, p in zip(steps[-1], averaged.net.parameters()))
+    snap = a_run.snapshots[0]
+    mean = [q.clone() for q in start]
+    for w in steps[:snap["updates"]]:
+        for m, q in zip(mean, w):
+            m.mul_(0.9).add_(q, alpha=1 - 0.9)
+    assert all(torch.allclose(m, p, atol=1e-6) for m, p in zip(mean, snap["agent"].net.parameters()))
+    again = _small(seed=3)
+    train_neural(again, "8x8x10", 60, seed=3, learning=NeuralLearning(average=0.9, **learning), snapshots=[30])
+    assert all(np.array_equal(a, b) for a, b in zip(_state(again).values(), _state(averaged).values()))
 
 
 def test_with_no_interior_weight_only_the_frontiers_labels_teach():

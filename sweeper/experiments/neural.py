@@ -25,7 +25,7 @@ from .stats import wilson
 #: The three levels a network is tested on.
 LEVELS = ("8x8x10", "16x16x40", "16x30x99")
 #: The learning options a task passes to :func:`~sweeper.running.neural_play.train_neural` through ``learning``.
-LEARNING = ("symmetries", "interior_weight")
+LEARNING = ("symmetries", "interior_weight", "average")
 #: What a phase of a curriculum may learn otherwise than the run (its third element).
 PHASE_LEARNING = ("minibatch", "replay", "lr") + LEARNING
 #: Where a task's checkpoints and tests play (see :class:`NeuralTask`).
@@ -44,9 +44,9 @@ class NeuralTask:
     The defaults of ``minibatch``, ``replay`` and ``lr`` are the learning of the stored runs of ``ext:neural`` and
     ``ext:neural_field`` (one Adam step on 16 views per 16 decisions at 0.001), stated here so that those runs
     recompute identically whatever :class:`~sweeper.running.neural_play.NeuralLearning`'s defaults become;
-    ``learning``: its further options (``symmetries``, ``interior_weight``). ``boards``: where the checkpoints and
-    the tests play, ``"held-out"`` (the boards of ``held_out_seed(seed, i)`` for the ``i``-th test board, those of
-    ``i = 0`` at every checkpoint: the stored runs of ``ext:neural``) or ``"benchmark"`` (the first ``test_games``
+    ``learning``: its further options (``symmetries``, ``interior_weight``, ``average``). ``boards``: where the
+    checkpoints and the tests play, ``"held-out"`` (the boards of ``held_out_seed(seed, i)`` for the ``i``-th test
+    board, those of ``i = 0`` at every checkpoint: the stored runs of ``ext:neural``) or ``"benchmark"`` (the first ``test_games``
     boards of each level's suite of the benchmark, :func:`~sweeper.experiments.benchmark.load_suite`: the same
     boards for every seed, every checkpoint and every agent of the leaderboard). ``curriculum``: phases
     ``[board, budget]`` or ``[board, budget, learning]``, boards the network is trained on first, in order, for

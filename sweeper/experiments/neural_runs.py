@@ -50,9 +50,16 @@ def _quick(curriculum, games: int) -> list:
     return [[ph[0], games, *ph[2:]] for ph in curriculum]
 
 
-def level_task(sc, board: str, seed: int) -> Task:
-    """The run of ``board``'s level with ``seed`` (see the module docstring)."""
-    level = NEURAL_LEVELS[board]
+#: Weight averaging (:class:`~sweeper.running.neural_play.NeuralLearning`'s ``average``): the expert networks'
+#: recipe with the weights they play averaged over about the last 100 Adam steps (``ext:neural_expert_averaged``).
+AVERAGE = 0.99
+AVERAGED_LEVELS = {"16x30x99": {**NEURAL_LEVELS["16x30x99"],
+                                "learning": {**NEURAL_LEVELS["16x30x99"]["learning"], "average": AVERAGE}}}
+
+
+def level_task(sc, board: str, seed: int, levels: dict = NEURAL_LEVELS) -> Task:
+    """The run of ``board``'s level with ``seed`` (see the module docstring), by the recipe of ``levels``."""
+    level = levels[board]
     paper = sc.name == "paper"
     if paper:
         first = sum(ph[1] for ph in level["curriculum"])
@@ -67,7 +74,8 @@ def level_task(sc, board: str, seed: int) -> Task:
     return Task.make("neural_bandit", board=board, seed=seed, **budget, **NEURAL_LEARNING, boards="benchmark",
                      test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],
                      block=200 if paper else 20, cost=2e7 if paper else 1e4,
-                     label=f"neural bandit (32 ch, 5 layers{', symmetries' if 'learning' in level else ''}) "
+                     label=f"neural bandit (32 ch, 5 layers{', symmetries' if 'learning' in level else ''}"
+                           f"{', weight average' if 'average' in level.get('learning', {}) else ''}) "
                            f"trained on {path}, "
                            f"{f'{NEURAL_BUDGET:,.0f} CPU s' if paper else f'{QUICK_GAMES} games'}, seed {seed}")
 
@@ -75,6 +83,12 @@ def level_task(sc, board: str, seed: int) -> Task:
 def level_tasks(sc, seeds) -> list[Task]:
     """The runs of every level, for each seed: ``ext:neural``."""
     return [level_task(sc, board, s) for board in NEURAL_LEVELS for s in seeds]
+
+
+def averaged_tasks(sc, seeds) -> list[Task]:
+    """The expert networks' runs with weight averaging (:data:`AVERAGED_LEVELS`), for each seed:
+    ``ext:neural_expert_averaged``."""
+    return [level_task(sc, board, s, AVERAGED_LEVELS) for board in AVERAGED_LEVELS for s in seeds]
 
 
 def _level_spec(board: str) -> tuple:
@@ -162,4 +176,9 @@ NEURAL_SPECS += [_level_spec(b) for b in NEURAL_LEVELS] + [(
     "then intermediate, then expert boards, with the symmetries) and with one lever changed at a time (the mine "
     "counter as an input, twice the gradient steps per decision, twice the learning rate, a longer intermediate "
     "phase), tested on the first 1,000 expert boards of the benchmark (needs `make deep`).",
-    lambda sc, seeds: lever_tasks(sc, seeds, "expert"))]
+    lambda sc, seeds: lever_tasks(sc, seeds, "expert")), (
+    "ext:neural_expert_averaged", "The neural bandit on expert boards, with its weights averaged",
+    "Three networks (seeds 1-3) trained exactly as those of ext:neural_expert (30 CPU minutes each, curriculum "
+    "included, the same boards and games budget), except that the network they keep is the moving average of its "
+    "weights over about the last 100 Adam steps of each phase; tested like them on the first 1,000 boards of every "
+    "level's benchmark suite (needs `make deep`).", averaged_tasks)]

@@ -536,6 +536,12 @@ KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "
 from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_tasks, benchmark_tasks  # noqa: E402
 
 
+def _averaged():
+    """The networks of ``ext:neural_expert_averaged`` (paper scale, the leaderboard's seeds)."""
+    from .neural_runs import averaged_tasks
+    return averaged_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"])
+
+
 def _benchmark_neural(sc, seeds, symmetric: bool = False):
     """The networks of ``ext:neural`` (paper scale, the leaderboard's seeds) on the benchmark's boards."""
     from .neural_runs import level_tasks
@@ -556,6 +562,12 @@ EXTRA_SPECS["ext:benchmark_neural_symmetric"] = Spec(
     "The nine stored networks of ext:neural, each playing on the mean of its logits over the board's symmetries (8 "
     "forward passes per decision on a square board, 4 on an oblong one), scored on the benchmark's fixed suite of "
     "its own level (needs `make deep`).", lambda sc, seeds: _benchmark_neural(sc, seeds, symmetric=True))
+EXTRA_SPECS["ext:benchmark_neural_averaged"] = Spec(
+    "ext:benchmark_neural_averaged", "The benchmark: the expert networks with averaged weights, playing symmetric",
+    "The three networks of ext:neural_expert_averaged, each playing on the mean of its logits over the board's 4 "
+    "symmetries, scored on the benchmark's expert suite, as ext:benchmark_neural_symmetric scores the other "
+    "networks (needs `make deep`).",
+    lambda sc, seeds: benchmark_neural_tasks(sc, _averaged(), symmetric=True))
 EXTRA_SPECS["ext:benchmark_ppo"] = Spec(
     "ext:benchmark_ppo", "The benchmark: the deep-RL chapter's PPO policies on the same boards",
     "MaskablePPO with the per-tile policy and with the CNN policy, trained on beginner for the deep-RL chapter's "

@@ -220,6 +220,12 @@ class NeuralLearning:
     interior_weight : float
         The loss's weight, in [0, 1], of covered tiles with no revealed neighbour, whose label says little but
         the mine density, against the frontier's (1: every covered tile alike).
+    average : float
+        Weight averaging, in [0, 1): after each Adam step the averaged weights become ``average`` times themselves
+        plus ``1 - average`` times the network's new weights (an exponential moving average that starts from the
+        weights the run began with); the training games are played by the network's own weights, and when the
+        run ends (and at each snapshot) the agent's network holds the averaged ones. 0 (the default): no
+        averaging, the last weights. With 0.99 the average spans about the last 100 steps.
 
     Raises
     ------
@@ -235,13 +241,17 @@ class NeuralLearning:
     warmup: int = 1_000
     symmetries: bool = False
     interior_weight: float = 1.0
+    average: float = 0.0
 
     def __post_init__(self):
         checked = {"batch": whole(self.batch, "batch", 1), "minibatch": whole(self.minibatch, "minibatch", 1),
                    "replay": _number(self.replay, "replay", 0.0, 1e4, True),
                    "lr": _number(self.lr, "lr", 0.0, 1.0, True), "capacity": whole(self.capacity, "capacity", 1),
                    "warmup": whole(self.warmup, "warmup", 1), "symmetries": boolean(self.symmetries, "symmetries"),
-                   "interior_weight": _number(self.interior_weight, "interior_weight", 0.0, 1.0)}
+                   "interior_weight": _number(self.interior_weight, "interior_weight", 0.0, 1.0),
+                   "average": _number(self.average, "average", 0.0, 1.0)}
+        if checked["average"] == 1.0:
+            raise ValueError("average must be a number in [0, 1) (1 would keep the first weights), got 1.0")
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 
@@ -264,6 +274,16 @@ class _Learner:
         self.warmup = min(learning.warmup, learning.capacity)
         self.credit = 0.0
         self.updates = 0
+        self.average = learning.average
+        self.averaged = [p.detach().clone() for p in agent.net.parameters()] if self.average else None
+
+    def averaged_into(self, agent):
+        """``agent`` (the learning agent or a copy of it) with the averaged weights, when averaging; else as it is."""
+        if self.averaged is not None:
+            with self.torch.no_grad():
+                for q, p in zip(self.averaged, agent.net.parameters(), strict=True):
+                    p.copy_(q)
+        return agent
 
     def keep(self, act, ndec, views):
         """The views of the games on rows ``act``, decision ``ndec[act]`` of each."""
@@ -308,6 +328,10 @@ class _Learner:
         self.opt.zero_grad()
         loss.backward()
         self.opt.step()
+        if self.averaged is not None:
+            with torch.no_grad():
+                for q, p in zip(self.averaged, self.agent.net.parameters()):
+                    q.mul_(self.average).add_(p.detach(), alpha=1.0 - self.average)
         self.updates += 1
 
 
@@ -420,7 +444,12 @@ class _Batch:
                             if b.games is not None else time.process_time() - self.cpu0) >= self.due[0]:
             self.taken.append({"at": self.due.pop(0), "games": len(self.rec), "decisions": self.decisions,
                                "updates": self.updates, "cpu_seconds": time.process_time() - self.cpu0,
-                               "agent": self.agent.copy()})
+                               "agent": self._kept()})
+
+    def _kept(self):
+        """A copy of the agent as a snapshot keeps it (with the averaged weights, when the learning averages)."""
+        copy = self.agent.copy()
+        return self.learner.averaged_into(copy) if self.learner is not None else copy
 
     def run(self, torch) -> NeuralRun:
         """Play every game of the budget: the :class:`NeuralRun`, its totals added to a learning agent's."""
@@ -432,6 +461,8 @@ class _Batch:
         while self.step(torch):
             pass
         agent.net.train(False)
+        if learn:
+            self.learner.averaged_into(agent)
         records = pd.DataFrame(self.rec, columns=["game", "won", "decisions", "revealed", "updates", "cpu_seconds"])
         if learn:
             agent.games += len(records)
