@@ -422,7 +422,16 @@ def test_a_task_on_the_benchmarks_boards_tests_every_checkpoint_there(tmp_path):
     assert points["wins"].iloc[-1] == tests["wins"].iloc[0] and tests["test_games"].eq(12).all()
     again = evaluate_neural(agent, "16x16x40", None, 0, layouts=load_suite("intermediate").layouts[:12])
     assert again.wins == tests["wins"].iloc[1] and again.decisions == tests["test_decisions"].iloc[1]
-    assert out.info["machine"]["cpu"] and "cores" in out.info["machine"]
+    assert out.info["machine"]["cpu"] and "cores" in out.info["machine"] and "online" not in out.tables
+    # with weight averaging, the network's own last weights are tested on the same boards as the averaged ones
+    avg = neural_task(NeuralTask("8x8x10", seed=2, games=40, channels=8, layers=2, block=20, tests=("8x8x10",),
+                                 test_games=12, calibration_games=0, boards="benchmark", learning={"average": 0.5}))
+    online = avg.tables["online"].iloc[0]
+    assert online["board"] == "8x8x10" and online["test_games"] == 12
+    same = neural_task(NeuralTask("8x8x10", seed=2, games=40, channels=8, layers=2, block=20, tests=("8x8x10",),
+                                  test_games=12, calibration_games=0, boards="benchmark"))
+    assert online["wins"] == same.tables["tests"]["wins"].iloc[0]  # the same training's own weights
+    assert online["test_decisions"] == same.tables["tests"]["test_decisions"].iloc[0]
     with pytest.raises(ValueError, match="boards must be one of held-out, benchmark"):
         neural_task(NeuralTask("8x8x10", seed=2, games=4, boards="mine"))
     with pytest.raises(ValueError, match="not for 6x6x5"):

@@ -356,3 +356,42 @@ def test_without_symmetric_runs_the_section_says_how_to_make_them():
     assert t.empty and list(t.columns) == ns.COLUMNS and ns.symmetric_table(t).empty
     assert ns.symmetric_sentence(t) == ns.MISSING and "ext:benchmark_neural_symmetric" in ns.MISSING
     assert ns.price_sentence(ns.symmetric_price(t, pd.DataFrame(columns=["board", "agent"]))) == ns.MISSING
+
+
+def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
+    from made_benchmark import bench_output
+    from sweeper.viz.figures import benchmark as bf, neural_averaged as na
+
+    def trained(wins):
+        return nf.neural_runs([_output("16x30x99", s, w, {}) for s, w in zip((1, 2, 3), wins)])
+
+    def symmetric(wins):
+        return bf.benchmark_runs([bench_output(f"neural-symmetric:neural_bandit/e{s}", s, "neural bandit",
+                                               {"expert": w}, boards=(1, 1, 1000), train_board="16x30x99")
+                                  for s, w in zip((1, 2, 3), wins)])
+    runs, bench = trained((311, 315, 301)), symmetric((340, 334, 340))
+    averaged = {"runs": trained((320, 325, 318)), "bench": symmetric((352, 350, 355))}
+    play = na.averaged_play(runs, bench, averaged)
+    assert len(play) == 6 and set(play["boards"]) == {1000}
+    s = na.averaged_summary(play).set_index(["play", "recipe"])
+    sym = s.loc[("symmetric", na.RECIPES["averaged"])]
+    assert sym["pooled"] == pytest.approx(1057 / 3000) and sym["seed_min"] == pytest.approx(0.350) and sym["met"]
+    assert sym["change"] == pytest.approx(0.043 / 3) and 0 < sym["change_lo"] < sym["change"] < sym["change_hi"]
+    plain = s.loc[("as trained", na.RECIPES["averaged"])]
+    assert plain["pooled"] == pytest.approx(963 / 3000) and not plain["met"]
+    assert np.isnan(s.loc[("symmetric", na.RECIPES["recipe"]), "change"])
+    text = na.averaged_sentence(na.averaged_summary(play))
+    assert text.startswith("On the first 1,000 expert boards: as trained, the networks with averaged weights win more "
+                           "than the recipe's: +0.012 [")
+    assert "stay 0.029 below the target of 0.35 pooled (0.321, lowest seed 0.318)" in text
+    assert "symmetric, the networks with averaged weights win more than the recipe's: +0.014 [" in text
+    assert "meet the target of 0.35 (pooled 0.352, lowest seed 0.350)" in text
+    table = na.averaged_table(na.averaged_summary(play))
+    assert table.loc[("symmetric", na.RECIPES["averaged"]), "target 0.35 met"] == "yes"
+    assert table.loc[("symmetric", na.RECIPES["averaged"]), "seeds 1 / 2 / 3"] == "0.352 / 0.350 / 0.355"
+    assert na.averaged_sentence(na.averaged_summary(play), na.training_minutes(averaged)).endswith(
+        " Each averaged network trained for 28.3 to 28.3 CPU minutes, curriculum included, as its run recorded.")
+    empty = na.averaged_play(runs, bench, None)
+    assert empty.empty and na.averaged_sentence(na.averaged_summary(empty)) == na.MISSING
+    assert na.averaged_table(na.averaged_summary(empty)).empty and np.isnan(na.training_minutes(None)[0])
+    assert "ext:benchmark_neural_averaged" in na.MISSING

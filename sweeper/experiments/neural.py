@@ -123,6 +123,10 @@ def neural_task(task: NeuralTask) -> Output:
         on each test board, the ``mistakes`` decisions of those games where a tile was proven safe and the network
         clicked the tile most likely to be a mine (largest exact P(mine)): the game, decision, tile, the network's
         and the exact P(mine), and in the arrays the view before the click and the game's mines, to draw them;
+    ``online``
+        with weight averaging (``learning={"average": ...}``): the network's own last weights (those the averaged
+        ones replaced at the end of training) tested on the same boards as the last checkpoint, so the averaging is
+        measured on one training's games;
     ``agent`` (arrays)
         the trained network's file arrays (:meth:`~sweeper.agents.neural.NeuralAgent.file_arrays`: plain float32
         arrays and JSON, never a pickle).
@@ -143,6 +147,9 @@ def neural_task(task: NeuralTask) -> Output:
                         curriculum_decisions=[r.decisions for r in ran], curriculum_updates=[r.updates for r in ran],
                         curriculum_cpu_seconds=[r.cpu_seconds for r in ran])
     out.tables["checkpoints"], last = _checkpoints(task, agent, run, spent)
+    if run.online is not None:  # weight averaging: the network's own last weights, on the same boards
+        t = evaluate_neural(run.online, task.board, **task.where(task.board, task.test_games, 0))
+        out.tables["online"] = pd.DataFrame([{"board": str(t.setting), **_tested(t)}])
     rows, cals, wrong, views = [], [], [], {}
     for i, test in enumerate(task.tests):
         row, cal, worst = _tested_on(task, agent, i, test, views, last)

@@ -98,7 +98,9 @@ class NeuralRun:
     :func:`learning_curve` sums them per block of games. ``layouts`` and ``moves`` (with ``record=True``): each
     game's mine layout and its clicks (flat indices ``r * cols + c``), in the order of ``records``.
     ``snapshots`` (training with ``snapshots=``): one dict per point of the budget asked for, with a copy of the
-    agent then (``agent``) and the ``games``, ``decisions``, ``updates`` and ``cpu_seconds`` so far."""
+    agent then (``agent``) and the ``games``, ``decisions``, ``updates`` and ``cpu_seconds`` so far. ``online``
+    (training with weight averaging, :class:`NeuralLearning`'s ``average``): a copy of the network with its own
+    last weights, those the averaged ones replaced in ``agent`` at the end."""
 
     agent: NeuralAgent
     setting: Setting
@@ -113,6 +115,7 @@ class NeuralRun:
     moves: list | None = None
     snapshots: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+    online: NeuralAgent | None = None
 
     @property
     def games(self) -> int:
@@ -461,7 +464,9 @@ class _Batch:
         while self.step(torch):
             pass
         agent.net.train(False)
-        if learn:
+        online = None
+        if learn and self.learner.averaged is not None:
+            online = agent.copy()
             self.learner.averaged_into(agent)
         records = pd.DataFrame(self.rec, columns=["game", "won", "decisions", "revealed", "updates", "cpu_seconds"])
         if learn:
@@ -471,7 +476,8 @@ class _Batch:
             if str(self.setting) not in agent.boards:
                 agent.boards.append(str(self.setting))
         return NeuralRun(agent, self.setting, self.seed, self.opening, learn, records, time.process_time() - self.cpu0,
-                         time.perf_counter() - self.wall0, self.updates, self.out_layouts, self.out_moves, self.taken)
+                         time.perf_counter() - self.wall0, self.updates, self.out_layouts, self.out_moves, self.taken,
+                         online=online)
 
 
 def _play(agent: NeuralAgent, setting: Setting, seed: int, budget: _Budget, *, opening: str, batch: int,

@@ -1,0 +1,171 @@
+"""The chapter "From a table to a network", its section on averaging the weights: the expert networks trained by
+the recipe of ``ext:neural_expert`` with the weights they keep averaged over their last Adam steps
+(``ext:neural_expert_averaged``), as trained and playing symmetric (``ext:benchmark_neural_averaged``), each beside
+the stored recipe's network of the same seed on the same boards (the first ones of the expert suite). Nothing here
+computes a result; every function takes its input, so a test can hand it made runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...experiments import specs as ex
+from ...experiments.reproduce import store_for
+from ...experiments.stats import mean_interval, wilson
+from . import benchmark as bf
+from .neural import SEED_SLACK, SEEDS, TARGETS, neural_runs
+
+#: The training runs and the symmetric scoring of the averaged networks.
+SPEC, BENCH_SPEC = "ext:neural_expert_averaged", "ext:benchmark_neural_averaged"
+#: The level of the section.
+BOARD = "16x30x99"
+#: What the page says when the runs are not all stored.
+MISSING = ("The networks with averaged weights are not stored yet: `python -m sweeper reproduce "
+           "ext:neural_expert_averaged --seeds 1,2,3`, then `python -m sweeper reproduce "
+           "ext:benchmark_neural_averaged` (with the extra `deep`) make them.")
+#: The two recipes, as the page names them.
+RECIPES = {"recipe": "the expert recipe", "averaged": "the recipe, weights averaged"}
+
+
+def stored_outputs() -> tuple[list, list]:
+    """``(task, output)`` of the averaged networks' training runs and of their symmetric scoring: all of a spec's
+    runs (paper scale, :data:`SEEDS`), or none of it."""
+    st = store_for(None, "paper")
+    found = []
+    for spec in (SPEC, BENCH_SPEC):
+        tasks = ex.all_tasks([spec], "paper", SEEDS)
+        found.append([(t, st.load(t)) for t in tasks] if tasks and all(st.status(t) == "ok" for t in tasks) else [])
+    return found[0], found[1]
+
+
+def averaged_runs(outputs=None) -> dict | None:
+    """The averaged networks' stored runs: ``runs`` (the frames of :func:`~sweeper.viz.figures.neural.neural_runs`)
+    and ``bench`` (those of :func:`~sweeper.viz.figures.benchmark.benchmark_runs`); None when either is not all
+    stored. ``outputs``: ``(training outputs, scoring outputs)``."""
+    train, scored = stored_outputs() if outputs is None else outputs
+    if not train or not scored:
+        return None
+    return {"runs": neural_runs(train), "bench": bf.benchmark_runs(scored)}
+
+
+def _own(tests: pd.DataFrame) -> pd.DataFrame:
+    t = tests[(tests["train"] == BOARD) & (tests["test"] == BOARD)]
+    return t.set_index("seed")[["wins", "test_games"]]
+
+
+def _symmetric(bench: dict, boards: int) -> dict:
+    label = f"network, symmetric ({bf.SHORT[BOARD]})"
+    g = bench["games"]
+    g = g[(g["label"] == label) & (g["level"] == bf.LEVEL_OF[BOARD])]
+    return {int(s): grp.sort_values("board")["won"].to_numpy(int)[:boards] for s, grp in g.groupby("seed")}
+
+
+def averaged_play(runs: dict, bench: dict, averaged: dict | None) -> pd.DataFrame:
+    """Per seed and recipe (``recipe``: ``ext:neural_expert``; ``averaged``: its weights averaged), the expert
+    network's wins on the first expert boards of the benchmark as trained (its own test games) and playing
+    symmetric (its benchmark run, on the same first boards); ``runs``/``bench``: the chapter's frames of the
+    recipe's networks, ``averaged``: :func:`averaged_runs`. Empty when the averaged networks are not stored."""
+    cols = ["recipe", "seed", "boards", "plain_wins", "symmetric_wins"]
+    if averaged is None:
+        return pd.DataFrame(columns=cols)
+    rows = []
+    for recipe, (r, b) in {"recipe": (runs, bench), "averaged": (averaged["runs"], averaged["bench"])}.items():
+        own = _own(r["tests"])
+        n = int(own["test_games"].min())
+        sym = _symmetric(b, n)
+        for seed in SEEDS:
+            if seed in own.index and seed in sym and len(sym[seed]) == n:
+                rows.append({"recipe": recipe, "seed": seed, "boards": n, "plain_wins": int(own.loc[seed, "wins"]),
+                             "symmetric_wins": int(sym[seed].sum())})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _pooled(g: pd.DataFrame, col: str) -> tuple:
+    wins, games = int(g[col].sum()), int(g["boards"].sum())
+    return (wins / games, *wilson(wins, games))
+
+
+def averaged_summary(play: pd.DataFrame) -> pd.DataFrame:
+    """:func:`averaged_play` per recipe and way of playing (as trained, symmetric): the seeds' rates, pooled with
+    the 95% Wilson interval, the lowest seed, whether the expert target is met, and the change of the averaged
+    networks against the recipe's, paired by seed (the same seed, curriculum and boards), with a Student
+    t-interval over the seeds."""
+    rows = []
+    for how, col in (("as trained", "plain_wins"), ("symmetric", "symmetric_wins")):
+        rates = {}
+        for recipe, g in play.groupby("recipe", sort=False):
+            g = g.sort_values("seed")
+            rate, lo, hi = _pooled(g, col)
+            rates[recipe] = (g[col] / g["boards"]).to_numpy(float)
+            seed_min = float(rates[recipe].min())
+            rows.append({"play": how, "recipe": RECIPES[recipe], "boards": int(g["boards"].iloc[0]),
+                         "seeds": " / ".join(f"{v:.3f}" for v in rates[recipe]), "pooled": rate, "lo": lo, "hi": hi,
+                         "seed_min": seed_min, "target": TARGETS[BOARD],
+                         "met": rate >= TARGETS[BOARD] and seed_min >= TARGETS[BOARD] - SEED_SLACK,
+                         "change": np.nan, "change_lo": np.nan, "change_hi": np.nan})
+        if set(rates) == set(RECIPES) and len(rates["recipe"]) == len(rates["averaged"]) > 1:
+            diff, dlo, dhi = mean_interval(rates["averaged"] - rates["recipe"])
+            rows[-1].update(change=diff, change_lo=dlo, change_hi=dhi)
+    return pd.DataFrame(rows)
+
+
+def averaged_table(s: pd.DataFrame) -> pd.DataFrame:
+    """:func:`averaged_summary` for the page (empty when it is)."""
+    if s.empty:
+        return pd.DataFrame()
+    return pd.DataFrame({
+        "play": s["play"], "networks": s["recipe"], "seeds 1 / 2 / 3": s["seeds"],
+        "pooled [95%]": [f"{r.pooled:.3f} [{r.lo:.3f}, {r.hi:.3f}]" for r in s.itertuples()],
+        "against the recipe, by seed [95%]": ["" if np.isnan(r.change) else
+                                              f"{r.change:+.3f} [{r.change_lo:+.3f}, {r.change_hi:+.3f}]"
+                                              for r in s.itertuples()],
+        f"target {TARGETS[BOARD]:.2f} met": s["met"].map(lambda v: "yes" if v else "no"),
+    }).set_index(["play", "networks"])
+
+
+def training_minutes(averaged: dict | None) -> tuple:
+    """The least and most CPU minutes of training of the averaged networks (curriculum included), as their runs
+    recorded them; ``(nan, nan)`` when they are not stored."""
+    if averaged is None:
+        return (np.nan, np.nan)
+    minutes = averaged["runs"]["facts"]["cpu_seconds"] / 60
+    return (float(minutes.min()), float(minutes.max()))
+
+
+def averaged_sentence(s: pd.DataFrame, minutes: tuple = (np.nan, np.nan)) -> str:
+    """What :func:`averaged_summary` shows, in the words its numbers allow: per way of playing, the averaged
+    networks' change against the recipe's (a gain only where the interval over the seeds excludes 0) and where
+    they stand against the target; with ``minutes`` (:func:`training_minutes`), their training CPU."""
+    if s.empty:
+        return MISSING
+    parts = []
+    for how, g in s.groupby("play", sort=False):
+        avg = g[g["recipe"] == RECIPES["averaged"]]
+        if avg.empty:
+            continue
+        r = avg.iloc[0]
+        if np.isnan(r.change):
+            change = "have no recipe networks to be set against"
+        elif r.change_lo > 0:
+            change = f"win more than the recipe's: {r.change:+.3f} [{r.change_lo:+.3f}, {r.change_hi:+.3f}]"
+        elif r.change_hi < 0:
+            change = f"win less than the recipe's: {r.change:+.3f} [{r.change_lo:+.3f}, {r.change_hi:+.3f}]"
+        else:
+            change = (f"cannot be told apart from the recipe's: {r.change:+.3f} [{r.change_lo:+.3f}, "
+                      f"{r.change_hi:+.3f}] over the seeds")
+        if r.met:
+            target = f"meet the target of {r.target:.2f} (pooled {r.pooled:.3f}, lowest seed {r.seed_min:.3f})"
+        elif r.pooled >= r.target:
+            target = (f"reach the target of {r.target:.2f} pooled ({r.pooled:.3f}) but not with every seed (lowest "
+                      f"{r.seed_min:.3f}, more than {SEED_SLACK:.2f} below it)")
+        else:
+            target = (f"stay {r.target - r.pooled:.3f} below the target of {r.target:.2f} pooled ({r.pooled:.3f}, "
+                      f"lowest seed {r.seed_min:.3f})")
+        parts.append(f"{how}, the networks with averaged weights {change}, and {target}")
+    if not parts:
+        return MISSING
+    trained = ("" if np.isnan(minutes[1]) else
+               f" Each averaged network trained for {minutes[0]:.1f} to {minutes[1]:.1f} CPU minutes, curriculum "
+               f"included, as its run recorded.")
+    return f"On the first {int(s['boards'].iloc[0]):,} expert boards: " + "; ".join(parts) + "." + trained
