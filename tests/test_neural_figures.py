@@ -370,9 +370,10 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
                                                {"expert": w}, boards=(1, 1, 1000), train_board="16x30x99")
                                   for s, w in zip((1, 2, 3), wins)])
     runs, bench = trained((311, 315, 301)), symmetric((340, 334, 340))
-    averaged = {"runs": trained((320, 325, 318)), "bench": symmetric((352, 350, 355))}
+    online = pd.DataFrame({"board": "16x30x99", "test_games": 1000, "wins": [305, 320, 310], "seed": [1, 2, 3]})
+    averaged = {"runs": trained((320, 325, 318)), "bench": symmetric((352, 350, 355)), "online": online}
     play = na.averaged_play(runs, bench, averaged)
-    assert len(play) == 6 and set(play["boards"]) == {1000}
+    assert len(play) == 9 and set(play["boards"]) == {1000}
     s = na.averaged_summary(play).set_index(["play", "recipe"])
     sym = s.loc[("symmetric", na.RECIPES["averaged"])]
     assert sym["pooled"] == pytest.approx(1057 / 3000) and sym["seed_min"] == pytest.approx(0.350) and sym["met"]
@@ -380,6 +381,12 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     plain = s.loc[("as trained", na.RECIPES["averaged"])]
     assert plain["pooled"] == pytest.approx(963 / 3000) and not plain["met"]
     assert np.isnan(s.loc[("symmetric", na.RECIPES["recipe"]), "change"])
+    assert s.loc[("as trained", na.RECIPES["online"]), "pooled"] == pytest.approx(935 / 3000)
+    assert ("symmetric", na.RECIPES["online"]) not in s.index  # the own last weights play as trained only
+    d, lo, hi, n = na.averaging_effect(play)
+    assert d == pytest.approx(0.028 / 3) and n == 3 and lo < 0 < hi  # +15, +5, +8 of 1,000
+    assert ("the averaging alone, set against the same 3 trainings' own last weights on the same boards, cannot be "
+            "told apart from them: +0.009 [") in na.averaged_sentence(na.averaged_summary(play), effect=(d, lo, hi, n))
     text = na.averaged_sentence(na.averaged_summary(play))
     assert text.startswith("On the first 1,000 expert boards: as trained, the networks with averaged weights win more "
                            "than the recipe's: +0.012 [")
@@ -391,6 +398,12 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     assert table.loc[("symmetric", na.RECIPES["averaged"]), "seeds 1 / 2 / 3"] == "0.352 / 0.350 / 0.355"
     assert na.averaged_sentence(na.averaged_summary(play), na.training_minutes(averaged)).endswith(
         " Each averaged network trained for 28.3 to 28.3 CPU minutes, curriculum included, as its run recorded.")
+    assert na.work_clause(runs["facts"], averaged) == (
+        "In their budgets the averaged networks made 6,000 decisions and 400 gradient steps each (the means over the "
+        "seeds, all phases: 4 decisions per CPU second), the recipe's 6,000 and 400 (4 per CPU second).")
+    faster = {**averaged, "runs": {**averaged["runs"], "facts": averaged["runs"]["facts"].assign(decisions=12000)}}
+    assert "the comparison with the same trainings' own last weights does not" in na.work_clause(runs["facts"], faster)
+    assert na.work_clause(runs["facts"], None) == ""
     empty = na.averaged_play(runs, bench, None)
     assert empty.empty and na.averaged_sentence(na.averaged_summary(empty)) == na.MISSING
     assert na.averaged_table(na.averaged_summary(empty)).empty and np.isnan(na.training_minutes(None)[0])

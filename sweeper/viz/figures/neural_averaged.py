@@ -24,8 +24,10 @@ BOARD = "16x30x99"
 MISSING = ("The networks with averaged weights are not stored yet: `python -m sweeper reproduce "
            "ext:neural_expert_averaged --seeds 1,2,3`, then `python -m sweeper reproduce "
            "ext:benchmark_neural_averaged` (with the extra `deep`) make them.")
-#: The two recipes, as the page names them.
-RECIPES = {"recipe": "the expert recipe", "averaged": "the recipe, weights averaged"}
+#: The networks of the section, as the page names them: the stored recipe's, the averaged ones, and the same
+#: trainings' own last weights (which the averaged ones replaced).
+RECIPES = {"recipe": "the expert recipe", "averaged": "the recipe, weights averaged",
+           "online": "the same trainings' own last weights"}
 
 
 def stored_outputs() -> tuple[list, list]:
@@ -46,7 +48,9 @@ def averaged_runs(outputs=None) -> dict | None:
     train, scored = stored_outputs() if outputs is None else outputs
     if not train or not scored:
         return None
-    return {"runs": neural_runs(train), "bench": bf.benchmark_runs(scored)}
+    online = [out.tables["online"].assign(seed=int(t.params["seed"])) for t, out in train if "online" in out.tables]
+    return {"runs": neural_runs(train), "bench": bf.benchmark_runs(scored),
+            "online": pd.concat(online, ignore_index=True) if online else pd.DataFrame()}
 
 
 def _own(tests: pd.DataFrame) -> pd.DataFrame:
@@ -78,6 +82,11 @@ def averaged_play(runs: dict, bench: dict, averaged: dict | None) -> pd.DataFram
             if seed in own.index and seed in sym and len(sym[seed]) == n:
                 rows.append({"recipe": recipe, "seed": seed, "boards": n, "plain_wins": int(own.loc[seed, "wins"]),
                              "symmetric_wins": int(sym[seed].sum())})
+    online = averaged.get("online", pd.DataFrame())
+    for r in online.itertuples() if len(online) else ():
+        if r.board == BOARD:
+            rows.append({"recipe": "online", "seed": int(r.seed), "boards": int(r.test_games),
+                         "plain_wins": int(r.wins), "symmetric_wins": np.nan})
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -94,7 +103,7 @@ def averaged_summary(play: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for how, col in (("as trained", "plain_wins"), ("symmetric", "symmetric_wins")):
         rates = {}
-        for recipe, g in play.groupby("recipe", sort=False):
+        for recipe, g in play.dropna(subset=[col]).groupby("recipe", sort=False):
             g = g.sort_values("seed")
             rate, lo, hi = _pooled(g, col)
             rates[recipe] = (g[col] / g["boards"]).to_numpy(float)
@@ -104,10 +113,24 @@ def averaged_summary(play: pd.DataFrame) -> pd.DataFrame:
                          "seed_min": seed_min, "target": TARGETS[BOARD],
                          "met": rate >= TARGETS[BOARD] and seed_min >= TARGETS[BOARD] - SEED_SLACK,
                          "change": np.nan, "change_lo": np.nan, "change_hi": np.nan})
-        if set(rates) == set(RECIPES) and len(rates["recipe"]) == len(rates["averaged"]) > 1:
+        if {"recipe", "averaged"} <= set(rates) and len(rates["recipe"]) == len(rates["averaged"]) > 1:
             diff, dlo, dhi = mean_interval(rates["averaged"] - rates["recipe"])
-            rows[-1].update(change=diff, change_lo=dlo, change_hi=dhi)
+            i = next(k for k, r in enumerate(rows) if r["play"] == how and r["recipe"] == RECIPES["averaged"])
+            rows[i].update(change=diff, change_lo=dlo, change_hi=dhi)
     return pd.DataFrame(rows)
+
+
+def averaging_effect(play: pd.DataFrame) -> tuple:
+    """The averaging alone: the mean over the seeds of each averaged network's win rate as trained minus that of
+    the same training's own last weights (the same games of training, the same boards), with a Student t-interval
+    over the seeds; ``(nan, nan, nan, 0)`` without both. The last element: the seeds."""
+    a = play[play["recipe"] == "averaged"].set_index("seed")
+    o = play[play["recipe"] == "online"].set_index("seed")
+    seeds = sorted(set(a.index) & set(o.index))
+    if len(seeds) < 2:
+        return (np.nan, np.nan, np.nan, len(seeds))
+    d = (a.loc[seeds, "plain_wins"] / a.loc[seeds, "boards"] - o.loc[seeds, "plain_wins"] / o.loc[seeds, "boards"])
+    return (*mean_interval(d.to_numpy(float)), len(seeds))
 
 
 def averaged_table(s: pd.DataFrame) -> pd.DataFrame:
@@ -133,10 +156,12 @@ def training_minutes(averaged: dict | None) -> tuple:
     return (float(minutes.min()), float(minutes.max()))
 
 
-def averaged_sentence(s: pd.DataFrame, minutes: tuple = (np.nan, np.nan)) -> str:
+def averaged_sentence(s: pd.DataFrame, minutes: tuple = (np.nan, np.nan),
+                      effect: tuple = (np.nan, np.nan, np.nan, 0)) -> str:
     """What :func:`averaged_summary` shows, in the words its numbers allow: per way of playing, the averaged
     networks' change against the recipe's (a gain only where the interval over the seeds excludes 0) and where
-    they stand against the target; with ``minutes`` (:func:`training_minutes`), their training CPU."""
+    they stand against the target; with ``effect`` (:func:`averaging_effect`), the averaging alone; with
+    ``minutes`` (:func:`training_minutes`), their training CPU."""
     if s.empty:
         return MISSING
     parts = []
@@ -165,7 +190,34 @@ def averaged_sentence(s: pd.DataFrame, minutes: tuple = (np.nan, np.nan)) -> str
         parts.append(f"{how}, the networks with averaged weights {change}, and {target}")
     if not parts:
         return MISSING
+    if not np.isnan(effect[0]):
+        d, lo, hi, n = effect
+        verdict = "wins more" if lo > 0 else "wins less" if hi < 0 else "cannot be told apart from them"
+        parts.append(f"the averaging alone, set against the same {n} trainings' own last weights on the same boards, "
+                     f"{verdict}: {d:+.3f} [{lo:+.3f}, {hi:+.3f}] over the seeds")
     trained = ("" if np.isnan(minutes[1]) else
                f" Each averaged network trained for {minutes[0]:.1f} to {minutes[1]:.1f} CPU minutes, curriculum "
                f"included, as its run recorded.")
     return f"On the first {int(s['boards'].iloc[0]):,} expert boards: " + "; ".join(parts) + "." + trained
+
+
+def work_clause(facts: pd.DataFrame, averaged: dict | None) -> str:
+    """How much training each recipe's expert networks bought with their CPU (``facts``: the chapter's, of the
+    recipe; the averaged networks' own), all phases: decisions and gradient steps per network and decisions per CPU
+    second, the means over the seeds; empty without the averaged networks."""
+    if averaged is None:
+        return ""
+    rows = {}
+    for name, f in (("recipe", facts), ("averaged", averaged["runs"]["facts"])):
+        f = f[f["board"] == BOARD]
+        rows[name] = (f["decisions"].mean(), f["updates"].mean(), (f["decisions"] / f["cpu_seconds"]).mean())
+    (d0, u0, r0), (d1, u1, r1) = rows["recipe"], rows["averaged"]
+    text = (f"In their budgets the averaged networks made {d1:,.0f} decisions and {u1:,.0f} gradient steps each (the "
+            f"means over the seeds, all phases: {r1:,.0f} decisions per CPU second), the recipe's {d0:,.0f} and "
+            f"{u0:,.0f} ({r0:,.0f} per CPU second).")
+    if r1 > 1.2 * r0 or r0 > 1.2 * r1:
+        text += (" The averaging costs a few multiply-adds per step, so the difference is not the method's: the runs "
+                 "were made on different days with different loads on the machine, and a CPU second bought that much "
+                 "more (or less) training. The comparison with the recipe's networks mixes the averaging with that; "
+                 "the comparison with the same trainings' own last weights does not.")
+    return text
