@@ -207,3 +207,53 @@ def probe_cost_sentence(record: dict | None = None) -> str:
     return (f"On beginner boards the exact probabilities add {b['us_per_decision']:.1f} µs to each of a game's "
             f"{b['decisions_per_game']:.0f} decisions (the trained greedy agent, frozen), so a regret run of 10⁶ "
             f"games spends about {duration(extra)} on them, one core.")
+
+
+# ------------------------------------------------------- the neural bandit's rows --
+#: The bench's learnings of the neural bandit (:data:`sweeper.bench.NEURAL_LEARNING`), with the page's labels.
+NEURAL_LEARNINGS = {"default learning": "16 views per 16 decisions", "minibatch 128, replay 0.5": "128 per 256",
+                    "minibatch 128, replay 0.25": "128 per 512"}
+NEURAL_BOARDS = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
+NO_NEURAL = ("The saved bench has no rows of the neural bandit: it was run without the optional extra `deep`. "
+             "`python -m sweeper bench` measures them where the extra is installed.")
+
+
+def neural_speed(record: dict | None = None) -> pd.DataFrame:
+    """The neural bandit's rows of the bench (one thread), per level: decisions per CPU second of batched training
+    with each learning of the bench (one Adam step of so many views per so many decisions) and of frozen batched
+    test games; empty when the bench was saved without the extra."""
+    r = bench_record() if record is None else record
+    rows = []
+    for board, level in NEURAL_BOARDS.items():
+        row = {"level": level}
+        for how, label in NEURAL_LEARNINGS.items():
+            hit = [x for x in r["rows"] if x["workload"].startswith("neural bandit (")
+                   and f" train {board}, {how} (" in x["workload"]]
+            row[f"training, a step of {label}"] = hit[0]["decisions_per_second"] if hit else float("nan")
+        test = [x for x in r["rows"] if x["workload"].startswith(f"neural bandit {board} test games, frozen")]
+        row["frozen test games"] = test[0]["decisions_per_second"] if test else float("nan")
+        rows.append(row)
+    t = pd.DataFrame(rows).set_index("level")
+    return t if t.notna().any().any() else t.iloc[0:0]
+
+
+def neural_speed_table(t: pd.DataFrame) -> pd.DataFrame:
+    """:func:`neural_speed` for the page: decisions per CPU second, rounded."""
+    return t.apply(lambda col: col.map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"))
+
+
+def neural_speed_sentence(t: pd.DataFrame, record: dict | None = None) -> str:
+    """What :func:`neural_speed` shows on beginner boards: the stored runs' learning against the first networks',
+    and frozen play; when and where the bench ran."""
+    if t.empty:
+        return NO_NEURAL
+    r = bench_record() if record is None else record
+    b = t.loc["beginner"]
+    first, recipe = b[f"training, a step of {NEURAL_LEARNINGS['default learning']}"], \
+        b[f"training, a step of {NEURAL_LEARNINGS['minibatch 128, replay 0.5']}"]
+    return (f"On beginner boards, batched training with the stored runs' learning after their first phase (a step "
+            f"of 128 views per 256 decisions) plays {recipe:,.0f} decisions per CPU second, {recipe / first:.1f} "
+            f"times the {first:,.0f} of the first networks' learning (a step of 16 views per 16 decisions) on the "
+            f"same batched player, and frozen batched test games {b['frozen test games']:,.0f}. "
+            f"{_measured(r)}, one thread, with the code of commit `{r['provenance']['commit'][:7]}` "
+            f"(`python -m sweeper bench`).")
