@@ -216,8 +216,9 @@ def work_clause(facts: pd.DataFrame, averaged: dict | None) -> str:
             f"means over the seeds, all phases: {r1:,.0f} decisions per CPU second), the recipe's {d0:,.0f} and "
             f"{u0:,.0f} ({r0:,.0f} per CPU second).")
     if r1 > 1.2 * r0 or r0 > 1.2 * r1:
-        text += (" The averaging costs a few multiply-adds per step, so the difference is not the method's: the runs "
-                 "were made on different days with different loads on the machine, and a CPU second bought that much "
-                 "more (or less) training. The comparison with the recipe's networks mixes the averaging with that; "
-                 "the comparison with the same trainings' own last weights does not.")
+        text += (" The averaging costs a few multiply-adds per step and the rest of the code is the same, so the "
+                 "difference is not the method's but the machine's: the two sets of runs were made under different "
+                 "loads, and a process's CPU second buys less training when it shares the cores with more runs. The "
+                 "comparison with the recipe's networks mixes the averaging with that; the comparison with the same "
+                 "trainings' own last weights does not.")
     return text
