@@ -404,6 +404,16 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     faster = {**averaged, "runs": {**averaged["runs"], "facts": averaged["runs"]["facts"].assign(decisions=12000)}}
     assert "the comparison with the same trainings' own last weights does not" in na.work_clause(runs["facts"], faster)
     assert na.work_clause(runs["facts"], None) == ""
+    summary, effect = na.averaged_summary(play), na.averaging_effect(play)
+    text = na.gain_sentence(summary, effect, na.work_table(runs["facts"], faster))
+    assert text.startswith("As trained, on the same 1,000 boards, the averaged networks win +0.012 [+0.001, +0.023] "
+                           "against the recipe's (3 seeds, a t-interval over them): a gain the seeds agree on. The "
+                           "averaging alone, against the same 3 trainings' own last weights, cannot be told apart from "
+                           "nothing: +0.009 [")
+    assert "bought 2.0 times the decisions and 1.0 times the gradient steps" in text
+    assert "the averaging alone does not account for the gain; it goes with the training the budgets bought" in text
+    assert "does not account" not in na.gain_sentence(summary, effect, na.work_table(runs["facts"], averaged))
+    assert na.gain_sentence(summary, effect, na.work_table(runs["facts"], None)) == na.MISSING
     empty = na.averaged_play(runs, bench, None)
     assert empty.empty and na.averaged_sentence(na.averaged_summary(empty)) == na.MISSING
     assert na.averaged_table(na.averaged_summary(empty)).empty and np.isnan(na.training_minutes(None)[0])

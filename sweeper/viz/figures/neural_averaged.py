@@ -201,17 +201,28 @@ def averaged_sentence(s: pd.DataFrame, minutes: tuple = (np.nan, np.nan),
     return f"On the first {int(s['boards'].iloc[0]):,} expert boards: " + "; ".join(parts) + "." + trained
 
 
-def work_clause(facts: pd.DataFrame, averaged: dict | None) -> str:
+def work_table(facts: pd.DataFrame, averaged: dict | None) -> pd.DataFrame:
     """How much training each recipe's expert networks bought with their CPU (``facts``: the chapter's, of the
-    recipe; the averaged networks' own), all phases: decisions and gradient steps per network and decisions per CPU
-    second, the means over the seeds; empty without the averaged networks."""
+    recipe; the averaged networks' own), all phases, the means over the seeds: decisions, gradient steps, CPU
+    minutes and decisions per CPU second; empty without the averaged networks."""
     if averaged is None:
-        return ""
-    rows = {}
+        return pd.DataFrame()
+    rows = []
     for name, f in (("recipe", facts), ("averaged", averaged["runs"]["facts"])):
         f = f[f["board"] == BOARD]
-        rows[name] = (f["decisions"].mean(), f["updates"].mean(), (f["decisions"] / f["cpu_seconds"]).mean())
-    (d0, u0, r0), (d1, u1, r1) = rows["recipe"], rows["averaged"]
+        rows.append({"networks": RECIPES[name], "seeds": len(f), "decisions": f["decisions"].mean(),
+                     "updates": f["updates"].mean(), "cpu_minutes": f["cpu_seconds"].mean() / 60,
+                     "decisions_per_cpu_second": (f["decisions"] / f["cpu_seconds"]).mean()})
+    return pd.DataFrame(rows).set_index("networks")
+
+
+def work_clause(facts: pd.DataFrame, averaged: dict | None) -> str:
+    """:func:`work_table` in words, and what a difference in it means for the comparison with the recipe."""
+    w = work_table(facts, averaged)
+    if w.empty:
+        return ""
+    (d0, u0, r0), (d1, u1, r1) = (tuple(w.loc[RECIPES[k], ["decisions", "updates", "decisions_per_cpu_second"]])
+                                  for k in ("recipe", "averaged"))
     text = (f"In their budgets the averaged networks made {d1:,.0f} decisions and {u1:,.0f} gradient steps each (the "
             f"means over the seeds, all phases: {r1:,.0f} decisions per CPU second), the recipe's {d0:,.0f} and "
             f"{u0:,.0f} ({r0:,.0f} per CPU second).")
@@ -222,3 +233,29 @@ def work_clause(facts: pd.DataFrame, averaged: dict | None) -> str:
                  "comparison with the recipe's networks mixes the averaging with that; the comparison with the same "
                  "trainings' own last weights does not.")
     return text
+
+
+def gain_sentence(summary: pd.DataFrame, effect: tuple, work: pd.DataFrame) -> str:
+    """The exercise's answer: the averaged networks' gain over the recipe's as trained, split into what the averaging
+    alone shows (:func:`averaging_effect`) and the training the budgets bought (:func:`work_table`)."""
+    row = summary[(summary["play"] == "as trained") & (summary["recipe"] == RECIPES["averaged"])]
+    if row.empty or work.empty or np.isnan(effect[0]) or np.isnan(row["change"].iloc[0]):
+        return MISSING
+    r = row.iloc[0]
+    d, lo, hi, n = effect
+    more = work.loc[RECIPES["averaged"]] / work.loc[RECIPES["recipe"]]
+    alone = ("cannot be told apart from nothing" if lo <= 0 <= hi else "is a gain" if lo > 0 else "is a loss")
+    total = ("a gain the seeds agree on" if r.change_lo > 0 else "a loss the seeds agree on" if r.change_hi < 0
+             else "a change the seeds cannot tell from nothing")
+    return (f"As trained, on the same {r.boards:,} boards, the averaged networks win {r.change:+.3f} "
+            f"[{r.change_lo:+.3f}, {r.change_hi:+.3f}] against the recipe's ({r.seeds.count('/') + 1} seeds, a "
+            f"t-interval over them): {total}. The averaging alone, against the same {n} trainings' own last weights, "
+            f"{alone}: {d:+.3f} [{lo:+.3f}, {hi:+.3f}]. Their budgets bought {more['decisions']:.1f} times the "
+            f"decisions and {more['updates']:.1f} times the gradient steps of the recipe's, in "
+            f"{work.loc[RECIPES['averaged'], 'cpu_minutes']:.1f} CPU minutes against "
+            f"{work.loc[RECIPES['recipe'], 'cpu_minutes']:.1f}." + (
+                " So the averaging alone does not account for the gain; it goes with the training the budgets bought."
+                if lo <= 0 <= hi and r.change_lo > 0 and more["decisions"] >= 1.5 else "")
+            + " The averaged runs' own last weights come close to the recipe trained again under the same load: they "
+              "differ from it only in that each phase began from the previous phase's averaged weights; training the "
+              "recipe again on the same seeds under the same load would close that gap.")
