@@ -149,7 +149,7 @@ def test_the_neural_bandits_rows_of_the_bench_become_a_table_and_a_sentence():
                                "decisions_per_second": rate * 8})
     t = speed.neural_speed(record)
     assert list(t.index) == ["beginner", "intermediate", "expert"]
-    assert speed.neural_speed_table(t).loc["expert", "training, a step of 128 per 256"] == "1,500"
+    assert speed.neural_speed_table(t).loc["expert", "training, 128 per 256"] == "1,500"
     text = speed.neural_speed_sentence(t, record)
     assert "(a step of 128 views per 256 decisions) plays 6,000 decisions per CPU second, 3.0 times the 2,000" in text
     assert "frozen batched test games 16,000" in text and "commit `abcdef0`" in text

@@ -211,7 +211,7 @@ def probe_cost_sentence(record: dict | None = None) -> str:
 
 # ------------------------------------------------------- the neural bandit's rows --
 #: The bench's learnings of the neural bandit (:data:`sweeper.bench.NEURAL_LEARNING`), with the page's labels.
-NEURAL_LEARNINGS = {"default learning": "16 views per 16 decisions", "minibatch 128, replay 0.5": "128 per 256",
+NEURAL_LEARNINGS = {"default learning": "16 per 16", "minibatch 128, replay 0.5": "128 per 256",
                     "minibatch 128, replay 0.25": "128 per 512"}
 NEURAL_BOARDS = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
 NO_NEURAL = ("The saved bench has no rows of the neural bandit: it was run without the optional extra `deep`. "
@@ -229,7 +229,7 @@ def neural_speed(record: dict | None = None) -> pd.DataFrame:
         for how, label in NEURAL_LEARNINGS.items():
             hit = [x for x in r["rows"] if x["workload"].startswith("neural bandit (")
                    and f" train {board}, {how} (" in x["workload"]]
-            row[f"training, a step of {label}"] = hit[0]["decisions_per_second"] if hit else float("nan")
+            row[f"training, {label}"] = hit[0]["decisions_per_second"] if hit else float("nan")
         test = [x for x in r["rows"] if x["workload"].startswith(f"neural bandit {board} test games, frozen")]
         row["frozen test games"] = test[0]["decisions_per_second"] if test else float("nan")
         rows.append(row)
@@ -249,8 +249,8 @@ def neural_speed_sentence(t: pd.DataFrame, record: dict | None = None) -> str:
         return NO_NEURAL
     r = bench_record() if record is None else record
     b = t.loc["beginner"]
-    first, recipe = b[f"training, a step of {NEURAL_LEARNINGS['default learning']}"], \
-        b[f"training, a step of {NEURAL_LEARNINGS['minibatch 128, replay 0.5']}"]
+    first, recipe = b[f"training, {NEURAL_LEARNINGS['default learning']}"], \
+        b[f"training, {NEURAL_LEARNINGS['minibatch 128, replay 0.5']}"]
     return (f"On beginner boards, batched training with the stored runs' learning after their first phase (a step "
             f"of 128 views per 256 decisions) plays {recipe:,.0f} decisions per CPU second, {recipe / first:.1f} "
             f"times the {first:,.0f} of the first networks' learning (a step of 16 views per 16 decisions) on the "
