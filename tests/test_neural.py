@@ -497,6 +497,8 @@ def test_weight_averaging_plays_the_same_games_and_keeps_the_running_mean():
     same = ["game", "won", "decisions", "revealed", "updates"]
     assert p_run.records[same].equals(a_run.records[same]) and a_run.updates == len(steps) > 0
     assert all(torch.equal(q, p) for q, p in zip(steps[-1], plain.net.parameters()))  # the same last weights
+    assert all(torch.equal(q, p) for q, p in zip(steps[-1], a_run.online.net.parameters()))  # kept as online
+    assert (a_run.online.games, a_run.online.updates) == (averaged.games, averaged.updates) == (60, len(steps))
     mean = [q.clone() for q in start]
     for w in steps:
         for m, q in zip(mean, w):

@@ -464,10 +464,6 @@ class _Batch:
         while self.step(torch):
             pass
         agent.net.train(False)
-        online = None
-        if learn and self.learner.averaged is not None:
-            online = agent.copy()
-            self.learner.averaged_into(agent)
         records = pd.DataFrame(self.rec, columns=["game", "won", "decisions", "revealed", "updates", "cpu_seconds"])
         if learn:
             agent.games += len(records)
@@ -475,6 +471,10 @@ class _Batch:
             agent.updates += self.updates
             if str(self.setting) not in agent.boards:
                 agent.boards.append(str(self.setting))
+        online = None
+        if learn and self.learner.averaged is not None:  # the own last weights, with the same totals
+            online = agent.copy()
+            self.learner.averaged_into(agent)
         return NeuralRun(agent, self.setting, self.seed, self.opening, learn, records, time.process_time() - self.cpu0,
                          time.perf_counter() - self.wall0, self.updates, self.out_layouts, self.out_moves, self.taken,
                          online=online)
