@@ -15,6 +15,7 @@ from ...experiments.reproduce import store_for
 from ...experiments.stats import mean_interval, wilson
 from . import benchmark as bf
 from .neural import SEED_SLACK, SEEDS, TARGETS, neural_runs
+from .neural_symmetric import change_words
 
 #: The training runs and the symmetric scoring of the averaged networks.
 SPEC, BENCH_SPEC = "ext:neural_expert_averaged", "ext:benchmark_neural_averaged"
@@ -172,13 +173,9 @@ def averaged_sentence(s: pd.DataFrame, minutes: tuple = (np.nan, np.nan),
         r = avg.iloc[0]
         if np.isnan(r.change):
             change = "have no recipe networks to be set against"
-        elif r.change_lo > 0:
-            change = f"win more than the recipe's: {r.change:+.3f} [{r.change_lo:+.3f}, {r.change_hi:+.3f}]"
-        elif r.change_hi < 0:
-            change = f"win less than the recipe's: {r.change:+.3f} [{r.change_lo:+.3f}, {r.change_hi:+.3f}]"
         else:
-            change = (f"cannot be told apart from the recipe's: {r.change:+.3f} [{r.change_lo:+.3f}, "
-                      f"{r.change_hi:+.3f}] over the seeds")
+            change = change_words(r.change, r.change_lo, r.change_hi, " than the recipe's", "the recipe's",
+                                  " over the seeds")
         if r.met:
             target = f"meet the target of {r.target:.2f} (pooled {r.pooled:.3f}, lowest seed {r.seed_min:.3f})"
         elif r.pooled >= r.target:

@@ -73,6 +73,17 @@ def symmetric_table(t: pd.DataFrame, targets: bool = True) -> pd.DataFrame:
     return table if targets else table.drop(columns=["target", "met"])
 
 
+def change_words(d: float, lo: float, hi: float, than: str, apart_from: str, tail: str = "") -> str:
+    """A change of win rate with its interval, in the words it allows: "win more" or "win less" (followed by
+    ``than``) only where the interval excludes 0, else "cannot be told apart from" ``apart_from`` (then ``tail``)."""
+    ci = f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+    if lo > 0:
+        return f"win more{than}: {ci}"
+    if hi < 0:
+        return f"win less{than}: {ci}"
+    return f"cannot be told apart from {apart_from}: {ci}{tail}"
+
+
 def symmetric_sentence(t: pd.DataFrame) -> str:
     """What :func:`symmetric_play` shows, in the words its numbers allow: per level the change of the same networks
     with its interval over them (a gain only where the interval excludes 0), the cost in test CPU, and each
@@ -81,13 +92,7 @@ def symmetric_sentence(t: pd.DataFrame) -> str:
         return MISSING
     parts = []
     for r in t.itertuples():
-        if r.diff_lo > 0:
-            change = f"win more: {r.difference:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]"
-        elif r.diff_hi < 0:
-            change = f"win less: {r.difference:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]"
-        else:
-            change = (f"cannot be told apart from themselves as trained: {r.difference:+.3f} "
-                      f"[{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]")
+        change = change_words(r.difference, r.diff_lo, r.diff_hi, "", "themselves as trained")
         target = (f"the target of {r.target:.2f} is met (pooled {r.pooled:.3f}, lowest seed {r.seed_min:.3f})"
                   if r.met else f"pooled {r.pooled:.3f} against the target of {r.target:.2f} (lowest seed "
                                 f"{r.seed_min:.3f}): not met")
