@@ -5,6 +5,7 @@ fails is named at its board and decision; the seed-level verdicts of sweeper/exp
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -12,7 +13,8 @@ import pytest
 from sweeper import Game, evaluate, make_agent, train
 from sweeper.experiments import benchmark as bm, leaderboard as lb
 from sweeper.experiments.stats import compare_seed_rates, compare_seeds, seed_summary
-from sweeper.running.policies import solver_action
+from sweeper.running.env import MinesweeperEnv
+from sweeper.running.policies import run_episodes, solver_action
 
 
 @pytest.fixture(scope="module")
@@ -133,6 +135,63 @@ def test_a_policy_with_reset_is_reset_before_each_game():
     assert p.games == 7
 
 
+class _OwnDraws:
+    """A policy with a random generator of its own and no reset: any extra call would change its later games."""
+
+    def __init__(self):
+        self.rng = np.random.default_rng(11)
+
+    def __call__(self, view):
+        return int(self.rng.choice(np.flatnonzero(view.ravel() == 9)))
+
+
+def test_the_warm_up_leaves_a_policys_games_as_they_were():
+    # the scores before the warm-up was added: the policy alone, on a fresh environment, board after board
+    suite = bm.load_suite("beginner")
+    s = bm.score(_OwnDraws(), games=60, regret_games=0)
+    played = run_episodes(MinesweeperEnv("8x8x10"), _OwnDraws(), layouts=list(suite.layouts[:60]))
+    assert s.games["won"].tolist() == [e["won"] for e in played]
+    assert s.games["clicks"].tolist() == [e["steps"] for e in played]
+    assert isinstance(s.compile_seconds, float) and s.summary()["decisions"] == sum(e["steps"] for e in played)
+
+
+def test_a_policys_test_cpu_starts_after_the_warm_up(monkeypatch):
+    """The warm-up plays a board through the environment before the test CPU clock starts, without the policy; the
+    timed section holds the scored games' moves and nothing else (no timing value is read)."""
+    log = []
+
+    class Logged(bm.MinesweeperEnv):
+        def step(self, action):
+            log.append("step")
+            return super().step(action)
+
+    def policy(view):
+        log.append("policy")
+        r, c = np.argwhere(view == 9)[0]
+        return int(r), int(c)
+
+    clock = iter(range(1_000))
+    monkeypatch.setattr(bm, "MinesweeperEnv", Logged)
+    monkeypatch.setattr(bm, "time", SimpleNamespace(perf_counter=lambda: 0.0,
+                                                    process_time=lambda: log.append("clock") or next(clock)))
+    s = bm.score(policy, games=25, regret_games=5)
+    assert log.count("clock") == 2
+    start, stop = log.index("clock"), len(log) - 1 - log[::-1].index("clock")
+    warm, timed, regret = log[:start], log[start + 1:stop], log[stop + 1:]
+    assert warm and set(warm) == {"step"}  # a board played through the environment, the policy never called
+    assert timed.count("step") == timed.count("policy") == s.games["clicks"].sum() == s.summary()["decisions"]
+    assert regret.count("policy") == s.regret["decisions"].sum()  # the regret games come after the timing
+
+
+def test_an_agent_with_a_fast_player_is_warmed_up_on_its_own_player(greedy, monkeypatch):
+    calls = []
+    fast = bm._Table.fast
+    monkeypatch.setattr(bm._Table, "fast", lambda self, suite, layouts: calls.append(len(layouts)) or
+                        fast(self, suite, layouts))
+    bm.score(greedy, games=40, regret_games=0)
+    assert calls == [1, 40]
+
+
 @pytest.mark.parametrize("policy, message", [
     (lambda view: 2.5, r"board 0 of the suite beginner-reference, decision 1: the policy returned 2.5 \(float\)"),
     (lambda view: (8, 0), r"tile \(8, 0\) is off the 8x8 board"),
@@ -170,6 +229,9 @@ def test_the_command_line_scores_a_policy_and_names_a_bad_one(tmp_path):
     assert ok.returncode == 0, ok.stderr
     out = json.loads(ok.stdout.strip().splitlines()[-1])
     assert out["agent"] == "corner" and out["games"] == 20 and out["regret_games"] == 5
+    assert out["compile_seconds"] >= 0  # the warm-up, reported apart from the test CPU
+    text = run("mine:corner", "--games", "20", "--regret-games", "0")
+    assert text.returncode == 0 and "not counted:" in text.stdout and "before the timing" in text.stdout
     bad = run("mine:broken", "--games", "3")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip() == ("error: broken on board 0 of the suite beginner-reference, decision 1: the policy "
