@@ -57,7 +57,9 @@ lock: $(STAMP)
 	touch $(STAMP)
 
 # deep RL and the neural bandit, optional (about 860 MB more in .venv: requirements-deep.txt): `make deep`
-# installs it and trains the stored runs of ext:neural and ext:deep_rl (three seeds each) and the ablations ext:neural_levers and ext:neural_levers_expert (seed 1)
+# installs it and trains the book's networks (ext:neural_work: budgets of decisions, so the same networks on any machine),
+# the stored runs of ext:neural and ext:deep_rl (three seeds each) and the ablations ext:neural_levers and ext:neural_levers_expert (seed 1)
+# (the runs on CPU-second budgets are stored; reproduce finds them and trains nothing, verify replays the work they recorded)
 # (resumable: finished runs are kept; README.md states the CPU time); `make test-deep` tests the deep-RL module,
 # the neural bandit, and verifies a small run of each of their task kinds.
 # torch's CPU kernels are pinned to AVX2 by the package itself before it imports torch (sweeper/machine.py; a
@@ -68,6 +70,7 @@ $(DEEP): $(STAMP) requirements-deep.txt
 	touch $(DEEP)
 
 deep: $(DEEP)
+	$(PY) -m sweeper reproduce ext:neural_work --scale paper --seeds 1,2,3 --workers 2
 	$(PY) -m sweeper reproduce ext:neural ext:neural_expert_averaged ext:deep_rl --scale paper --seeds 1,2,3 --workers 2
 	$(PY) -m sweeper reproduce ext:neural_levers ext:neural_levers_expert --scale paper --workers 2
 	$(PY) -m sweeper reproduce ext:benchmark_neural ext:benchmark_neural_symmetric ext:benchmark_neural_averaged ext:benchmark_ppo --scale paper --workers 2

@@ -184,13 +184,15 @@ def test_bad_input_is_refused():
         with pytest.raises(ValueError, match=what):
             neural.NeuralAgent(**kw)
     for args, kw, what in [((agent, "8x8x10"), {}, "exactly one budget"),
-                           ((agent, "8x8x10", 5), {"cpu_seconds": 1.0}, "exactly one budget"),
+                           ((agent, "8x8x10", 5), {"decisions": 100}, "exactly one budget"),
                            ((agent, "8x8x10", -1), {}, "games"),
-                           ((agent, "8x8x10"), {"cpu_seconds": 0}, "cpu_seconds"),
+                           ((agent, "8x8x10"), {"decisions": 0}, "decisions"),
+                           ((agent, "8x8x10"), {"decisions": 2.5}, "decisions"),
+                           ((agent, "8x8x10"), {"decisions": True}, "decisions"),
                            ((agent, "8x8x10", 5), {"learning": {"replay": 1.0}}, "learning must be a NeuralLearning"),
                            ((agent, "8x8x10", 5), {"record": "yes"}, "record"),
                            ((agent, "8x8x10", 5), {"opening": "middle"}, "opening"),
-                           ((agent, "8x8"), {"cpu_seconds": 1.0}, "board"),
+                           ((agent, "8x8"), {"decisions": 100}, "board"),
                            (("greedy", "8x8x10", 5), {}, "NeuralAgent")]:
         with pytest.raises(ValueError, match=what):
             train_neural(*args, **kw)
@@ -605,22 +607,89 @@ def test_a_curriculum_counts_its_cpu_and_bad_options_are_refused(tmp_path):
                                    calibration_games=0, **bad))
 
 
-def test_a_run_on_a_cpu_budget_verifies_identical_by_replaying_its_games(tmp_path):
-    """A run stopped on CPU seconds (curriculum too) records the games of each phase and the decisions at each
-    checkpoint; ``verify`` replays them as deterministic budgets and finds the run byte-identical."""
+def test_a_budget_of_decisions_stops_at_its_count_and_a_budget_of_seconds_is_refused():
+    """Counted work: a run on a budget of decisions deals no game once it has made that many (the games in progress
+    are finished), its checkpoints are in decisions, and a new task on CPU seconds is refused with the reason."""
     _extra()
-    from sweeper.experiments.neural import neural_task  # noqa: F401  (registers the kind for run_tasks)
-    from sweeper.experiments.runner import Store, Task, run_tasks
-    from sweeper.experiments.verify import select, verify
-    task = Task.make("neural_bandit", board="6x6x5", seed=2, cpu_seconds=1.5, channels=8, layers=1, minibatch=8,
-                     block=10, checkpoints=[0.7], tests=["6x6x5"], test_games=10, calibration_games=2, mistakes=1,
-                     curriculum=[["5x5x3", 0.5]], learning={"symmetries": True}, mines_left=True)
-    store = Store(tmp_path)
-    run_tasks([task], store, progress=False)
-    out = store.load(task)
-    assert out.info["curriculum_games"][0] > 0 and len(out.tables["checkpoints"]) == 2
-    v = verify(store, select(store, every=True), log=lambda *_: None)
-    assert [x.status for x in v] == ["identical"], v[0].line()
+    from sweeper.experiments.neural import NeuralTask, neural_task
+    from sweeper.running.neural_play import NeuralLearning, train_neural
+    how = NeuralLearning(batch=8, minibatch=8, warmup=10)
+    run = train_neural(neural.NeuralAgent(8, 1, seed=4), "6x6x5", seed=4, decisions=300, learning=how,
+                       snapshots=[100, 200])
+    ends = run.records["decisions"].cumsum()
+    assert run.decisions >= 300 and (ends < 300).sum() >= len(ends) - 8  # only the last batch ends past 300
+    assert [s["at"] for s in run.snapshots] == [100, 200] and all(s["decisions"] >= s["at"] for s in run.snapshots)
+    for bad in ({"cpu_seconds": 1.5}, {"cpu_seconds": 1.5, "decisions": 100}, {}):
+        with pytest.raises(ValueError, match="CPU seconds is not trained" if bad == {"cpu_seconds": 1.5}
+                           else "exactly one budget"):
+            neural_task(NeuralTask("6x6x5", 1, channels=8, layers=1, test_games=2, tests=(), calibration_games=0,
+                                   **bad))
+
+
+def test_a_stored_run_on_cpu_seconds_is_recomputed_from_the_work_it_recorded():
+    """The first stored runs stopped on CPU seconds; ``verify`` recomputes one from the games of each phase and the
+    decisions at each checkpoint that it recorded (:func:`replay_params`). Here a run on counted work stands for
+    such a run: its record, replayed under a budget of seconds, gives the same games, checkpoints and network."""
+    _extra()
+    from sweeper.experiments.neural import NeuralTask, neural_task, replay_params
+    common = dict(channels=8, layers=1, minibatch=8, block=10, tests=("6x6x5",), test_games=10, calibration_games=2,
+                  mistakes=1, learning={"symmetries": True}, mines_left=True)
+    done = neural_task(NeuralTask("6x6x5", 2, decisions=400, checkpoints=[150], curriculum=[["5x5x3", 200]],
+                                  **common))
+    timed = {"cpu_seconds": 1.5, "curriculum": [["5x5x3", 0.5]], "checkpoints": [0.7]}
+    again = neural_task(NeuralTask("6x6x5", 2, **common, **timed,
+                                   **replay_params(timed, done.info, done.tables)))
+    assert again.info["curriculum_games"] == done.info["curriculum_games"] and len(done.tables["checkpoints"]) == 2
+    for name in ("curve", "checkpoints", "tests", "mistakes"):
+        keep = [c for c in done.tables[name].columns if "second" not in c]
+        pd.testing.assert_frame_equal(again.tables[name][keep], done.tables[name][keep])
+    assert all(np.array_equal(again.arrays["agent"][k], v) for k, v in done.arrays["agent"].items())
+
+
+def test_the_load_of_the_machine_does_not_change_a_network_on_counted_work():
+    """The same small run on a budget of decisions, trained alone and again while two other processes keep both
+    cores busy: the same games and the same weights, bit for bit (a budget of seconds would stop elsewhere)."""
+    _extra()
+    import subprocess
+    import sys
+    from sweeper.running.neural_play import NeuralLearning, train_neural
+    how = NeuralLearning(batch=16, minibatch=16, warmup=20, symmetries=True)
+
+    def trained():
+        agent = neural.NeuralAgent(8, 2, seed=9)
+        run = train_neural(agent, "6x6x5", seed=9, decisions=1_500, learning=how)
+        return run.records.drop(columns="cpu_seconds"), _state(agent)
+
+    alone = trained()
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        loaded = trained()
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+    pd.testing.assert_frame_equal(alone[0], loaded[0])
+    assert alone[1].keys() == loaded[1].keys() and all(np.array_equal(v, loaded[1][k]) for k, v in alone[1].items())
+
+
+def test_the_books_networks_are_one_recipe_on_counted_work():
+    """``ext:neural_work``: every level's task trains on decisions (its curriculum too), none on seconds; one
+    learning for the three levels; checkpoints inside the run on the level's own board; quick scale the same
+    recipe on small budgets."""
+    from sweeper.experiments import neural_runs as nr
+    from sweeper.experiments.specs import EXTRA_SPECS
+    tasks = EXTRA_SPECS["ext:neural_work"].tasks("paper", (1, 2, 3))
+    assert len(tasks) == 9 and len({t.id for t in tasks}) == 9
+    for t in tasks:
+        p = t.params
+        assert "cpu_seconds" not in p and "games" not in p and p["decisions"] == nr.WORK_LEVELS[p["board"]]["decisions"]
+        assert p["learning"] == nr.WORK_LEARNING and p["curriculum"][0] == nr.WORK_WARM_START
+        assert all(isinstance(ph[1], int) for ph in p["curriculum"])
+        assert p["checkpoints"] and all(0 < c < p["decisions"] for c in p["checkpoints"])
+        assert f"{nr.work_total(p['board']):,} decisions" in p["label"]
+        (quick,) = [q for q in EXTRA_SPECS["ext:neural_work"].tasks("quick", (p["seed"],))
+                    if q.params["board"] == p["board"]]
+        assert quick.params["decisions"] == nr.QUICK_WORK and len(quick.params["curriculum"]) == len(p["curriculum"])
 
 
 def test_the_level_and_lever_specs_spend_the_budget_they_state():
@@ -651,14 +720,16 @@ def test_the_level_and_lever_specs_spend_the_budget_they_state():
 def test_a_level_spec_runs_at_quick_scale(tmp_path):
     _extra()
     from sweeper.experiments.runner import Store, run_tasks
+    from sweeper.experiments.neural_runs import QUICK_WORK, QUICK_WORK_PHASE
     from sweeper.experiments.specs import EXTRA_SPECS
-    tasks = EXTRA_SPECS["ext:neural_expert"].tasks("quick", (1,))
+    tasks = EXTRA_SPECS["ext:neural_work_expert"].tasks("quick", (1,))
     store = Store(tmp_path)
     run_tasks(tasks, store, progress=False)
     out = store.load(tasks[0])
     assert out.info["curriculum_boards"] == ["8x8x10", "16x16x40"]
     assert list(out.tables["tests"]["board"]) == ["8x8x10", "16x16x40", "16x30x99"]
     assert (out.tables["tests"]["test_games"] == 40).all()
+    assert out.info["curriculum_decisions"][0] >= QUICK_WORK_PHASE and out.info["train_decisions"] >= QUICK_WORK
 
 
 def test_a_symmetric_network_plays_the_mean_over_the_boards_symmetries(tmp_path):

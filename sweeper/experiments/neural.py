@@ -1,10 +1,11 @@
 """The neural contextual bandit as a stored experiment (needs the optional extra ``deep``: ``make deep``).
 
 One task (:func:`neural_task`, its parameters :class:`NeuralTask`) trains a
-:class:`~sweeper.agents.neural.NeuralAgent` on one board for a budget of games (deterministic: the same seed gives
-the same network and games) or of CPU seconds (where it stops depends on the machine; the task stores the games it
-played, which replay it exactly as a games budget), then stores its learning curve, its checkpoints and its test
-games on every level, with the quality of its decisions against the exact probabilities and the trained network.
+:class:`~sweeper.agents.neural.NeuralAgent` on one board for a budget of counted work, games or decisions (the same
+seed gives the same network and games on any machine, under any load), then stores its learning curve, its
+checkpoints and its test games on every level, with the quality of its decisions against the exact probabilities
+and the trained network. The first stored runs had budgets of CPU seconds; such a run is never trained again from
+its seconds: it records the games it played, and ``verify`` replays exactly those (:func:`replay_params`).
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ class NeuralTask:
     """The parameters of a ``neural_bandit`` task, as its runs store them (the defaults are those of a task that
     leaves one out): train a network of ``channels`` and ``layers`` (exploring with ``epsilon``; reading the mine
     counter with ``mines_left``: :class:`~sweeper.agents.neural.NeuralAgent`) on ``board`` with ``seed`` for
-    ``games`` games or ``cpu_seconds`` CPU seconds, its learning curve per ``block`` games, kept at each of
-    ``checkpoints`` (games, or CPU seconds); then test it greedily on each of ``tests``, ``test_games`` games each,
-    with the quality of its decisions on the first ``calibration_games`` and its ``mistakes`` worst ones.
+    ``games`` games or ``decisions`` decisions (counted work), its learning curve per ``block`` games, kept at each
+    of ``checkpoints`` (in the budget's unit, of the run on ``board``); then test it greedily on each of ``tests``,
+    ``test_games`` games each, with the quality of its decisions on the first ``calibration_games`` and its
+    ``mistakes`` worst ones.
 
     The defaults of ``minibatch``, ``replay`` and ``lr`` are the learning of the stored runs of ``ext:neural`` and
     ``ext:neural_field`` (one Adam step on 16 views per 16 decisions at 0.001), stated here so that those runs
@@ -50,15 +52,18 @@ class NeuralTask:
     boards of each level's suite of the benchmark, :func:`~sweeper.experiments.benchmark.load_suite`: the same
     boards for every seed, every checkpoint and every agent of the leaderboard). ``curriculum``: phases
     ``[board, budget]`` or ``[board, budget, learning]``, boards the network is trained on first, in order, for
-    that budget each (games, or CPU seconds when the task has a CPU budget), with the run's learning or, for the
-    keys of the phase's ``learning`` dict, its own (its CPU counts in the run's training CPU). A run on a CPU
-    budget records the games of each phase and the decisions at each checkpoint, and :func:`replay_params` turns
-    them into the deterministic budgets that recompute it (``python -m sweeper verify``); ``_replay`` is how it
-    passes them."""
+    that budget each (in the run's unit: games, or decisions), with the run's learning or, for the keys of the
+    phase's ``learning`` dict, its own.
+
+    ``cpu_seconds``: the budget of the first stored runs (process CPU seconds, their curriculum's phases too). It
+    is a record, not a budget that is trained again: such a task runs only with ``_replay``, the games of each
+    phase and the decisions at each checkpoint that the stored run recorded (:func:`replay_params`, used by
+    ``python -m sweeper verify``), and a new task with ``cpu_seconds`` is refused."""
 
     board: str
     seed: int
     games: int | None = None
+    decisions: int | None = None
     cpu_seconds: float | None = None
     channels: int = 32
     layers: int = 5
@@ -135,6 +140,7 @@ def neural_task(task: NeuralTask) -> Output:
     (:func:`~sweeper.machine.machine`)."""
     if task.boards not in BOARDS:
         raise ValueError(f"boards must be one of {', '.join(BOARDS)}, got {task.boards!r}")
+    _unit(task)
     torch = require_torch()
     agent, run, ran = _trained(task)
     spent = sum(r.cpu_seconds for r in ran)
@@ -167,19 +173,35 @@ def neural_task(task: NeuralTask) -> Output:
     return out
 
 
+def _unit(task: NeuralTask) -> str:
+    """The unit of the task's budget, ``"games"`` or ``"decisions"`` (or ``"cpu_seconds"``, only replayed), checked:
+    exactly one budget, and seconds only with the work a stored run recorded."""
+    given = [u for u in ("games", "decisions", "cpu_seconds") if getattr(task, u) is not None]
+    if len(given) != 1:
+        raise ValueError(f"a neural_bandit task has exactly one budget, games or decisions, got {given or 'none'}")
+    if given == ["cpu_seconds"] and task._replay is None:
+        raise ValueError("a budget of CPU seconds is not trained (where it stops would depend on the machine's "
+                         "load): give the budget in decisions (or games); a stored run on CPU seconds is "
+                         "recomputed by `python -m sweeper verify` from the games it recorded")
+    return given[0]
+
+
 def _trained(task: NeuralTask) -> tuple:
     """(the trained network, the run on the task's board, the runs of the curriculum's phases)."""
     learning = task.run_learning()
-    phases = _curriculum(task.curriculum, task.games is None)
+    unit = _unit(task)
+    phases = _curriculum(task.curriculum, unit)
     agent = task.network()
-    budget = {"games": task.games, "cpu_seconds": task.cpu_seconds, "snapshots": list(task.checkpoints)}
+    budget = {unit: getattr(task, unit), "snapshots": list(task.checkpoints)}
     if task._replay is not None:  # the recorded games and checkpoints' decisions of a run on a CPU budget
-        phases = [(b, None, g, how) for (b, _, _, how), g in zip(phases, task._replay["phases"], strict=True)]
-        budget = {"games": task._replay["games"], "cpu_seconds": None, "snapshots": task._replay["checkpoints"],
+        if unit != "cpu_seconds":
+            raise ValueError("_replay replays a stored run on a CPU budget only")
+        phases = [(b, g, how) for (b, _, how), g in zip(phases, task._replay["phases"], strict=True)]
+        unit = "games"
+        budget = {"games": task._replay["games"], "snapshots": task._replay["checkpoints"],
                   "snapshots_in": "decisions"}
-    phased = [replace(learning, **how) for _, _, _, how in phases]
-    ran = [train_neural(agent, b, g, task.seed, cpu_seconds=cpu, learning=how)
-           for (b, cpu, g, _), how in zip(phases, phased)]
+    phased = [replace(learning, **how) for _, _, how in phases]
+    ran = [train_neural(agent, b, seed=task.seed, **{unit: n}, learning=how) for (b, n, _), how in zip(phases, phased)]
     run = train_neural(agent, task.board, seed=task.seed, **budget, learning=learning)
     return agent, run, ran
 
@@ -239,9 +261,9 @@ def _learning(learning) -> dict:
     return dict(learning)
 
 
-def _curriculum(curriculum, cpu: bool) -> list:
-    """``curriculum`` as a list of (board, CPU seconds, games, learning) (one budget ``None``), checked."""
-    unit = "cpu_seconds" if cpu else "games"
+def _curriculum(curriculum, unit: str) -> list:
+    """``curriculum`` as a list of (board, budget in ``unit``, learning), checked."""
+    whole_number = unit != "cpu_seconds"
     form = f"[board, {unit}] or [board, {unit}, {{learning}}]"
     if isinstance(curriculum, (str, bytes)) or not hasattr(curriculum, "__iter__"):
         raise ValueError(f"curriculum must be a list of phases {form}, got {curriculum!r}")
@@ -250,13 +272,13 @@ def _curriculum(curriculum, cpu: bool) -> list:
         if isinstance(ph, (str, bytes)) or not hasattr(ph, "__len__") or len(ph) not in (2, 3):
             raise ValueError(f"each phase of the curriculum is {form}, got {ph!r}")
         b, n, how = (*ph, {}) if len(ph) == 2 else ph
-        if isinstance(n, bool) or not isinstance(n, (int, float)) or not 0 < n <= 1e9 or (not cpu and n % 1):
-            raise ValueError(f"a curriculum phase's {unit} must be a positive {'number' if cpu else 'whole number'}"
-                             f", got {n!r}")
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or not 0 < n <= 1e9 or (whole_number and n % 1):
+            raise ValueError(f"a curriculum phase's {unit} must be a positive "
+                             f"{'whole number' if whole_number else 'number'}, got {n!r}")
         if not isinstance(how, dict) or set(how) - set(PHASE_LEARNING):
             raise ValueError(f"a curriculum phase's learning is a dict of {', '.join(PHASE_LEARNING)}, got {how!r}")
         b = str(Setting.parse(b))
-        phases.append((b, float(n), None, dict(how)) if cpu else (b, None, int(n), dict(how)))
+        phases.append((b, int(n) if whole_number else float(n), dict(how)))
     return phases
 
 

@@ -100,6 +100,70 @@ def _level_spec(board: str) -> tuple:
             lambda sc, seeds: [level_task(sc, board, s) for s in seeds])
 
 
+# -------------------------------------------------- the book's networks: counted work --
+#: The book's networks (``ext:neural_work``): one recipe for the three levels, every budget counted work, so that
+#: the same seed gives the same network on any machine and under any load. Every network starts with
+#: :data:`WORK_WARM_START` (beginner boards, one step on 16 views per 16 decisions), then learns with
+#: :data:`NEURAL_LEARNING` and from views turned by a random symmetry of the board; the expert networks pass through
+#: intermediate boards first (the curriculum measured in ``ext:neural_levers_expert``). Weight averaging is not in
+#: the recipe: on the expert networks it measured +0.004 [-0.020, +0.027] against the same trainings' own weights.
+#: Each level's decisions on its own board are what about 29 CPU minutes buy, curriculum included, at the rates of
+#: one process alone on its core (training decisions per CPU second, symmetries on: about 2,600 on beginner at 16
+#: per 16, 6,600 on beginner, 1,600 on intermediate and 800 on expert at 128 per 256; ``python -m sweeper bench``).
+WORK_WARM_START = ["8x8x10", 360_000, {"minibatch": 16, "replay": 1.0}]
+WORK_LEVELS = {"8x8x10": {"name": "beginner", "curriculum": [WORK_WARM_START], "decisions": 10_000_000},
+               "16x16x40": {"name": "intermediate", "curriculum": [WORK_WARM_START], "decisions": 2_700_000},
+               "16x30x99": {"name": "expert", "curriculum": [WORK_WARM_START, ["16x16x40", 640_000]],
+                            "decisions": 1_100_000}}
+WORK_LEARNING = {"symmetries": True}
+#: Where along its training each network is also frozen and tested: shares of its training decisions, curriculum
+#: included (those that fall in the curriculum are not taken: a checkpoint is tested on the network's own board).
+WORK_CHECKPOINTS = (0.25, 0.5, 0.75)
+#: At quick scale (the tests): the same recipe on small budgets of decisions.
+QUICK_WORK, QUICK_WORK_PHASE = 3_000, 1_500
+
+
+def work_total(board: str) -> int:
+    """The training decisions of a network of ``board``'s level by the book's recipe (:data:`WORK_LEVELS`), its
+    curriculum included."""
+    level = WORK_LEVELS[board]
+    return level["decisions"] + sum(ph[1] for ph in level["curriculum"])
+
+
+def work_task(sc, board: str, seed: int) -> Task:
+    """The book's network of ``board``'s level with ``seed``, by the recipe of :data:`WORK_LEVELS`."""
+    level = WORK_LEVELS[board]
+    paper = sc.name == "paper"
+    if paper:
+        first = sum(ph[1] for ph in level["curriculum"])
+        total = work_total(board)
+        budget = {"decisions": level["decisions"], "curriculum": level["curriculum"],
+                  "checkpoints": [round(f * total) - first for f in WORK_CHECKPOINTS if round(f * total) > first]}
+    else:
+        budget = {"decisions": QUICK_WORK, "checkpoints": [QUICK_WORK // 2],
+                  "curriculum": [[ph[0], QUICK_WORK_PHASE, *ph[2:]] for ph in level["curriculum"]]}
+    path = " then ".join(list(dict.fromkeys([ph[0] for ph in level["curriculum"]] + [board])))
+    work = f"{work_total(board):,} decisions" if paper else "quick"
+    return Task.make("neural_bandit", board=board, seed=seed, **budget, learning=WORK_LEARNING, **NEURAL_LEARNING,
+                     boards="benchmark", test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],
+                     block=200 if paper else 20, cost=(2e7 + 1e6 * list(WORK_LEVELS).index(board)) if paper else 1e4,
+                     label=f"neural bandit (32 ch, 5 layers, symmetries) trained on {path}, {work}, seed {seed}")
+
+
+def work_tasks(sc, seeds) -> list[Task]:
+    """The book's networks of every level, for each seed: ``ext:neural_work``."""
+    return [work_task(sc, board, s) for board in WORK_LEVELS for s in seeds]
+
+
+def _work_spec(board: str) -> tuple:
+    name = WORK_LEVELS[board]["name"]
+    return (f"ext:neural_work_{name}", f"The book's neural bandit on {name} boards: {work_total(board):,} decisions",
+            f"Three networks (seeds 1-3) by the book's recipe, trained for {work_total(board):,} decisions each "
+            "(curriculum included), frozen and tested on the first 1,000 boards of every level's benchmark suite, "
+            "and their decisions set against the exact probabilities (needs `make deep`).",
+            lambda sc, seeds: [work_task(sc, board, s) for s in seeds])
+
+
 # ------------------------------------------------------------------ the levers --
 #: The ablation: on intermediate boards, the stored runs' learning (``defaults``: no curriculum, one step on 16
 #: views per 16 decisions) with one lever changed at a time, and all the kept levers together; each name -> the
@@ -166,6 +230,13 @@ NEURAL_SPECS = [(
     "every level's benchmark suite and set against the exact probabilities (needs `make deep`): "
     "ext:neural_beginner, ext:neural_intermediate and ext:neural_expert together.", level_tasks)]
 NEURAL_SPECS += [_level_spec(b) for b in NEURAL_LEVELS] + [(
+    "ext:neural_work", "The book's networks: the neural contextual bandit on every level, on a budget of decisions",
+    "A fully convolutional network's P(mine | view), trained from the end-of-game labels by one recipe for the three "
+    "levels (a warm start on beginner boards, the board's symmetries, intermediate boards before expert ones), each "
+    "level's budget counted in decisions (the same seed gives the same network on any machine), tested greedy on "
+    "the first 1,000 boards of every level's benchmark suite and set against the exact probabilities (needs "
+    "`make deep`): ext:neural_work_beginner, ext:neural_work_intermediate and ext:neural_work_expert together.",
+    work_tasks)] + [_work_spec(b) for b in WORK_LEVELS] + [(
     "ext:neural_levers", "What makes the neural bandit learn faster: one lever at a time",
     "The neural bandit on intermediate boards for 10 CPU minutes (seed 1), with the stored runs' learning and with "
     "one lever changed at a time (the mine counter as an input, the board's symmetries, a curriculum from beginner "

@@ -340,13 +340,13 @@ class _Learner:
 
 @dataclass(frozen=True)
 class _Budget:
-    """When the batched player deals no more games, and when it keeps a copy of the agent: ``games``, or
-    ``cpu_seconds`` of process time since the call began (new games are dealt until then; the games in progress
-    are finished); ``snapshots``, increasing points in ``snapshots_in``: ``"budget"`` (games, or CPU seconds) or
-    ``"decisions"``."""
+    """When the batched player deals no more games, and when it keeps a copy of the agent: after ``games`` games,
+    or once ``decisions`` decisions have been made (counted work either way: the games in progress are finished,
+    and where a run stops never depends on the machine); ``snapshots``, increasing points in ``snapshots_in``:
+    ``"budget"`` (the budget's unit: games, or decisions) or ``"decisions"``."""
 
     games: int | None
-    cpu_seconds: float | None = None
+    decisions: int | None = None
     snapshots: tuple = ()
     snapshots_in: str = "budget"
 
@@ -398,8 +398,8 @@ class _Batch:
 
     def deal(self, g):
         """Deal row ``g`` its next game (finishing at once those the opening ends); -1 when no more are due."""
-        cpu_seconds = self.budget.cpu_seconds
-        while self.started < self.limit and (cpu_seconds is None or time.process_time() - self.cpu0 < cpu_seconds):
+        most = self.budget.decisions
+        while self.started < self.limit and (most is None or self.decisions < most):
             self.slot_game[g], self.ndec[g] = self.started, 0
             self.started += 1
             if self.record:
@@ -443,8 +443,8 @@ class _Batch:
     def snapshot(self):
         """Keep a copy of the agent at each point of the budget reached since the last step."""
         b = self.budget
-        while self.due and (self.decisions if b.snapshots_in == "decisions" else len(self.rec)
-                            if b.games is not None else time.process_time() - self.cpu0) >= self.due[0]:
+        while self.due and (len(self.rec) if b.snapshots_in == "budget" and b.games is not None
+                            else self.decisions) >= self.due[0]:
             self.taken.append({"at": self.due.pop(0), "games": len(self.rec), "decisions": self.decisions,
                                "updates": self.updates, "cpu_seconds": time.process_time() - self.cpu0,
                                "agent": self._kept()})
@@ -489,7 +489,7 @@ def _play(agent: NeuralAgent, setting: Setting, seed: int, budget: _Budget, *, o
 
 
 def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int = 0, *,
-                 cpu_seconds: float | None = None, opening: str = "reference", learning: NeuralLearning | None = None,
+                 decisions: int | None = None, opening: str = "reference", learning: NeuralLearning | None = None,
                  record: bool = False, snapshots=(), snapshots_in: str = "budget") -> NeuralRun:
     """Train a neural bandit online on ``board``, many games at once (see the module docstring).
 
@@ -499,12 +499,11 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
         The network, trained in place; ``None``: a new ``NeuralAgent(seed=seed)``.
     board : str or Setting
         The board, e.g. ``"8x8x10"`` or ``"expert"``.
-    games, cpu_seconds : int or float
-        The budget, exactly one of them: games (deterministic: the same seed gives the same network and games, bit
-        for bit, on one thread) or process CPU seconds (new games are dealt until the process has used that much
-        CPU time since the call began; the games in progress are finished. Where it stops depends on the
-        machine's speed; the run reports its games, and ``train_neural(..., games=that)`` with the same seed
-        replays it exactly).
+    games, decisions : int
+        The budget, exactly one of them, counted work: games, or decisions (new games are dealt until the run has
+        made that many decisions, clicks after the opening; the games in progress are finished, so a run makes a
+        few more). Either way the same seed gives the same network and games, bit for bit, on one thread, on any
+        machine and under any load; the gradient steps follow from the decisions and the ``learning``.
     seed : int
         The run's seed: its boards, minibatches and exploration.
     opening : str
@@ -515,10 +514,9 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
     record : bool
         Keep each game's mine layout and clicks (``run.layouts``, ``run.moves``).
     snapshots : list of float
-        Increasing points of the budget (games, or CPU seconds; decisions with ``snapshots_in="decisions"``) at
-        which a copy of the agent is kept, with the games, decisions, gradient steps and CPU seconds then
-        (``run.snapshots``), taken once a step of the batched player has reached the point. A run on a CPU budget
-        is replayed exactly by its games as a games budget and its snapshots' decisions.
+        Increasing points of the budget (games, or decisions; decisions with ``snapshots_in="decisions"`` whatever
+        the budget) at which a copy of the agent is kept, with the games, decisions, gradient steps and CPU seconds
+        then (``run.snapshots``), taken once a step of the batched player has reached the point.
     snapshots_in : {"budget", "decisions"}
         The unit of ``snapshots``.
 
@@ -530,19 +528,19 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
     Raises
     ------
     ValueError
-        For a budget that is not exactly one of ``games`` and ``cpu_seconds``, an unknown board or opening, an
+        For a budget that is not exactly one of ``games`` and ``decisions``, an unknown board or opening, an
         agent that is not a ``NeuralAgent``, a ``learning`` that is not a ``NeuralLearning``, a number out of its
         range, or snapshots that do not increase.
     """
     if agent is None:
         agent = NeuralAgent(seed=check_seed(seed))
     agent = as_neural(agent)
-    if (games is None) == (cpu_seconds is None):
-        raise ValueError("give exactly one budget: games (deterministic) or cpu_seconds")
+    if (games is None) == (decisions is None):
+        raise ValueError("give exactly one budget, in counted work: games or decisions")
     if games is not None:
         games = whole(games, "games", 0)
     else:
-        cpu_seconds = _number(cpu_seconds, "cpu_seconds", 0.0, 1e7, lo_open=True)
+        decisions = whole(decisions, "decisions", 1)
     setting = Setting.parse(board)
     learning = NeuralLearning() if learning is None else learning
     if not isinstance(learning, NeuralLearning):
@@ -554,7 +552,7 @@ def train_neural(agent=None, board="8x8x10", games: int | None = None, seed: int
         raise ValueError(f"snapshots must increase, got {snapshots}")
     if snapshots_in not in ("budget", "decisions"):
         raise ValueError(f"snapshots_in must be 'budget' or 'decisions', got {snapshots_in!r}")
-    return _play(agent, setting, check_seed(seed), _Budget(games, cpu_seconds, tuple(snapshots), snapshots_in),
+    return _play(agent, setting, check_seed(seed), _Budget(games, decisions, tuple(snapshots), snapshots_in),
                  opening=opening, batch=learning.batch, record=boolean(record, "record"), learning=learning)
 
 
