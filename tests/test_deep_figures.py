@@ -150,3 +150,87 @@ def test_published_agents_table_and_its_sources_row_by_row():
     sources = deep.published_sources()
     positions = [sources.index(f"{a}: `{s}`") for a, s in zip(data["agent"], data["source"])]
     assert positions == sorted(positions)
+
+
+# ------------------------------------------------ the benchmark's PPO rows: the same networks --
+
+def _bench_outputs(games=None):
+    """ext:benchmark_ppo's runs, hand-made: the chapter's networks of _outputs() trained again (the same steps and
+    training games unless ``games`` says otherwise), with other CPU seconds, scored on 10,000 suite boards."""
+    outs = []
+    for policy, steps, played, cpu in (("tiles", 160_000, 9_000, 1200.0), ("cnn", 60_000, 5_000, 80.0)):
+        for s in (1, 2, 3):
+            t = Task.make("benchmark", agent=f"ppo:{policy}", seed=s, train={"board": "8x8x10", "steps": steps},
+                          test={"levels": ["beginner"], "games": [10_000], "regret_games": [200],
+                                "opening": "reference", "checkpoint_games": 1000})
+            scores = pd.DataFrame({"level": ["beginner"], "suite": "beginner-reference", "opening": "reference",
+                                   "games": 10_000, "wins": 150 * s if policy == "tiles" else 0})
+            n = (games or {}).get((policy, s), played)
+            outs.append((t, Output(tables={"scores": scores}, info={"steps": steps, "games": n,
+                                                                    "train_cpu_seconds": cpu * (1 + s / 10)})))
+    return outs
+
+
+def test_the_benchmarks_ppo_rows_are_checked_to_be_the_chapters_networks():
+    pairs = deep.ppo_pairs(_outputs(), _bench_outputs())
+    assert pairs[["policy", "seed"]].values.tolist() == [["tiles", 1], ["tiles", 2], ["tiles", 3], ["cnn", 1],
+                                                         ["cnn", 2], ["cnn", 3]]
+    assert pairs["same"].all() and pairs["test_games"].tolist() == [1000] * 6
+    text = deep.same_networks_sentence(pairs)
+    assert text.startswith("**The same networks.** The benchmark's PPO rows")
+    assert ("seed for seed (the per-tile network 160,000 environment steps per seed, in 9,000, 9,000 and 9,000 "
+            "games; the CNN 60,000 environment steps per seed, in 5,000, 5,000 and 5,000 games)") in text
+    assert ("here each seed's frozen policy plays 1,000 beginner (8x8x10) boards dealt from that seed's own test seed, "
+            "different for each seed; there every seed plays the first 10,000 boards of the benchmark's suite "
+            "`beginner-reference` (reference opening)") in text
+    assert "the per-tile network 60 of 3,000 (0.020) here and 900 of 30,000 (0.030) there" in text
+    assert "the CNN 0 of 3,000 here and 0 of 30,000 there" in text  # no rate that rounds to nothing
+    # the CPU factor: here over there, per seed, its lowest and highest (1500 / 1320 ... 1500 / 1560)
+    assert (f"seed for seed, {1500 / 1560:.2f} to {1500 / 1320:.2f} times as many here as there for the per-tile "
+            "network (as recorded:") in text
+    assert text.index("environment steps") < text.index("CPU seconds")  # counted work first
+    assert text.endswith("the load of the machine when each ran, not the method.")
+    # one seed's training games differ: not the same networks, and no CPU factor of "the same work"
+    other = deep.same_networks_sentence(deep.ppo_pairs(_outputs(), _bench_outputs({("tiles", 2): 9_001})))
+    assert other.startswith("**Not the same networks.**")
+    assert "the per-tile network's on seed 2 (9,000 training games here, 9,001 there)" in other
+    assert "times as many" not in other
+    # the 5×5 CNN of the exercise is not on the benchmark: it pairs with nothing; no benchmark runs, no pairs
+    wide = [(Task.make("deep_ppo", board="8x8x10", steps=60_000, seed=s, kernel=5), out)
+            for s, (_, out) in zip((1, 2, 3), [o for o in _outputs() if o[0].params.get("steps") == 60_000])]
+    assert deep.ppo_pairs(_outputs() + wide, _bench_outputs()).equals(pairs)
+    assert deep.ppo_pairs(_outputs(), []).empty
+
+
+def test_the_same_networks_sentence_holds_the_stored_numbers():
+    """The chapter's sentence on the committed paper-scale runs: its numbers are those of their meta.json."""
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "results" / "runs" / "paper"
+    metas = [json.loads(p.read_text()) for kind in ("deep_ppo", "benchmark") for p in (root / kind).glob("*/meta.json")]
+    chapter, bench = {}, {}
+    for m in metas:
+        t, i = m["task"], m["info"]
+        p = t["params"]
+        if t["kind"] == "deep_ppo" and p.get("kernel", 3) == 3:
+            chapter[(p.get("policy", "cnn"), p["seed"])] = i
+        elif t["kind"] == "benchmark" and str(p["agent"]).startswith("ppo:"):
+            bench[(p["agent"][4:], p["seed"])] = (i, p)
+    assert sorted(chapter) == sorted(bench) == sorted((p, s) for p in ("tiles", "cnn") for s in (1, 2, 3))
+    text = deep.same_networks_sentence(deep.ppo_pairs())
+    assert text.startswith("**The same networks.**")
+    for policy, name in deep.BENCHMARK_PPO.items():
+        games = [chapter[(policy, s)]["games"] for s in (1, 2, 3)]
+        assert games == [bench[(policy, s)][0]["games"] for s in (1, 2, 3)]  # the check the sentence words
+        steps = chapter[(policy, 1)]["steps"]
+        assert (f"the {name} {steps:,} environment steps per seed, in {games[0]:,}, {games[1]:,} and "
+                f"{games[2]:,} games") in text
+        ratio = [chapter[(policy, s)]["train_cpu_seconds"] / bench[(policy, s)][0]["train_cpu_seconds"]
+                 for s in (1, 2, 3)]
+        here = ", ".join(f"{chapter[(policy, s)]['train_cpu_seconds']:,.0f}" for s in (1, 2)) + \
+            f" and {chapter[(policy, 3)]['train_cpu_seconds']:,.0f} s here"
+        assert f"{min(ratio):.2f} to {max(ratio):.2f} times as many here as there for the {name} (as recorded: " \
+            f"{here}" in text
+        test = bench[(policy, 1)][1]["test"]
+        assert (f"the first {test['games'][0]:,} boards of the benchmark's suite `{test['levels'][0]}-"
+                f"{test['opening']}` ({test['opening']} opening)") in text

@@ -324,3 +324,133 @@ def kernel_sentence(runs: pd.DataFrame, steps: int) -> str:
         text += (" Neither won a game in this budget, so the comparison of views rests on the tiles revealed only; "
                  "whether a wider view helps a network that wins needs a budget in which it does.")
     return text
+
+
+# ------------------------------------------------ the benchmark's PPO rows: the same networks --
+
+#: The chapter's networks that the benchmark scores again (``ext:benchmark_ppo``), by policy, in the page's order.
+BENCHMARK_PPO = {"tiles": "per-tile network", "cnn": "CNN"}
+
+
+def benchmark_ppo_outputs() -> list:
+    """``(task, output)`` of every stored run of ``ext:benchmark_ppo`` (paper scale, whatever the page's scale, as
+    the chapter's own runs), or one clear error naming the command that computes the missing ones."""
+    from .results import paper_spec
+    st, tasks = paper_spec("ext:benchmark_ppo", SEEDS, needs="`make deep` installs the optional extra 'deep', then ")
+    return [(t, st.load(t)) for t in tasks]
+
+
+def ppo_pairs(outputs=None, bench_outputs=None) -> pd.DataFrame:
+    """One row per PPO network and seed stored by both ``ext:deep_rl`` (the chapter; its 3×3 CNN and its per-tile
+    network) and ``ext:benchmark_ppo`` (the benchmark): ``policy``, ``seed``; each run's training budget
+    (``budget``, ``bench_budget``: steps asked), environment steps done (``steps``, ``bench_steps``), training
+    games (``games``, ``bench_games``) and process CPU seconds as recorded (``cpu_seconds``, ``bench_cpu_seconds``);
+    ``same``: the same budget, steps and training games; and the boards each scored it on, from the runs' params and
+    tables: here ``test_games`` beginner boards dealt from the seed's test seed (``test_board``), with ``wins``;
+    there the first ``bench_games`` boards of the suite ``suite`` (opening ``opening``), with ``bench_wins``."""
+    outputs = stored_outputs() if outputs is None else outputs
+    bench_outputs = benchmark_ppo_outputs() if bench_outputs is None else bench_outputs
+    bench = {}
+    for t, out in bench_outputs:
+        if not str(t.params.get("agent", "")).startswith("ppo:"):
+            continue
+        beginner = out.tables["scores"]
+        beginner = beginner[beginner["level"] == "beginner"].iloc[0]
+        bench[(t.params["agent"].split(":", 1)[1], int(t.params["seed"]))] = {
+            "bench_budget": int(t.params["train"]["steps"]), "bench_steps": int(out.info["steps"]),
+            "bench_games": int(out.info["games"]), "bench_cpu_seconds": float(out.info["train_cpu_seconds"]),
+            "suite": beginner["suite"], "opening": beginner["opening"], "bench_test_games": int(beginner["games"]),
+            "bench_wins": int(beginner["wins"])}
+    rows = []
+    for t, out in outputs:
+        p = t.params
+        key = (p.get("policy", "cnn"), int(p["seed"]))
+        if t.kind != "deep_ppo" or p.get("kernel", 3) != 3 or key not in bench:
+            continue
+        board = p.get("tests", ["8x8x10"])[0]
+        g = out.tables["tests"]
+        g = g[g["test"] == board]
+        row = {"policy": key[0], "seed": key[1], "budget": int(p["steps"]), "steps": int(out.info["steps"]),
+               "games": int(out.info["games"]), "cpu_seconds": float(out.info["train_cpu_seconds"]),
+               "test_board": board, "test_games": len(g), "wins": int(g["won"].sum()), **bench[key]}
+        row["same"] = (row["budget"], row["steps"], row["games"]) == (row["bench_budget"], row["bench_steps"],
+                                                                       row["bench_games"])
+        rows.append(row)
+    order = list(BENCHMARK_PPO)
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    return out.sort_values(["policy", "seed"], key=lambda c: c.map(order.index) if c.name == "policy" else c,
+                           ignore_index=True)
+
+
+def _level(board: str) -> str:
+    """``"beginner (8x8x10)"`` for a board of the benchmark's levels, else the board."""
+    from ...experiments.benchmark import level_of
+    try:
+        return f"{level_of(board)} ({board})"
+    except ValueError:
+        return board
+
+
+def _listed(values, fmt="{:,}") -> str:
+    v = [fmt.format(x) for x in values]
+    return v[0] if len(v) == 1 else ", ".join(v[:-1]) + " and " + v[-1]
+
+
+def same_networks_sentence(pairs: pd.DataFrame) -> str:
+    """Whether the benchmark's PPO rows are the chapter's networks, worded from :func:`ppo_pairs`' check (the same
+    budget, environment steps and training games, seed for seed); if so, that their two scores differ only by the
+    boards, which boards each is played on, and by what factor the CPU seconds recorded for the same training
+    differ (the lowest and highest ratio over the seeds): the machine's load, not the method. Training cost is
+    stated first as counted work, in environment steps."""
+    if pairs.empty:
+        return "The benchmark's PPO runs (`ext:benchmark_ppo`) hold none of this chapter's networks."
+    seeds = sorted(pairs["seed"].unique())
+    same = {p: bool(g["same"].all()) for p, g in pairs.groupby("policy", sort=False)}
+    names = [BENCHMARK_PPO.get(p, p) for p in same]
+    if not all(same.values()):
+        parts = []
+        for p, g in pairs.groupby("policy", sort=False):
+            bad = g[~g["same"]]
+            if len(bad):
+                parts.append(f"the {BENCHMARK_PPO.get(p, p)}'s on seed{'s' if len(bad) > 1 else ''} "
+                             f"{_listed(bad['seed'])} ({_listed(bad['games'])} training games here, "
+                             f"{_listed(bad['bench_games'])} there)")
+        return (f"**Not the same networks.** The benchmark's PPO rows ([the leaderboard](15_benchmark.html), "
+                f"`ext:benchmark_ppo`) train the {_listed(names, '{}')} again with seeds {_listed(seeds)}, but their "
+                f"training differs from this chapter's: {'; '.join(parts)}. Their scores there and here differ by "
+                f"the networks as well as by the boards, and their CPU times are not of the same work.")
+    first = pairs.iloc[0]
+    groups = list(pairs.groupby("policy", sort=False))
+    name = lambda p: BENCHMARK_PPO.get(p, p)  # noqa: E731
+    work = "; ".join(f"the {name(p)} {_listed(g['steps'].unique())} environment steps"
+                     f"{' per seed' if g['steps'].nunique() == 1 else ''}, in {_listed(g['games'])} games"
+                     for p, g in groups)
+
+    def wins(p, g):
+        here, there = (int(g["wins"].sum()), int(g["test_games"].sum())), (int(g["bench_wins"].sum()),
+                                                                         int(g["bench_test_games"].sum()))
+        rated = min(here[0] / here[1], there[0] / there[1]) >= 0.0005  # a rate that shows in three decimals
+        rate = lambda w, n: f" ({w / n:.3f})" if rated else ""  # noqa: E731
+        return (f"the {name(p)} {here[0]:,} of {here[1]:,}{rate(*here)} here and {there[0]:,} of "
+                f"{there[1]:,}{rate(*there)} there")
+
+    def cpu(p, g):
+        r = g["cpu_seconds"] / g["bench_cpu_seconds"]
+        return (f"{r.min():.2f} to {r.max():.2f} times as many here as there for the {name(p)} (as recorded: "
+                f"{_listed(g['cpu_seconds'], '{:,.0f}')} s here, mean {g['cpu_seconds'].mean() / 60:.0f} minutes; "
+                f"{_listed(g['bench_cpu_seconds'], '{:,.0f}')} s there, mean "
+                f"{g['bench_cpu_seconds'].mean() / 60:.0f} minutes)")
+    return (f"**The same networks.** The benchmark's PPO rows ([the leaderboard](15_benchmark.html), "
+            f"`ext:benchmark_ppo`) are this chapter's {_listed(names, '{}')}: trained again with the same seeds "
+            f"({_listed(seeds)}) and budgets, they took the same environment steps and played the same training "
+            f"games, seed for seed ({work}). Their scores there and here differ only by the boards they are played "
+            f"on: here each seed's frozen policy plays {int(first['test_games']):,} {_level(first['test_board'])} "
+            f"boards dealt from that seed's own test seed, different for each seed; there every seed plays the first "
+            f"{int(first['bench_test_games']):,} boards of the benchmark's suite `{first['suite']}` "
+            f"({first['opening']} opening), the same for every seed and every agent. Wins, the seeds pooled: "
+            + "; ".join(wins(p, g) for p, g in groups) + ". Their training cost is the environment steps above; "
+            "the process CPU seconds recorded for that same work were, seed for seed, "
+            + " and ".join(cpu(p, g) for p, g in groups)
+            + ": the load of the machine when each ran, not the method.")
