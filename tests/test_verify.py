@@ -553,3 +553,30 @@ def test_a_recomputed_output_the_store_cannot_write_is_named_and_the_batch_goes_
     assert verdicts == {f"test-verify-facts/{tasks[0].id}": "cannot verify: the recomputed output cannot be compared: "
                                                            "TypeError: Object of type int64 is not JSON serializable",
                         f"test-verify-facts/{tasks[1].id}": "identical"}
+
+
+def test_benchmark_runs_record_their_counted_work_and_old_runs_are_migrated_to_it(tmp_path, monkeypatch):
+    """Issue 61: a benchmark run of a table agent records its training decisions (in all and at each checkpoint); a
+    run stored before that is migrated by playing its training again (the same games) and then verifies identical,
+    with a record of the migration."""
+    import sweeper.experiments.leaderboard as lb
+    from sweeper.experiments.migrate import WORK_WHAT, migrate_work
+    from sweeper.running.training import train
+    test = {"levels": ["beginner"], "games": [20], "regret_games": [0], "opening": "reference",
+            "checkpoint_games": 10}
+    task = Task.make("benchmark", agent="greedy", seed=3, test=test,
+                     train={"board": "8x8x10", "games": 300, "chunk": 100, "checkpoints": [100, 300]})
+    store = Store(tmp_path)
+    with monkeypatch.context() as old:  # the benchmark's runs as they were stored before they counted their work
+        old.setattr(lb, "table_work", lambda run, at: {})
+        run_tasks([task], store, progress=False)
+    assert "train_decisions" not in store.meta(task)["info"]
+    head = prov.provenance()["commit"]
+    assert migrate_work(store, head, log=lambda *_: None) == [f"benchmark/{task.id}"]
+    meta = store.meta(task)
+    played = train("greedy", "8x8x10", 300, seed=3, progress=False).records["decisions"].to_numpy()
+    assert meta["info"]["train_decisions"] == int(played.sum()) > 300
+    assert meta["info"]["checkpoint_train_decisions"] == [int(played[:100].sum()), int(played.sum())]
+    assert store.status(task) == "ok" and meta["migrated"][-1]["what"] == WORK_WHAT
+    assert verify(store, [f"benchmark/{task.id}"], log=lambda *_: None)[0].status == "identical"
+    assert migrate_work(store, head, log=lambda *_: None) == []  # nothing left to migrate

@@ -92,6 +92,7 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
         facts = {"kind": "neural bandit", "board": meta["task"]["params"]["board"], "source": run,
                  "games": info["train_games"] + sum(info.get("curriculum_games", [])),
                  "train_cpu_seconds": info.get("total_train_cpu_seconds", info["train_cpu_seconds"])}
+        facts.update(training_work(info))
         net = load_neural(folder / "agent.npz")
         if prefix == "neural-symmetric":  # the same network, playing on the mean over the board's symmetries
             net.symmetric = facts["symmetric"] = True
@@ -99,17 +100,34 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
     if agent_spec.startswith("ppo:"):
         from .deep_rl import train_ppo
         policy, facts = train_ppo(budget["board"], budget["steps"], seed, policy=agent_spec.split(":", 1)[1])
-        return policy, {"kind": "PPO", "board": budget["board"], **facts}, []
+        return policy, {"kind": "PPO", "board": budget["board"], **facts}, []  # its decisions: ``steps``
     agent = make_agent(agent_spec)
     at = sorted(budget.get("checkpoints", ()))
     play(make_agent(agent_spec), budget["board"], 10, seed, progress=False)  # compiles outside the timing
     cpu0 = time.process_time()
     snaps = _Snapshots(agent, at, cpu0)
-    play(agent, budget["board"], budget["games"], seed, learn=True, progress=False,
-         calls=KernelCalls(budget.get("chunk"), snaps))
+    run = play(agent, budget["board"], budget["games"], seed, learn=True, progress=False,
+               calls=KernelCalls(budget.get("chunk"), snaps))
     cpu = time.process_time() - cpu0 - snaps.copying
-    return agent, {"kind": "table", "board": budget["board"], "games": budget["games"], "train_cpu_seconds": cpu}, \
-        snaps.taken
+    return agent, {"kind": "table", "board": budget["board"], "games": budget["games"], "train_cpu_seconds": cpu,
+                   **table_work(run, at)}, snaps.taken
+
+
+def table_work(run, at) -> dict:
+    """A table agent's counted work in training (``run``, a :class:`~sweeper.running.training.Run`): its decisions
+    (clicks after the opening), in all and at each checkpoint ``at`` (games played), as the benchmark's runs record
+    it (``train_decisions``, ``checkpoint_train_decisions``). A table agent makes no gradient step: its update is
+    one table entry per decision."""
+    done = np.cumsum(run.records["decisions"].to_numpy(np.int64))
+    return {"train_decisions": int(done[-1]) if len(done) else 0,
+            "checkpoint_train_decisions": [int(done[g - 1]) if g else 0 for g in at]}
+
+
+def training_work(info: dict) -> dict:
+    """A stored network's counted work in training, from its run's ``info`` (the curriculum's included): its
+    decisions and gradient steps (``train_decisions``, ``train_updates``)."""
+    return {"train_decisions": int(info["train_decisions"]) + sum(int(d) for d in info.get("curriculum_decisions", [])),
+            "train_updates": int(info["train_updates"]) + sum(int(u) for u in info.get("curriculum_updates", []))}
 
 
 @task_kind("benchmark")

@@ -21,8 +21,12 @@ So the provenance still says which code computed the run, the record which code 
 ``python -m sweeper verify`` checks the result by recomputing the run with the current code (byte-identical). A run
 with a ``verified`` record is not migrated (that record vouches for the old files): recompute it instead.
 
-``python -m sweeper.experiments.migrate [STORE]`` migrates every run of ``STORE`` (default: the paper-scale store,
-``results/runs/paper``) and says which; runs already in the new layout are left alone.
+A second migration (:func:`migrate_work`) adds to a stored benchmark run's ``info`` the counted work of its training
+(decisions, and gradient steps for a network), which the benchmark's runs record since budgets and costs are
+counted in work: a table agent's by playing its training again, the same games, a network's from its own run.
+
+``python -m sweeper.experiments.migrate [STORE]`` applies both to every run of ``STORE`` (default: the paper-scale
+store, ``results/runs/paper``) and says which; runs already in the new layout are left alone.
 """
 
 from __future__ import annotations
@@ -95,16 +99,77 @@ def migrate_run(store: Store, run: str, commit: str) -> bool:
     return True
 
 
+#: What the second migration did, as its record says.
+WORK_WHAT = "info: the training's counted work added (train_decisions, and checkpoint_train_decisions or train_updates)"
+
+
+def _counted_work(meta: dict, store: Store) -> dict:
+    """The counted work of a stored benchmark run's training, as :func:`~sweeper.experiments.leaderboard.
+    benchmark_task` records it today: a table agent's by playing its training again (deterministic: the same games),
+    a stored network's from its run's ``info``; ``{}`` for a player that is not trained here (the solver, random
+    clicks, a best window agent) or a PPO policy (its work, ``steps``, is recorded already)."""
+    from ..agents.kinds import make_agent
+    from ..running.training import KernelCalls, play
+    from .leaderboard import table_work, training_work
+    info, params = meta["info"], meta["task"]["params"]
+    if info.get("kind") == "table":
+        train = params["train"]
+        run = play(make_agent(params["agent"]), train["board"], train["games"], params["seed"], learn=True,
+                   progress=False, calls=KernelCalls(train.get("chunk")))
+        return table_work(run, sorted(train.get("checkpoints", ())))
+    if info.get("kind") == "neural bandit":
+        source = json.loads((store.root / info["source"] / "meta.json").read_text())
+        return training_work(source["info"])
+    return {}
+
+
+def migrate_work(store: Store, commit: str, log=print) -> list[str]:
+    """Add the training's counted work (:func:`_counted_work`) to the ``info`` of every stored benchmark run of
+    ``store`` that lacks it, with a ``migrated`` record (:data:`WORK_WHAT`) naming ``commit``; the data files are
+    not touched. Returns the runs migrated."""
+    done = []
+    root = store.root / "benchmark"
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")) \
+            if root.is_dir() else []:
+        meta = json.loads((folder / "meta.json").read_text())
+        task = Task.make(meta["task"]["kind"], **meta["task"]["params"])
+        if "train_decisions" in meta["info"] or store.status(task) != "ok":
+            continue
+        if "verified" in meta:
+            raise ValueError(f"benchmark/{folder.name} carries a 'verified' record: recompute it instead")
+        work = _counted_work(meta, store)
+        if not work:
+            continue
+        meta["info"].update(work)
+        meta["migrated"] = [*meta.get("migrated", []), {"commit": commit, "what": WORK_WHAT,
+                                                         "files": dict(meta["files"]),
+                                                         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}]
+        meta["checksum"] = meta_checksum(meta)
+        tmp = folder / f".meta-{os.getpid()}.json"
+        tmp.write_text(json.dumps(meta, indent=1, sort_keys=True))
+        os.replace(tmp, folder / "meta.json")
+        if store.status(task) != "ok":
+            raise AssertionError(f"benchmark/{folder.name} migrated but not ok: {store.status(task)}")
+        log(f"benchmark/{folder.name}: {', '.join(f'{k}={v}' for k, v in work.items() if not isinstance(v, list))}")
+        done.append(f"benchmark/{folder.name}")
+    return done
+
+
+def _committed() -> str:
+    """The commit of this checkout's ``HEAD``, refused unless ``sweeper/`` is committed (a migration record says
+    which code did it)."""
+    prov = provenance()
+    if prov["sweeper_modified"] or len(prov["commit"]) != 40:
+        raise ValueError("a migration record names the commit whose code migrated the runs: commit the changes "
+                         "to sweeper/ first (it has uncommitted changes, or this is not a git checkout)")
+    return prov["commit"]
+
+
 def migrate_timings(store: Store, commit: str | None = None, log=print) -> list[str]:
     """Migrate every stored run of ``store`` that holds timing columns in its data files; returns them. ``commit``:
     the commit whose code migrates them (default: this checkout's ``HEAD``, refused unless ``sweeper/`` is
     committed: the record must say which code did it)."""
-    if commit is None:
-        prov = provenance()
-        if prov["sweeper_modified"] or len(prov["commit"]) != 40:
-            raise ValueError("a migration record names the commit whose code migrated the runs: commit the changes "
-                             "to sweeper/ first (it has uncommitted changes, or this is not a git checkout)")
-        commit = prov["commit"]
+    commit = _committed() if commit is None else commit
     done = []
     for kind in sorted(p for p in store.root.iterdir() if p.is_dir() and not p.name.startswith(".")):
         for folder in sorted(p for p in kind.iterdir() if p.is_dir() and not p.name.startswith(".")):
@@ -125,7 +190,8 @@ def main(argv=None) -> int:
         store = Store(argv[0]) if argv else store_for(None, "paper")
         if not store.root.is_dir():
             raise ValueError(f"no store at {store.root}")
-        done = migrate_timings(store)
+        commit = _committed()
+        done = migrate_timings(store, commit) + migrate_work(store, commit)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -548,6 +548,12 @@ def _benchmark_neural(sc, seeds, symmetric: bool = False):
     return benchmark_neural_tasks(sc, level_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]), symmetric)
 
 
+def _benchmark_work(sc, seeds, symmetric: bool = False):
+    """The book's networks, ``ext:neural_work`` (paper scale, the leaderboard's seeds), on the benchmark's boards."""
+    from .neural_runs import work_tasks
+    return benchmark_neural_tasks(sc, work_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]), symmetric)
+
+
 EXTRA_SPECS["ext:benchmark"] = Spec(
     "ext:benchmark", "The benchmark: every agent on the same boards",
     "The solver, random clicks, the best window agents and the table agents (three seeds each, trained on beginner "
@@ -562,6 +568,15 @@ EXTRA_SPECS["ext:benchmark_neural_symmetric"] = Spec(
     "The nine stored networks of ext:neural, each playing on the mean of its logits over the board's symmetries (8 "
     "forward passes per decision on a square board, 4 on an oblong one), scored on the benchmark's fixed suite of "
     "its own level (needs `make deep`).", lambda sc, seeds: _benchmark_neural(sc, seeds, symmetric=True))
+EXTRA_SPECS["ext:benchmark_neural_work"] = Spec(
+    "ext:benchmark_neural_work", "The benchmark: the book's networks on the same boards",
+    "The nine networks of ext:neural_work (the book's recipe, budgets of decisions) scored on the benchmark's fixed "
+    "suites of the three levels (needs `make deep`).", _benchmark_work)
+EXTRA_SPECS["ext:benchmark_neural_work_symmetric"] = Spec(
+    "ext:benchmark_neural_work_symmetric", "The benchmark: the book's networks, playing symmetric",
+    "The nine networks of ext:neural_work, each playing on the mean of its logits over the board's symmetries, "
+    "scored on the benchmark's fixed suite of its own level (needs `make deep`).",
+    lambda sc, seeds: _benchmark_work(sc, seeds, symmetric=True))
 EXTRA_SPECS["ext:benchmark_neural_averaged"] = Spec(
     "ext:benchmark_neural_averaged", "The benchmark: the expert networks with averaged weights, playing symmetric",
     "The three networks of ext:neural_expert_averaged, each playing on the mean of its logits over the board's 4 "
