@@ -7,14 +7,22 @@ same command). Some rows explain a cost rather than time a workload: what Thomps
 decision and the regret runs of ``ext:regret`` themselves (:func:`_regret_rows`), and, with the optional extra
 ``deep`` installed, the neural bandit's training and test games (:func:`neural_rows`).
 
-``python -m sweeper bench --save results/bench.json`` keeps the rows, with the
-date, the machine and the code's provenance, as plain JSON
-(:func:`save_bench`); the speed chapter of the book reads that file.
+Then the *unit costs per learner* (:func:`unit_cost_section`): for every learner of the leaderboard, the CPU per
+training and per test decision, the fastest of :data:`UNIT_REPEATS` repeats or more with their spread, measured
+pinned to one CPU while the other processes' load is watched (``busy`` above :data:`BUSY_LOAD` of a core);
+:func:`unit_costs` reads them back as a table, :func:`work_cost` turns counted decisions into CPU seconds.
+
+``python -m sweeper bench --save results/bench.json`` keeps the rows and the unit costs, with the date, the
+machine and the code's provenance, as plain JSON (:func:`save_bench`; a record with busy rows only with
+``--allow-busy``, marked); the speed chapter of the book reads that file.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import math
+import os
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,12 +31,14 @@ import numpy as np
 from numba import njit
 
 from .agents.kinds import make_agent
+from .machine import LoadWatch, alone_on_one_cpu, other_load_now
 from .rng import STREAM_BENCH, beta, make_state
 from .running.training import evaluate, train
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "slow_reference.py"
-#: The format of a saved bench file.
-FORMAT = 1
+#: The format of a saved bench file (2: with the unit costs per learner; a file of format 1, without them, is still
+#: read).
+FORMAT = 2
 #: Runs of each workload of up to 10^5 games (the fastest counts), unless told otherwise.
 REPEAT = 3
 #: A workload repeats while its runs have used less than this many seconds (and fewer than ``repeat`` runs).
@@ -315,6 +325,312 @@ def neural_rows(quick: bool, emit, explain) -> None:
              decisions_per_game=round(t.decisions / n, 1))
 
 
+# --------------------------------------------------------------- unit costs --
+
+#: Other processes' CPU while a unit cost is measured, in cores (their CPU seconds per second of wall time, summed
+#: over every CPU of the machine): above it, the row is marked ``busy``.
+BUSY_LOAD = 0.10
+#: Repeats of every unit cost (at least): the fastest counts, and the spread (min, median, max) is kept.
+UNIT_REPEATS = 3
+#: The unit costs' workloads, full and quick, in games (per level where three): see :func:`_table_units`,
+#: :func:`_solver_units`, :func:`_ppo_units` (``ppo_steps``: environment steps; quick: rollouts of 64, a smoke
+#: test) and :func:`_neural_units`. ``test``: the leaderboard's test boards of each level, as many.
+UNIT_WORK = {
+    "full": {"table_warm": 20_000, "table_train": 20_000, "test": (10_000, 2_000, 2_000), "solver_env": (500, 100, 100),
+             "ppo_steps": 2_048, "ppo_test": 1_000, "neural_warm": 2_000, "neural_train": (1_500, 256, 256),
+             "neural_test": (2_000, 400, 300), "neural_symmetric": (600, 150, 150)},
+    "quick": {"table_warm": 1_000, "table_train": 1_000, "test": (200, 40, 20), "solver_env": (20, 5, 3),
+              "ppo_steps": 64, "ppo_test": 20, "neural_warm": 64, "neural_train": (64, 8, 4),
+              "neural_test": (64, 8, 4), "neural_symmetric": (16, 4, 2)}}
+#: The fields of a unit-cost row (:func:`unit_cost_section`), in order.
+UNIT_FIELDS = ("learner", "level", "board", "what", "path", "games", "decisions", "cpu_seconds", "us_per_decision",
+               "us_min", "us_median", "us_max", "repeats", "gradient_steps_per_decision", "env_steps", "win_rate",
+               "busy", "other_load")
+
+
+def _g(x, digits: int = 4):
+    return None if x is None else float(f"{x:.{digits}g}")
+
+
+def measure(work, repeats: int = UNIT_REPEATS) -> dict:
+    """Run ``work()`` ``repeats`` times, each in a :class:`~sweeper.machine.LoadWatch`; ``work`` returns a dict
+    of ``decisions`` (> 0), optionally ``cpu_seconds`` (the work's own CPU as its code measures it; else the whole
+    call's process CPU counts) and any other fields. Returns the fastest repeat's fields (the least CPU per
+    decision) with ``cpu_seconds``, ``us_per_decision`` (µs), the spread ``us_min``, ``us_median``, ``us_max``,
+    ``repeats``, ``other_load`` (the other processes' CPU over the repeats' wall time, in cores; None without
+    ``/proc/stat``) and ``busy`` (``other_load`` above :data:`BUSY_LOAD`; None if unknown)."""
+    from .checks import whole
+    runs = []
+    for _ in range(whole(repeats, "repeats", 1)):
+        with LoadWatch() as w:
+            got = dict(work())
+        cpu = float(got.pop("cpu_seconds", None) or w.cpu)  # the work's own, else the whole call's
+        if not isinstance(got.get("decisions"), (int, np.integer)) or got["decisions"] <= 0:
+            raise ValueError(f"a measured workload must make decisions, got decisions={got.get('decisions')!r}")
+        runs.append((cpu / got["decisions"] * 1e6, cpu, got, w))
+    us = sorted(r[0] for r in runs)
+    best = min(runs, key=lambda r: r[0])
+    others = [r[3].other for r in runs]
+    load = None if None in others else sum(others) / max(sum(r[3].wall for r in runs), 1e-9)
+    return {**best[2], "cpu_seconds": round(best[1], 4), "us_per_decision": _g(us[0]), "us_min": _g(us[0]),
+            "us_median": _g(float(np.median(us))), "us_max": _g(us[-1]), "repeats": len(runs),
+            "busy": None if load is None else bool(load > BUSY_LOAD), "other_load": _g(load, 3)}
+
+
+def unit_learners(quick: bool = False) -> list[str]:
+    """The leaderboard's learners, as it names them: the agents of ``ext:benchmark`` (at quick scale with
+    ``quick``) and ``ext:benchmark_ppo``; ``neural`` (``ext:benchmark_neural``), ``neural-symmetric`` (its networks
+    playing symmetric, test only) and ``neural-averaged`` (``ext:neural_expert_averaged``, expert, training only)."""
+    from .experiments.leaderboard import benchmark_ppo_tasks, benchmark_tasks
+    from .experiments.specs import SCALES
+    sc = SCALES["quick" if quick else "paper"]
+    names = [t.params["agent"] for t in benchmark_tasks(sc, ()) + benchmark_ppo_tasks(sc)]
+    return list(dict.fromkeys(names)) + ["neural", "neural-symmetric", "neural-averaged"]
+
+
+class _Units:
+    """The unit-cost rows as they are measured, each printed as it finishes (``out``)."""
+
+    def __init__(self, out, repeats: int, work: dict):
+        self.out, self.repeats, self.work, self.rows, self.suites = out, repeats, work, [], {}
+        out(f"{'learner':<24} {'level':<12} {'what':<5} {'path':<30} {'decisions':>10} {'CPU s':>8} "
+            f"{'µs/decision':>11}  {'min / median / max µs':<24} {'grad/dec':>8}  busy")
+
+    def run(self, learner: str, level: str, what: str, path: str, work) -> dict:
+        """Measure ``work`` (:func:`measure`) and keep its row."""
+        from .game.engine import Setting
+        row = {"learner": learner, "level": level, "board": str(Setting.parse(level)), "what": what, "path": path,
+               **measure(work, self.repeats)}
+        row = {k: _g(row.get(k)) if k in ("gradient_steps_per_decision", "win_rate") else row.get(k)
+               for k in UNIT_FIELDS}
+        self.rows.append(row)
+        spread = f"{row['us_min']:,.4g} / {row['us_median']:,.4g} / {row['us_max']:,.4g}"
+        grad = "" if row["gradient_steps_per_decision"] is None else f"{row['gradient_steps_per_decision']:.3g}"
+        busy = {None: "unknown", False: "no"}.get(row["busy"], f"BUSY (others used {row['other_load']:.2f} cores)")
+        self.out(f"{learner:<24} {level:<12} {what:<5} {path:<30} {row['decisions']:>10,} {row['cpu_seconds']:>8.3f} "
+                 f"{row['us_per_decision']:>11,.4g}  {spread:<24} {grad:>8}  {busy}")
+        return row
+
+    def skip(self, learners: list[str], reason: str) -> None:
+        self.rows.append({"learner": ", ".join(learners), "what": "skipped", "reason": reason})
+        self.out(f"{', '.join(learners)}: skipped ({reason})")
+
+    def test(self, learner: str, player, level: str, games: int, path: str) -> dict:
+        """The leaderboard's test games of ``player`` on the first ``games`` boards of ``level``'s suite
+        (:func:`~sweeper.experiments.benchmark.score`, no regret): its CPU per click, as the leaderboard counts it."""
+        from .experiments.benchmark import load_suite, score
+        self.suites[level] = self.suites.get(level) or load_suite(level)
+
+        def work():
+            s = score(player, level, "reference", games, 0, suite=self.suites[level]).summary()
+            return {"games": games, "decisions": s["decisions"], "cpu_seconds": s["test_cpu_seconds"],
+                    "win_rate": s["win_rate"]}
+        return self.run(learner, level, "test", path, work)
+
+
+def _table_units(units: _Units, learners: list[str]) -> None:
+    """The table agents, trained ``table_warm`` beginner games (so that they are not new), then timed on
+    ``table_train`` more by :func:`~sweeper.running.training.train` (a decision: a click of a training game), and
+    the best window agents; each tested by frozen evaluation (``evaluate(..., freeze=True)``) on every level."""
+    from .experiments.benchmark import LEVELS
+    from .experiments.leaderboard import best_window_agent
+    w = units.work
+    for spec in learners:
+        if spec.startswith("best-window:"):
+            agent = best_window_agent(spec.split(":", 1)[1])
+        else:
+            agent = make_agent(spec)
+            train(agent, "8x8x10", w["table_warm"], seed=7, progress=False)  # briefly trained (and compiled)
+
+            def work(agent=agent):
+                fresh, cpu0 = agent.copy(), time.process_time()
+                r = train(fresh, "8x8x10", w["table_train"], seed=8, progress=False)
+                return {"games": w["table_train"], "decisions": int(r.records["decisions"].sum()),
+                        "cpu_seconds": time.process_time() - cpu0, "win_rate": r.win_rate}
+            units.run(spec, "beginner", "train", "train", work)
+        for level, games in zip(LEVELS, w["test"]):
+            units.test(spec, agent, level, games, "evaluate(freeze=True)")
+
+
+def _solver_units(units: _Units) -> None:
+    """The exact solver and random clicks (no training): the leaderboard's fast players (the engine's kernels,
+    :func:`~sweeper.running.players.play_solver`, ``play_random``), and the solver as a policy of the Gymnasium
+    environment (``solver-env``: ``solver_policy``, refereed as the benchmark plays any policy and its regret games)."""
+    from .experiments.benchmark import LEVELS
+    from .game.engine import Setting
+    from .running.policies import solver_policy
+    for name, path in (("solver", "play_solver (kernel)"), ("random", "play_random (kernel)")):
+        for level, games in zip(LEVELS, units.work["test"]):
+            units.test(name, name, level, games, path)
+    for level, games in zip(LEVELS, units.work["solver_env"]):
+        units.test("solver-env", solver_policy(Setting.parse(level).mines), level, games, "Gymnasium env")
+
+
+def _neural_train(units: _Units, learner: str, warm, board: str, games: int, learning: dict):
+    """Copies of the network ``warm`` trained ``games`` games of ``board`` with ``learning`` (fields of
+    :class:`~sweeper.running.neural_play.NeuralLearning`); returns the last one's network. Its path names the
+    learning: ``128/256``, a step on 128 views per 256 decisions; ``+sym``, the symmetries; ``+avg``, averaging."""
+    from .experiments.benchmark import level_of
+    from .running.neural_play import NeuralLearning, train_neural
+    how, kept = NeuralLearning(**learning), {}
+
+    def work():
+        r = kept["run"] = train_neural(warm.copy(), board, games, seed=8, learning=how)
+        return {"games": r.games, "decisions": r.decisions, "cpu_seconds": r.cpu_seconds, "win_rate": r.win_rate,
+                "gradient_steps_per_decision": r.updates / max(r.decisions, 1)}
+    path = f"train_neural {how.minibatch}/{how.minibatch / how.replay:g}" + " +sym" * how.symmetries + \
+        " +avg" * (how.average > 0)
+    units.run(learner, level_of(board), "train", path, work)
+    return kept["run"].agent
+
+
+def _neural_units(units: _Units) -> None:
+    """The neural bandit as the book's networks learn (:data:`~sweeper.experiments.neural_runs.NEURAL_LEVELS`): a
+    network warmed up for ``neural_warm`` beginner games with the warm start's learning (an untrained one loses at
+    once: its games would be unrepresentatively short), then per level trained with the level's learning and tested
+    as the leaderboard tests a network (batched), as trained and playing symmetric; and the expert networks' weight
+    averaging (training only)."""
+    from .agents.neural import NeuralAgent
+    from .experiments.benchmark import level_of
+    from .experiments.neural_runs import AVERAGED_LEVELS, NEURAL_LEARNING, NEURAL_LEVELS, WARM_START
+    from .running.neural_play import NeuralLearning, train_neural
+    w = units.work
+    warm = NeuralAgent(seed=7)
+    train_neural(warm, WARM_START[0], w["neural_warm"], seed=7, learning=NeuralLearning(**WARM_START[2]))
+    games = dict(zip(NEURAL_LEVELS, w["neural_train"]))
+    for board, tests, symmetric in zip(NEURAL_LEVELS, w["neural_test"], w["neural_symmetric"]):
+        net = _neural_train(units, "neural", warm, board, games[board],
+                            {**NEURAL_LEARNING, **NEURAL_LEVELS[board].get("learning", {})})
+        units.test("neural", net, level_of(board), tests, "evaluate_neural")
+        net = net.copy()
+        net.symmetric = True
+        units.test("neural-symmetric", net, level_of(board), symmetric, "evaluate_neural, symmetric")
+    for board, recipe in AVERAGED_LEVELS.items():
+        _neural_train(units, "neural-averaged", warm, board, games[board], {**NEURAL_LEARNING, **recipe["learning"]})
+
+
+def _ppo_units(units: _Units, learners: list[str], quick: bool) -> None:
+    """MaskablePPO as the leaderboard trains it (:func:`~sweeper.experiments.deep_rl.train_ppo`: a decision is an
+    environment step; each rollout of 1,024 is followed by its epochs of gradient steps), tested through the
+    environment as the leaderboard scores a policy. Quick: rollouts of 64 steps."""
+    from .experiments.deep_rl import PPOPolicy, make_model, train_ppo
+    steps = units.work["ppo_steps"]
+    for learner in learners:
+        policy, kept = learner.split(":", 1)[1], {}
+        make_model("8x8x10", 1, n_steps=64, batch_size=64, policy=policy).learn(total_timesteps=64)  # warm-up
+
+        def work(policy=policy):
+            if quick:
+                model, cpu0 = make_model(n_steps=steps, batch_size=steps, policy=policy), time.process_time()  # 8x8x10
+                model.learn(total_timesteps=steps)
+                cpu, games = time.process_time() - cpu0, None
+                kept["player"] = PPOPolicy(model, {"board": "8x8x10", "policy": policy, "seed": 1})
+            else:
+                kept["player"], facts = train_ppo("8x8x10", steps, 1, policy=policy)
+                cpu, games = facts["train_cpu_seconds"], facts["games"]
+            m, done = kept["player"].model, int(kept["player"].model.num_timesteps)
+            grads = m.n_epochs * math.ceil(m.n_steps / m.batch_size) * (done // m.n_steps)
+            return {"games": games, "decisions": done, "env_steps": done, "cpu_seconds": cpu,
+                    "gradient_steps_per_decision": grads / done}
+        units.run(learner, "beginner", "train", "train_ppo (MaskablePPO)", work)
+        units.test(learner, kept["player"], "beginner", units.work["ppo_test"], "Gymnasium env, predict")
+
+
+def _deep_units(units: _Units, ppo: list[str], quick: bool) -> None:
+    """The neural bandit's rows and PPO's, each only with the optional extra ``deep`` (else one row: skipped)."""
+    from .agents.neural import require_torch
+    from .experiments.deep_rl import require
+    for learners, need, measure_them in ((["neural", "neural-symmetric", "neural-averaged"], require_torch,
+                                          lambda: _neural_units(units)),
+                                         (ppo, require, lambda: _ppo_units(units, ppo, quick))):
+        try:
+            need()
+        except ValueError as exc:
+            units.skip(learners, str(exc))
+            continue
+        measure_them()
+
+
+def unit_cost_section(quick: bool = False, out=print, repeats: int | None = None) -> dict:
+    """The unit costs per learner (see the module docstring): for every learner of :func:`unit_learners`, its CPU per
+    training decision (where it trains) and per test decision on each level it is scored on, by this process
+    pinned to one CPU (:func:`~sweeper.machine.alone_on_one_cpu`), each row the fastest of ``repeats`` (at least
+    :data:`UNIT_REPEATS`) with their spread and the other processes' load (:func:`measure`), printed as it ends.
+    ``quick``: the leaderboard's quick learners on tiny workloads (:data:`UNIT_WORK`). Returns ``rows`` (fields
+    :data:`UNIT_FIELDS`; ``what: skipped`` with a ``reason`` where the extra ``deep`` is missing), ``setup`` (the
+    pinning, repeats, threshold, torch's threads), ``busy``, ``busy_rows``, ``other_load`` (the whole section's)."""
+    from .checks import whole
+    repeats = UNIT_REPEATS if repeats is None else max(whole(repeats, "repeats", 1), UNIT_REPEATS)
+    learners, now = unit_learners(quick), other_load_now(0.5)
+    out(f"unit costs per learner: process CPU per decision, the fastest of {repeats} repeats (min / median / max), "
+        f"pinned to one CPU; a row is busy when other processes used more than {BUSY_LOAD:g} of a core meanwhile")
+    if now is not None and now > BUSY_LOAD:
+        out(f"note: other processes are using {now:.2f} cores now: rows measured while they run are marked busy")
+    with alone_on_one_cpu() as pin, LoadWatch() as watch:
+        units = _Units(out, repeats, UNIT_WORK["quick" if quick else "full"])
+        _solver_units(units)
+        _table_units(units, [x for x in learners if x not in ("solver", "random") and not x.startswith(("ppo:",
+                                                                                                      "neural"))])
+        _deep_units(units, [x for x in learners if x.startswith("ppo:")], quick)
+    torch, busy = sys.modules.get("torch"), [r for r in units.rows if r.get("busy")]
+    setup = {**pin, "repeats": repeats, "busy_load": BUSY_LOAD, "mode": "quick" if quick else "full",
+             "torch_threads": torch.get_num_threads() if torch is not None else None, "wall_seconds": round(watch.wall),
+             "clock": "process CPU of the work alone (time.process_time, every thread)"}
+    return {"rows": units.rows, "setup": setup, "busy": bool(busy), "busy_rows": len(busy),
+            "other_load": _g(watch.other_load, 3)}
+
+
+def unit_costs(record=None):
+    """The unit costs of a saved bench (a record of :func:`read_bench`, a path, or None: ``results/bench.json``) as a
+    ``pandas.DataFrame`` of :data:`UNIT_FIELDS`, a row per learner, level and what (``train``, ``test``);
+    ``attrs["busy"]``: measured on a busy machine; ``attrs["skipped"]``: learners skipped, and why. A cost is
+    decisions times ``us_per_decision`` (:func:`work_cost`). A record without them (format 1): ``ValueError``."""
+    import pandas as pd
+    if record is None or isinstance(record, (str, Path)):
+        record = read_bench(record)
+    if not isinstance(record, dict):
+        raise ValueError(f"record must be a bench record (of read_bench), a path or None, got {type(record).__name__}")
+    rows = [r for r in record.get("unit_costs") or [] if r.get("what") in ("train", "test")]
+    if not rows:
+        raise ValueError(f"the bench of {record.get('date', 'an unknown date')} has no unit costs (format "
+                         f"{record.get('format')}): `python -m sweeper bench --save results/bench.json` measures them")
+    frame = pd.DataFrame([{k: r.get(k) for k in UNIT_FIELDS} for r in rows], columns=list(UNIT_FIELDS))
+    frame.attrs["busy"] = bool(record.get("busy"))
+    frame.attrs["skipped"] = [{"learners": r["learner"], "reason": r.get("reason")}
+                              for r in record.get("unit_costs") or [] if r.get("what") == "skipped"]
+    return frame
+
+
+def work_cost(learner: str, level: str, decisions, what: str = "train", record=None) -> float:
+    """The CPU seconds ``decisions`` training (``what="train"``) or test (``"test"``) decisions of ``learner`` cost on
+    ``level`` (a level's name or its board, e.g. ``"16x30x99"``) by the unit costs of a saved bench (``record``, as
+    for :func:`unit_costs`): ``decisions`` times ``us_per_decision``. ``learner`` is named as on the leaderboard
+    (``"greedy"``, ``"best-window:8x8x10"``, ``"ppo:tiles"``, ``"solver"``, ``"neural"``, a stored network
+    ``"neural:neural_bandit/ID"``...). A learner, level or what not measured: a ``ValueError`` saying what was."""
+    from .experiments.benchmark import level_of
+    if what not in ("train", "test"):
+        raise ValueError(f"what must be 'train' or 'test', got {what!r}")
+    if isinstance(decisions, (bool, np.bool_)) or not isinstance(decisions, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(decisions) or decisions < 0:
+        raise ValueError(f"decisions must be a non-negative number, got {decisions!r}")
+    if not isinstance(level, str) or not isinstance(learner, str) or not learner:
+        raise ValueError(f"learner and level must be names (e.g. 'greedy', 'beginner'), got {learner!r}, {level!r}")
+    level = level_of(level)
+    name = next((p for p in ("neural-symmetric", "neural") if learner.startswith(p + ":")), learner)
+    frame = unit_costs(record)
+    known = list(dict.fromkeys(frame["learner"]))
+    if name not in known:
+        skipped = [s for s in frame.attrs["skipped"] if name in s["learners"].split(", ")]
+        raise ValueError(f"the bench skipped {name}: {skipped[0]['reason']}" if skipped else
+                         f"unknown learner {learner!r}: the bench measured {', '.join(known)}")
+    mine = frame[frame["learner"] == name]
+    hit = mine[(mine["level"] == level) & (mine["what"] == what)]
+    if hit.empty:
+        have = ", ".join(f"{w} on {lv}" for w, lv in zip(mine["what"], mine["level"]))
+        raise ValueError(f"the bench has no {what} cost of {name} on {level}: it measured {have}")
+    return float(decisions) * float(hit["us_per_decision"].iloc[0]) / 1e6
+
+
 def default_path() -> Path:
     """Where the book reads the saved bench: ``results/bench.json`` in the repository."""
     from .experiments.reproduce import default_results
@@ -327,26 +643,56 @@ def check_bench_path(path) -> Path:
     return output_file(path, f"--save {path}")
 
 
-def save_bench(rows: list[dict], path, repeat: int) -> dict:
-    """Write the rows of a full :func:`run_benchmarks` with the date, the machine and the code's provenance
-    as plain JSON (atomically); return the record."""
-    from .experiments.measurements import machine, write_record_or_rescue
+class BusyBench(ValueError):
+    """A bench measured while other processes used the machine, refused by :func:`save_bench`."""
+
+
+def save_bench(rows: list[dict], path, repeat: int, units: dict | None = None, *, allow_busy: bool = False) -> dict:
+    """Write the rows of a full :func:`run_benchmarks` and the unit costs of :func:`unit_cost_section` (``units``;
+    None: none) with the date, the machine and the code's provenance as plain JSON (atomically); return the record.
+    It says whether the machine was busy (``busy``: some unit-cost row was); a busy one is refused with
+    :class:`BusyBench` (written to the temporary directory instead) unless ``allow_busy``, then written marked."""
+    from .checks import boolean
+    from .experiments.measurements import machine, write_record, write_record_or_rescue
     from .experiments.runner import provenance
-    path = check_bench_path(path)
+    path, allow_busy, units = check_bench_path(path), boolean(allow_busy, "allow_busy"), units or {}
     record = {"format": FORMAT, "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
               "machine": machine(), "provenance": provenance(), "repeat": repeat,
-              "repeat_budget_seconds": REPEAT_BUDGET, "rows": rows}
+              "repeat_budget_seconds": REPEAT_BUDGET, "rows": rows, "unit_costs": units.get("rows", []),
+              "unit_setup": units.get("setup"), "busy": bool(units.get("busy")),
+              "busy_rows": int(units.get("busy_rows", 0)), "other_load": units.get("other_load")}
+    if record["busy"] and not allow_busy:
+        import tempfile
+        kept = Path(tempfile.gettempdir()) / f"sweeper-bench-busy-{os.getpid()}.json"
+        try:  # what was measured is never lost
+            write_record(kept, record)
+        except OSError:
+            kept = None
+        measured = [r for r in record["unit_costs"] if "busy" in r]
+        worst = max((r["other_load"] or 0.0) for r in measured if r["busy"])
+        raise BusyBench(f"the machine was busy: in {record['busy_rows']} of {len(measured)} unit-cost rows other "
+                        f"processes used more than {BUSY_LOAD:g} of a core (up to {worst:.2f}); not written to "
+                        f"{path}{f' (the record is in {kept})' if kept else ''}: rerun on a quiet machine, or give "
+                        f"--allow-busy to write it marked busy")
     write_record_or_rescue(path, record, "bench")
     return record
 
 
 def read_bench(path=None) -> dict:
-    """A bench file written by :func:`save_bench` (checked: format and fields)."""
+    """A bench file written by :func:`save_bench` (checked: format and fields); one of format 1 (no unit costs) too."""
     from .experiments.measurements import read_record
     path = default_path() if path is None else Path(path)
     rerun = "`python -m sweeper bench --save results/bench.json` writes it"
-    record = read_record(path, FORMAT, {"format", "date", "machine", "provenance", "repeat", "rows"},
-                         "a bench file", rerun)
-    if not isinstance(record["rows"], list) or not all(isinstance(r, dict) and "workload" in r for r in record["rows"]):
-        raise ValueError(f"{path} is not a bench file of format {FORMAT}: {rerun}")
+    fields = {"format", "date", "machine", "provenance", "repeat", "rows"}
+    try:
+        record = read_record(path, FORMAT, fields | {"unit_costs", "unit_setup", "busy"}, "a bench file", rerun)
+    except ValueError as exc:
+        try:  # the first format: the workloads' rows only
+            record = read_record(path, 1, fields, "a bench file", rerun)
+        except ValueError:
+            raise exc from None
+    rows, units = record["rows"], record.get("unit_costs", [])
+    if not (isinstance(rows, list) and all(isinstance(r, dict) and "workload" in r for r in rows) and isinstance(
+            units, list) and all(isinstance(r, dict) and {"learner", "what"} <= set(r) for r in units)):
+        raise ValueError(f"{path} is not a bench file of format {record['format']}: {rerun}")
     return record

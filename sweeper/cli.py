@@ -243,13 +243,20 @@ def _benchmark_command(sub) -> None:
 
 def _bench_command(sub) -> None:
     """The ``bench`` command's options."""
-    b = sub.add_parser("bench", help="games/s of the standard workloads")
+    b = sub.add_parser("bench", help="games/s of the standard workloads, then the unit costs per learner (CPU per "
+                                     "training and test decision)")
     b.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     b.add_argument("--repeat", type=int, default=None,
-                   help="runs of each workload of up to 10^5 games, the fastest counts (default 3, 1 with --quick)")
-    b.add_argument("--save", default=None, help="write the rows, with date, machine and provenance, as JSON to this "
-                                                "file (the book reads results/bench.json)")
-    b.add_argument("--json", action="store_true")
+                   help="runs of each workload of up to 10^5 games, the fastest counts (default 3, 1 with --quick); "
+                        "each unit cost repeats this often, at least 3 times")
+    b.add_argument("--units-only", action="store_true",
+                   help="measure the unit costs per learner only (not the workloads: cannot be saved)")
+    b.add_argument("--save", default=None, help="write the rows and the unit costs, with date, machine and "
+                                                "provenance, as JSON to this file (the book reads results/bench.json)")
+    b.add_argument("--allow-busy", action="store_true",
+                   help="with --save, write a bench measured while other processes used the machine (marked busy); "
+                        "without it such a bench is refused")
+    b.add_argument("--json", action="store_true", help="print the rows and the unit costs as one JSON object")
 
 
 def _best_window_command(sub) -> None:
@@ -334,6 +341,10 @@ def _refuse_no_effect(args) -> None:
     if args.command == "bench":
         pairs.append((args.save and args.quick, "--save keeps a full bench for the book: a --quick run is a smoke "
                                                 "test with smaller workloads; run without --quick to save"))
+        pairs.append((args.save and args.units_only, "--save keeps a full bench for the book: --units-only measures "
+                                                     "the unit costs alone; run without it to save"))
+        pairs.append((args.allow_busy and not args.save, "--allow-busy lets --save write a bench measured on a busy "
+                                                         "machine: give --save too"))
     for hit, message in pairs:
         if hit:
             raise ValueError(message)
@@ -355,16 +366,7 @@ def _run(args) -> int:
     from .running.training import evaluate, train, warm_up
 
     if args.command == "bench":
-        from .bench import REPEAT, check_bench_path, run_benchmarks, save_bench
-        if args.save:
-            check_bench_path(args.save)
-        rows = run_benchmarks(quick=args.quick, repeat=args.repeat)
-        if args.save:
-            save_bench(rows, args.save, REPEAT if args.repeat is None else args.repeat)
-            print(f"written to {args.save}")
-        if args.json:
-            print(json.dumps(rows))
-        return 0
+        return _bench(args)
     if args.command == "reproduce":
         return _reproduce(args)
     if args.command == "benchmark":
@@ -492,6 +494,29 @@ def _verify(args) -> int:
     verdicts = verify(store, runs, record=args.record)
     print("\n".join(summary(verdicts)))
     return 0 if all(v.status in ("identical", "same values") for v in verdicts) else 1
+
+
+def _bench(args) -> int:
+    """``bench``: the workloads' rows (unless ``--units-only``), then the unit costs per learner; ``--save`` keeps both,
+    refusing a bench measured on a busy machine unless ``--allow-busy``."""
+    from . import bench
+    if args.save:
+        bench.check_bench_path(args.save)
+    if args.repeat is not None and (isinstance(args.repeat, bool) or args.repeat < 1):
+        raise ValueError(f"repeat must be a whole number >= 1, got {args.repeat!r}")
+    rows = [] if args.units_only else bench.run_benchmarks(quick=args.quick, repeat=args.repeat)
+    units = bench.unit_cost_section(quick=args.quick, repeats=args.repeat)
+    if units["busy"]:
+        print(f"note: {units['busy_rows']} unit-cost rows were measured while other processes used the machine "
+              f"(busy)")
+    if args.save:
+        bench.save_bench(rows, args.save, bench.REPEAT if args.repeat is None else args.repeat, units,
+                         allow_busy=args.allow_busy)
+        print(f"written to {args.save}{' (marked busy)' if units['busy'] else ''}")
+    if args.json:
+        print(json.dumps({"rows": rows, "unit_costs": units["rows"], "unit_setup": units["setup"],
+                          "busy": units["busy"]}))
+    return 0
 
 
 def _benchmark(args) -> int:

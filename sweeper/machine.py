@@ -21,7 +21,9 @@ conclusions held: a beginner network trained for 75,000 games won 0.871 of its b
 of its pinned run, inside that run's 95% interval (0.835 to 0.878).
 
 :func:`machine` is the one home of the machine's facts: every stored run's provenance records them
-(:func:`sweeper.experiments.provenance.provenance`), and so do the bench and the timed reproduction.
+(:func:`sweeper.experiments.provenance.provenance`), and so do the bench and the timed reproduction. While a
+measurement runs, :class:`LoadWatch` reads what the other processes use (``/proc/stat``) and
+:func:`alone_on_one_cpu` pins this process to one CPU (the bench's unit costs, :mod:`sweeper.bench`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ import os
 import platform
 import re
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 #: The environment variables that pin torch's CPU kernels to AVX2: ATen's own kernels (``ATEN_CPU_CAPABILITY``),
@@ -116,4 +120,91 @@ def machine() -> dict:
     return facts
 
 
-__all__ = ["CPU_PIN", "ISA_FLAGS", "instruction_sets", "cpu_pin", "pin_cpu", "torch_version", "machine"]
+#: Clock ticks per second, the unit of ``/proc/stat``.
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
+
+
+def busy_ticks() -> int | None:
+    """The CPU time every process has used since boot, summed over every CPU, in clock ticks (``/proc/stat``: user,
+    nice, system, irq, softirq and steal, the time the hypervisor gave to others; not idle or iowait; guest time is
+    inside user); None where the file cannot be read (not Linux)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    if len(fields) < 5 or fields[0] != "cpu":
+        return None
+    v = [int(x) for x in fields[1:9]] + [0] * (9 - len(fields[1:9]))
+    return v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
+
+
+class LoadWatch:
+    """What this process and the others use while a block runs: ``with LoadWatch() as w: ...`` sets ``w.wall``
+    (seconds), ``w.cpu`` (this process's CPU seconds, every thread: :func:`time.process_time`), ``w.other`` (every
+    other process's CPU seconds: the machine's busy time from ``/proc/stat`` less this process's; None where
+    ``/proc/stat`` cannot be read) and ``w.other_load`` (``other`` per second of wall time: cores)."""
+
+    def __enter__(self):
+        self._ticks, self._cpu, self._wall = busy_ticks(), time.process_time(), time.perf_counter()
+        self.wall = self.cpu = self.other = None
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.perf_counter() - self._wall
+        self.cpu = time.process_time() - self._cpu
+        ticks = busy_ticks()
+        self.other = None if ticks is None or self._ticks is None else \
+            max(0.0, (ticks - self._ticks) / CLOCK_TICKS - self.cpu)
+        return False
+
+    @property
+    def other_load(self) -> float | None:
+        return None if self.other is None else self.other / max(self.wall, 1e-9)
+
+
+def other_load_now(seconds: float = 1.0) -> float | None:
+    """Cores other processes use now: their CPU over ``seconds`` of this process sleeping (None without
+    ``/proc/stat``)."""
+    with LoadWatch() as w:
+        time.sleep(seconds)
+    return w.other_load
+
+
+def _threads() -> list[int]:
+    try:
+        return [int(t) for t in os.listdir("/proc/self/task")]
+    except OSError:
+        return [0]
+
+
+@contextmanager
+def alone_on_one_cpu():
+    """Pin this process, every thread of it, to one CPU (the last it may run on: the first often serves the
+    interrupts) while the block runs, then give it back every CPU it had; yields what was done: ``pinned_cpu``
+    (None where ``os.sched_setaffinity`` is missing, not Linux), ``allowed_cpus`` and ``pinning``. The work
+    measured in the block runs in one thread (torch is set to one, :func:`~sweeper.agents.neural.require_torch`)."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield {"pinned_cpu": None, "allowed_cpus": os.cpu_count(),
+               "pinning": "none: os.sched_setaffinity is not available on this system"}
+        return
+    before = os.sched_getaffinity(0)
+    cpu = max(before)
+    for tid in _threads():
+        try:
+            os.sched_setaffinity(tid, {cpu})
+        except OSError:  # a thread that ended meanwhile
+            pass
+    try:
+        yield {"pinned_cpu": cpu, "allowed_cpus": sorted(before),
+               "pinning": "os.sched_setaffinity, every thread of the process"}
+    finally:
+        for tid in _threads():
+            try:
+                os.sched_setaffinity(tid, before)
+            except OSError:
+                pass
+
+
+__all__ = ["CPU_PIN", "ISA_FLAGS", "instruction_sets", "cpu_pin", "pin_cpu", "torch_version", "machine", "CLOCK_TICKS",
+           "busy_ticks", "LoadWatch", "other_load_now", "alone_on_one_cpu"]
