@@ -485,22 +485,24 @@ def _neural_train(units: _Units, learner: str, warm, board: str, games: int, lea
 
 
 def _neural_units(units: _Units) -> None:
-    """The neural bandit as the book's networks learn (:data:`~sweeper.experiments.neural_runs.NEURAL_LEVELS`): a
+    """The neural bandit as the book's networks learn (:data:`~sweeper.experiments.neural_runs.WORK_LEVELS`: the
+    warm start's learning, then :data:`~sweeper.experiments.neural_runs.NEURAL_LEARNING` with the symmetries): a
     network warmed up for ``neural_warm`` beginner games with the warm start's learning (an untrained one loses at
     once: its games would be unrepresentatively short), then per level trained with the level's learning and tested
     as the leaderboard tests a network (batched), as trained and playing symmetric; and the expert networks' weight
     averaging (training only)."""
     from .agents.neural import NeuralAgent
     from .experiments.benchmark import level_of
-    from .experiments.neural_runs import AVERAGED_LEVELS, NEURAL_LEARNING, NEURAL_LEVELS, WARM_START
+    from .experiments.neural_runs import (AVERAGED_LEVELS, NEURAL_LEARNING, WORK_LEARNING, WORK_LEVELS,
+                                          WORK_WARM_START)
     from .running.neural_play import NeuralLearning, train_neural
     w = units.work
     warm = NeuralAgent(seed=7)
-    train_neural(warm, WARM_START[0], w["neural_warm"], seed=7, learning=NeuralLearning(**WARM_START[2]))
-    games = dict(zip(NEURAL_LEVELS, w["neural_train"]))
-    for board, tests, symmetric in zip(NEURAL_LEVELS, w["neural_test"], w["neural_symmetric"]):
-        net = _neural_train(units, "neural", warm, board, games[board],
-                            {**NEURAL_LEARNING, **NEURAL_LEVELS[board].get("learning", {})})
+    train_neural(warm, WORK_WARM_START[0], w["neural_warm"], seed=7,
+                 learning=NeuralLearning(**{**WORK_LEARNING, **WORK_WARM_START[2]}))
+    games = dict(zip(WORK_LEVELS, w["neural_train"]))
+    for board, tests, symmetric in zip(WORK_LEVELS, w["neural_test"], w["neural_symmetric"]):
+        net = _neural_train(units, "neural", warm, board, games[board], {**NEURAL_LEARNING, **WORK_LEARNING})
         units.test("neural", net, level_of(board), tests, "evaluate_neural")
         net = net.copy()
         net.symmetric = True
