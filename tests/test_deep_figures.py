@@ -72,34 +72,81 @@ def test_the_hyperparameters_come_from_the_runs():
     assert h.loc["rewards", "tiles"] == "win 1, loss -1, per safe tile 0.0185" and h.loc["weights", "cnn"] == "574,689"
 
 
-def test_the_signals_are_compared_at_the_same_cpu_time():
+def _neural_points(decisions=(100_000, 1_000_000)):
+    """The neural bandit's beginner checkpoints, hand-made: two per seed, at ``decisions`` (its warm start's
+    included), 7,500 and 75,000 games, 155 and 1,545 CPU seconds recorded."""
+    return pd.DataFrame({"board": "8x8x10", "seed": [1, 1, 2, 2, 3, 3], "games_all": [7_500, 75_000] * 3,
+                         "games": [7_000, 74_500] * 3, "decisions_all": list(decisions) * 3,
+                         "updates_all": [2_000, 9_000] * 3, "cpu_seconds": [155.0, 1545.0] * 3, "test_games": 1000,
+                         "wins": [780, 858] * 3, "revealed": [0.94, 0.955] * 3})
+
+
+def test_the_signals_are_compared_after_as_many_training_decisions():
     r = deep.deep_runs(_outputs())
-    neural = pd.DataFrame({"board": "8x8x10", "seed": [1, 1, 2, 2, 3, 3], "games": [7_500, 75_000] * 3,
-                           "cpu_seconds": [155.0, 1545.0] * 3, "test_games": 1000, "wins": [780, 858] * 3,
-                           "revealed": [0.94, 0.955] * 3})
-    sp = deep.signal_points(r["checkpoints"], neural)
+    sp = deep.signal_points(r["checkpoints"], _neural_points())
     assert set(sp["learner"]) == {"PPO, per tile (reward)", "neural bandit (labels)"} and len(sp) == 12
-    text = deep.signal_verdict(sp)
-    # the neural bandit's last checkpoint within 25 CPU minutes is the one at 155 s (1,545 s is past it)
-    assert "within that CPU time (2.6 minutes, 7,500 games, 3 seeds) wins 0.780" in text
-    assert "the per-tile PPO wins 0.020 [" in text and "reveals 50% of the safe tiles" in text
+    ppo = sp[sp["learner"].str.startswith("PPO")]
+    assert ppo["decisions"].tolist() == [16_000, 160_000] * 3 and ppo["gradient_steps"].isna().all()
+    text = deep.signal_verdict(sp, noise=1.5)
+    # the work first: PPO's environment steps are its decisions; the bandit's checkpoint within as many
+    assert text.startswith("After 160,000 training decisions (its environment steps; 3 seeds, 9,000 games on "
+                           "average), the per-tile PPO wins 0.020 [")
+    assert ("at its last checkpoint within as many decisions (100,000 decisions on average, its warm start "
+            "included; 2,000 gradient steps and 7,500 games, 3 seeds) wins 0.780") in text
+    assert "reveals 50% of the safe tiles" in text
     # a seed-level verdict, and no claim about the signals beyond the two learners as built
-    assert "this PPO configuration, with the settings above and untuned, won fewer in the same CPU time" in text
+    assert "this PPO configuration, with the settings above and untuned, won fewer with at least as many training " \
+        "decisions" in text
+    assert "do not show the two after equal work" not in text
     assert "a comparison of these two learners as built, not of the two signals." in text
-    assert "bought" not in text
+    assert text.index("training decisions") < text.index("CPU")  # the work leads; the CPU follows, as recorded
+    assert "In process CPU as recorded, PPO's training took 25.0 minutes and the neural bandit's 2.6: 9.7 times " \
+        "more for PPO, beyond the clock's noise." in text
+    assert "a difference no larger than the clock's noise." in deep.signal_verdict(sp, noise=10.0)
+    assert "bought" not in text and "same CPU time" not in text
     at = deep.signal_at_budget(sp)
     assert at.groupby("learner")["games"].max().to_dict() == {"PPO, per tile (reward)": 9_000,
                                                                "neural bandit (labels)": 7_500}
+    assert at["within"].all()
 
 
-def test_the_costs_average_the_seeds_and_add_greedy():
+def test_without_a_checkpoint_within_ppos_decisions_the_verdict_says_so():
+    r = deep.deep_runs(_outputs())
+    sp = deep.signal_points(r["checkpoints"], _neural_points(decisions=(500_000, 1_000_000)))
+    at = deep.signal_at_budget(sp)
+    net = at[~at["learner"].str.startswith("PPO")]
+    assert net["decisions"].tolist() == [500_000] * 3 and not net["within"].any()  # the first, past PPO's
+    text = deep.signal_verdict(sp, noise=1.5)
+    assert ("has no checkpoint within as many decisions; at its first (500,000 decisions on average, its warm start "
+            "included, 3.1 times PPO's; 2,000 gradient steps and 7,500 games, 3 seeds) it wins 0.780") in text
+    assert "won fewer after 3.1 times fewer training decisions" in text
+    assert "The stored runs do not show the two after equal work" in text
+    # one seed with a checkpoint within PPO's decisions, two without: both named
+    mixed = _neural_points(decisions=(500_000, 1_000_000))
+    mixed.loc[0, "decisions_all"] = 150_000
+    text = deep.signal_verdict(deep.signal_points(r["checkpoints"], mixed), noise=1.5)
+    assert "at its last checkpoint within as many decisions, or its first for a seed with none that early (383,333 " \
+        "decisions on average" in text and "won fewer at these checkpoints" in text
+    assert "The stored runs do not show the two after equal work" in text
+
+
+def test_the_costs_count_the_work_first_and_keep_the_cpu_as_recorded():
     runs = deep.deep_runs(_outputs())["runs"]
-    greedy = {"games": 1_000_000, "seconds": 25.0, "games_per_second": 40_000.0}
+    greedy = {"games": 1_000_000, "decisions": 23_500_000.0, "seconds": 25.0, "cpu_seconds": [20.0, 25.0, 30.0],
+              "games_per_second": 40_000.0}
     c = deep.costs_table(runs, greedy)
     assert list(c.index) == ["per tile, 160,000 steps", "CNN, 60,000 steps", deep.GREEDY]
-    assert c.loc["CNN, 60,000 steps", "games"] == "5,000" and c.loc["CNN, 60,000 steps", "CPU s"] == "100 (100-100)"
-    assert c.loc["per tile, 160,000 steps", "games / CPU s"] == "6.0"
-    assert c.loc[deep.GREEDY, "games / CPU s"] == "40,000"
+    assert list(c.columns) == ["environment steps", "training decisions", "games", "decisions / game", "weights",
+                               "CPU s (as recorded)"]
+    cnn = c.loc["CNN, 60,000 steps"]
+    assert cnn["environment steps"] == cnn["training decisions"] == "60,000" and cnn["games"] == "5,000"
+    assert cnn["decisions / game"] == "12.0" and cnn["CPU s (as recorded)"] == "100 (100-100)"
+    g = c.loc[deep.GREEDY]
+    assert g["training decisions"] == "23,500,000" and g["decisions / game"] == "23.5" and g["environment steps"] == "—"
+    assert g["CPU s (as recorded)"] == "25 (20-30)"
+    # greedy's runs have not recorded their decisions yet: said so
+    assert deep.costs_table(runs, {**greedy, "decisions": np.nan}).loc[deep.GREEDY, "training decisions"] == \
+        "not recorded"
 
 
 def test_the_mean_curves_keep_the_blocks_every_seed_reached():
@@ -200,6 +247,35 @@ def test_the_benchmarks_ppo_rows_are_checked_to_be_the_chapters_networks():
             for s, (_, out) in zip((1, 2, 3), [o for o in _outputs() if o[0].params.get("steps") == 60_000])]
     assert deep.ppo_pairs(_outputs() + wide, _bench_outputs()).equals(pairs)
     assert deep.ppo_pairs(_outputs(), []).empty
+
+
+def test_the_clock_noise_is_the_spread_of_the_cpu_recorded_for_the_same_work():
+    pairs = deep.ppo_pairs(_outputs(), _bench_outputs())
+    noise = deep.clock_noise(pairs)
+    # the chapter's 1,500 and 100 s against 1,200 * 1.1 ... 1.3 and 80 * 1.1 ... 1.3: each pair's larger over smaller
+    want = [1500 / 1320, 1500 / 1440, 1560 / 1500, 100 / 88, 100 / 96, 104 / 100]
+    assert noise["factors"] == pytest.approx(want) and noise["pairs"] == 6
+    assert noise["low"] == pytest.approx(min(want)) and noise["high"] == pytest.approx(1500 / 1320)
+    assert noise["policies"] == ["per-tile network", "CNN"] and noise["seeds"] == [1, 2, 3]
+    text = deep.noise_sentence(noise)
+    assert ("the per-tile network and CNN of [the deep-RL chapter](14_deep_rl.html), trained twice with the same seeds "
+            "(1, 2 and 3), took the same environment steps and played the same training games") in text
+    assert f"differed by a factor of {min(want):.2f} to {1500 / 1320:.2f} between the two runs (6 pairs)" in text
+    assert f"only where they differ by more than {1500 / 1320:.2f} times." in text
+    # a pair that did not do the same work measures nothing
+    other = deep.ppo_pairs(_outputs(), _bench_outputs({("tiles", 1): 9_001}))
+    assert deep.clock_noise(other)["pairs"] == 5
+    assert deep.clock_noise(pairs.iloc[:0]) == {} and "not measured" in deep.noise_sentence({})
+
+
+def test_the_clock_noise_of_the_stored_runs_is_that_of_their_meta_json():
+    """On the committed paper-scale runs: the factors are those of the recorded CPU seconds, seed by seed."""
+    pairs = deep.ppo_pairs()
+    noise = deep.clock_noise(pairs)
+    ratios = [max(a / b, b / a) for a, b in zip(pairs["cpu_seconds"], pairs["bench_cpu_seconds"])]
+    assert noise["pairs"] == len(pairs) == 6 and pairs["same"].all()
+    assert noise["low"] == pytest.approx(min(ratios)) and noise["high"] == pytest.approx(max(ratios))
+    assert f"a factor of {min(ratios):.2f} to {max(ratios):.2f}" in deep.noise_sentence(noise)
 
 
 def test_the_same_networks_sentence_holds_the_stored_numbers():

@@ -14,8 +14,8 @@ from made_benchmark import made_bench
 def _output(board, seed, own_wins, others, points=None):
     """One run's output: 1,000 test games per level, in the order of the levels (as the experiment stores them: the
     i-th plays the boards of ``held_out_seed(seed, i)``, the checkpoints those of 0); ``others`` maps a test level to
-    its wins; ``points``: the wins at the two checkpoints (100 and 300 games, the end of training), by default half
-    of ``own_wins`` and ``own_wins``."""
+    its wins; ``points``: the wins at the two checkpoints (100 and 300 games, 2,000 and 6,000 decisions, 130 and 400
+    gradient steps: the end of training), by default half of ``own_wins`` and ``own_wins``."""
     tests = []
     wins_on = {board: own_wins, **others}
     for test, wins in ((t, wins_on[t]) for t in nf.LEVELS if t in wins_on):
@@ -25,7 +25,8 @@ def _output(board, seed, own_wins, others, points=None):
                       "quality_sure_share": 0.9, "quality_missed_per_sure": 0.01 * seed,
                       "quality_regret_per_decision": 0.001 * seed})
     points = points or (own_wins // 2, own_wins)
-    points = pd.DataFrame({"games": [100, 300], "cpu_seconds": [60.0, 1700.0], "wins": list(points),
+    points = pd.DataFrame({"games": [100, 300], "decisions": [2_000, 6_000], "updates": [130, 400],
+                           "cpu_seconds": [60.0, 1700.0], "wins": list(points),
                            "test_games": 1000, "win_rate": [w / 1000 for w in points]})
     view = np.full((8, 8), 9, np.int8)
     mines = np.zeros((8, 8), bool)
@@ -89,10 +90,12 @@ def test_targets_and_sentences_agree_with_the_numbers():
     assert "3 seeds pooled): 0.010 below the target of 0.87 (lowest seed 0.850)" in f["targets"]
     assert "0.200 below the target of 0.80 (lowest seed 0.600); the networks trained for 8x8x10 win 0.702 here " \
         "(pooled; the transfer verdicts below" in f["targets"]  # better, but short of the target: not said "at or above"
-    assert "8x8x10 (8x8x10): 300 games on its own board, 28.3 CPU minutes in all (the seeds 28.3 to 28.3)" \
-        in f["speed"]
-    assert "on 8x8x10, from 0.430 at 1.0 CPU minutes to 0.860 at 28.3 (+0.430, seeds +0.425, +0.430, +0.435), " \
-        "95% interval over the seeds [" in f["rising"] and "still rising when the budget ran out" in f["rising"]
+    assert ("8x8x10 (8x8x10): 6,000 decisions (the seeds 6,000 to 6,000) and 400 gradient steps in 300 games (its "
+            "last phase, on its own board: 6,000 decisions and 300 games)") in f["speed"]
+    assert "CPU" not in f["speed"] and "CPU" not in f["rising"]  # the work, counted; never the recorded seconds
+    assert "on 8x8x10, from 0.430 after 2,000 training decisions to 0.860 after 6,000 (+0.430, seeds +0.425, " \
+        "+0.430, +0.435), 95% interval over the seeds [" in f["rising"] and "still rising when the budget ran out" \
+        in f["rising"]
 
 
 def test_a_level_is_called_still_rising_only_when_the_seeds_agree():
@@ -119,12 +122,6 @@ def test_the_regret_sentence_names_both_oracles_and_draws_no_order():
     assert "ranks neither against the other and sets no floor" in text
     assert "below that gap" not in text and "the floor of any agent" not in text
     assert nf.regret_sentence(q.assign(test="16x16x40"), w) == ""
-
-
-def test_the_budget_reads_the_last_checkpoint_within_it():
-    a = nf.at_cpu(_runs()["checkpoints"], 1800)
-    assert len(a) == 6 and (a["cpu_seconds"] == 1700.0).all()
-    assert nf.at_cpu(_runs()["checkpoints"], 100)["games"].eq(100).all()
 
 
 def test_a_target_is_met_only_when_no_seed_falls_more_than_002_below_it():
@@ -170,11 +167,14 @@ def test_the_charts_draw_the_hand_made_runs():
     players = _players()
     spec = nc.checkpoints_chart(r["checkpoints"], players, nf.TARGETS).to_dict()
     assert len(spec["hconcat"]) == 2 and spec["hconcat"][0]["title"] == "beginner (8x8x10)"
+    line = spec["hconcat"][0]["layer"][2]["encoding"]
+    assert line["x"]["field"] == "decisions_all" and line["x"]["title"] == "training decisions (curriculum included)"
+    assert "CPU" not in str(spec)  # the chart's axis and tooltips are the work, counted
     assert len(nc.calibration_chart(nf.calibration(r)).to_dict()["hconcat"]) == 2
     row = nf.worst_mistakes(r["mistakes"]).iloc[0]
     assert "the exact P(mine) is 100%" in nc.mistake_chart(row).to_dict()["title"]
-    with pytest.raises(ValueError, match="cpu_minutes"):
-        nc.checkpoints_chart(r["checkpoints"], players, nf.TARGETS, x="seconds")
+    with pytest.raises(ValueError, match="decisions_all"):
+        nc.checkpoints_chart(r["checkpoints"], players, nf.TARGETS, x="cpu_minutes")
 
 
 # ------------------------------------------------------------- on the benchmark's boards (ext:benchmark) --
@@ -203,19 +203,99 @@ def test_transfer_verdicts_rest_on_the_seeds():
     assert len(t) == 2 and all(i[0] != i[1] for i in t.index)
 
 
-def test_one_clock_sets_every_learner_on_the_boards_the_networks_played():
-    r = _runs()
+def _learners_bench(greedy=(21_000, 22_000, 23_000), cnn_steps=1_000):
+    """The benchmark's runs for :func:`nf.learners`, each trained one recording its counted work: the solver, random
+    clicks, the greedy table (73, 74, 75 of 100 beginner boards; ``greedy``: its training decisions, a None: that
+    seed's not recorded), the per-tile PPO (50, 55, 60; 4,000 environment steps) and the CNN PPO (10, 12, 14;
+    ``cnn_steps``)."""
+    from made_benchmark import bench_output
+    from sweeper.viz.figures import benchmark as bf
+    outs = [bench_output("solver", 0, "solver", {"beginner": 88, "intermediate": 17, "expert": 9}),
+            bench_output("random", 0, "random", {})]
+    for s, d in zip((1, 2, 3), greedy):
+        outs.append(bench_output("greedy", s, "table", {"beginner": 72 + s, "intermediate": 8}, train_board="8x8x10"))
+        outs[-1][1].info["train_decisions"] = d or 0
+    for policy, steps, wins in (("tiles", 4_000, (50, 55, 60)), ("cnn", cnn_steps, (10, 12, 14))):
+        for s, w in zip((1, 2, 3), wins):
+            outs.append(bench_output(f"ppo:{policy}", s, "PPO", {"beginner": w}, boards=(100,), train_board="8x8x10",
+                                     cpu=1500.0))
+            outs[-1][1].info["steps"] = steps
+    bench = bf.benchmark_runs(outs)
+    s = bench["scores"]
+    s.loc[(s["spec"] == "greedy") & s["seed"].isin([i + 1 for i, d in enumerate(greedy) if d is None]),
+          "train_decisions"] = np.nan
+    return bench
+
+
+def _hundred_boards(r):
+    """The runs with checkpoints on 100 boards (the benchmark's made runs hold 100 beginner boards)."""
     cp = r["checkpoints"]
     r["checkpoints"] = cp.assign(test_games=100, wins=(cp["wins"] // 10), win_rate=(cp["wins"] // 10) / 100)
-    c = nf.one_clock(r, made_bench(networks=False))
+    return r
+
+
+def test_learners_sets_every_learner_side_by_side_by_the_work_of_its_training():
+    r = _hundred_boards(_runs())
+    c = nf.learners(r, _learners_bench())
     beg = c[c["board"] == "8x8x10"].set_index("agent")
-    assert beg.loc["network", "cpu_minutes"].tolist() == pytest.approx([1.0, 1700 / 60])
-    assert beg.loc["greedy table (the paper's)", "cpu_minutes"] == pytest.approx(58 / 60)
-    assert beg.loc["greedy table (the paper's)", "win_rate"] == pytest.approx(0.74)
-    assert beg.loc["exact solver (trains nothing)", "seeds"] == 1
+    nets = beg.loc["network"]
+    assert nets["decisions"].tolist() == [2_000, 6_000] and nets["gradient_steps"].tolist() == [130, 400]
+    assert nets["games"].tolist() == [100, 300] and nets["env_steps"].isna().all()
+    greedy = beg.loc["greedy table (the paper's)"]
+    assert greedy["decisions"] == 22_000 and greedy["games"] == 1000 and np.isnan(greedy["env_steps"])
+    assert greedy["win_rate"] == pytest.approx(0.74) and greedy["seeds"] == 3
+    tiles = beg.loc["MaskablePPO, per-tile policy"]
+    assert tiles["decisions"] == tiles["env_steps"] == 4_000  # a PPO policy's decisions are its environment steps
+    solver = beg.loc["exact solver (trains nothing)"]
+    assert solver["decisions"] == 0 and solver["seeds"] == 1 and solver["µs_per_decision"] == pytest.approx(10.0)
+    assert "cpu_minutes" not in c and "cpu_seconds" not in c  # no recorded CPU of training on this table
     # the benchmark holds 20 intermediate boards, fewer than the networks played: no row on other boards
     assert set(c.loc[c["board"] == "16x16x40", "agent"]) == {"network"}
-    assert nf.one_clock_table(c).shape[1] == 6
+    table = nf.learners_table(c)
+    assert list(table.columns) == ["agent", "seeds", "training decisions", "gradient steps", "environment steps",
+                                   "training games", "win rate [95%]", "seeds' range",
+                                   "test µs / decision (as recorded)"]
+    row = table[table["agent"] == "greedy table (the paper's)"].iloc[0]
+    assert row["training decisions"] == "22,000" and row["environment steps"] == ""
+    # a run that recorded no decisions: said so, never a number
+    missing = nf.learners(r, _learners_bench(greedy=(21_000, None, 23_000)))
+    assert np.isnan(missing.set_index("agent").loc["greedy table (the paper's)", "decisions"])
+    table = nf.learners_table(missing)
+    assert table[table["agent"] == "greedy table (the paper's)"]["training decisions"].iloc[0] == "not recorded"
+    assert "whose training decisions are not recorded (1,000 games), wins 0.740 [" in nf.learners_sentence(missing)
+
+
+def test_the_learners_sentence_compares_the_work_and_the_clock_only_beyond_its_noise():
+    r = _hundred_boards(_runs())
+    c = nf.learners(r, _learners_bench())
+    text = nf.learners_sentence(c, noise=1.5)
+    assert text.startswith("On beginner, on the same boards, by the work of their training")
+    # the greedy table made more decisions than the networks ever did: their end is within as many
+    assert ("the greedy table (the paper's) made 22,000 training decisions in 1,000 games and wins 0.740 [" in text)
+    assert ("within as many decisions the networks' last checkpoint, after 6,000 (0.27 times its), wins 0.860 "
+            "[") in text and "more than it" in text
+    assert ("the MaskablePPO, per-tile policy made 4,000 training decisions, its environment steps, in 1,000 games "
+            "and wins 0.550 [") in text
+    assert "after 2,000 (0.50 times its), wins 0.427 [" in text
+    # the CNN made fewer decisions than the networks' first checkpoint: no checkpoint after as many
+    assert ("the MaskablePPO, CNN policy made 1,000 training decisions, its environment steps, in 1,000 games and "
+            "wins 0.120 [") in text
+    assert "the networks have no checkpoint within as many decisions: their first, after 2,000 (2.0 times as " \
+        "many), wins 0.427 [" in text
+    assert "At the end of their training, after 6,000 decisions and 400 gradient steps (curriculum included), " \
+        "the networks win 0.860 [" in text
+    assert text.endswith("The exact solver trains nothing and wins 0.880; it pays at play: 10 µs of test CPU per "
+                         "decision as recorded.")  # the networks' test CPU is not in these runs: no comparison
+    assert "CPU minutes" not in text
+    # with the networks' test CPU: in order only beyond the clock's noise
+    r["tests"] = r["tests"].assign(test_cpu_seconds=0.2, test_decisions=1_000)  # 200 µs per decision
+    c = nf.learners(r, _learners_bench())
+    assert nf.learners_sentence(c, noise=1.5).endswith(
+        "10 µs of test CPU per decision as recorded, against the networks' 200, 20 times less, beyond the clock's "
+        "noise.")
+    assert nf.learners_sentence(c, noise=25.0).endswith(
+        "against the networks' 200 (no order within the clock's noise).")
+    assert nf.learners_sentence(c).endswith("(no order within the clock's noise).")  # noise unknown: no order
 
 
 def test_the_how_good_chapter_sets_its_players_beside_the_leaderboard():
@@ -248,7 +328,7 @@ def test_the_regret_sentence_adds_the_benchmarks_one_scale():
     assert "On one scale" not in nf.regret_sentence(q, w, made_bench(networks=False))
 
 
-def test_the_facts_name_the_curriculum_and_count_its_games_and_cpu():
+def test_the_facts_name_the_curriculum_and_count_its_work():
     task, out = _output("16x30x99", 1, 300, {})
     out.info.update(curriculum_boards=["8x8x10", "16x16x40"], curriculum_games=[10_000, 2_000],
                     curriculum_decisions=[100_000, 50_000], curriculum_updates=[5_000, 1_000],
@@ -258,20 +338,18 @@ def test_the_facts_name_the_curriculum_and_count_its_games_and_cpu():
     f = r["facts"].iloc[0]
     assert f["path"] == "8x8x10 → 16x16x40 → 16x30x99" and f["games_all"] == 12_300 and f["cpu_seconds"] == 2_150.0
     assert f["decisions"] == 156_000 and f["updates"] == 6_400
-    assert r["checkpoints"]["cpu_seconds"].tolist() == [660.0, 2_150.0]
-    assert nf.facts_table(r["facts"]).loc["16x30x99", "learnt on"] == "8x8x10 → 16x16x40 → 16x30x99"
-
-
-def test_the_one_clock_sentence_sets_each_trained_agent_beside_the_networks_after_as_much_cpu():
-    r = _runs()
+    assert (f["decisions_own"], f["updates_own"]) == (6_000, 400)
     cp = r["checkpoints"]
-    r["checkpoints"] = cp.assign(test_games=100, wins=(cp["wins"] // 10), win_rate=(cp["wins"] // 10) / 100)
-    text = nf.one_clock_sentence(nf.one_clock(r, made_bench(networks=False)))
-    assert text.startswith("On beginner, on the same boards and one clock")
-    assert "the greedy table (the paper's) trained for 1.0 CPU minutes and wins 0.740 [" in text
-    assert "the networks' first checkpoint after as much CPU, at 1.0 minutes, wins 0.427 [" in text
-    assert "At the end of their 28.3 minutes the networks win 0.860 [" in text
-    assert "The exact solver trains nothing and wins 0.880; it pays at play, 10 µs of CPU per decision." in text
+    assert cp["cpu_seconds"].tolist() == [660.0, 2_150.0]
+    # the checkpoints' work with the curriculum's: its 150,000 decisions and 6,000 gradient steps added
+    assert cp["decisions_all"].tolist() == [152_000, 156_000] and cp["updates_all"].tolist() == [6_130, 6_400]
+    assert cp["games_all"].tolist() == [12_100, 12_300]
+    table = nf.facts_table(r["facts"])
+    assert table.loc["16x30x99", "learnt on"] == "8x8x10 → 16x16x40 → 16x30x99"
+    assert table.loc["16x30x99", "decisions"] == "156,000" and table.loc["16x30x99", "gradient steps"] == "6,400"
+    # the recorded CPU stays as a record, named so; no rate per CPU second
+    assert table.loc["16x30x99", "CPU min (as recorded)"] == "35.8"
+    assert [c for c in table.columns if "CPU" in c] == ["CPU min (as recorded)"]
 
 
 def test_mistakes_per_game_multiply_the_decisions_sure_share_and_misses():
@@ -305,8 +383,9 @@ def test_the_budget_sentence_names_the_checkpoints_it_had():
     points = points.assign(lo=[c[0] for c in ci], hi=[c[1] for c in ci])
     first = points[(points["board"] == "8x8x10") & (points["lo"] > greedy["hi"])].groupby("seed").head(1)
     text = nf.budget_sentence(first, greedy, points)
-    assert "seed 1 after 28.3 CPU minutes (300 games: 0.850 [" in text
-    assert "(after about 1 CPU minutes, and at the end)" in text and "the same boards as the table's 3 seeds" in text
+    assert "seed 1 after 6,000 training decisions (300 games: 0.850 [" in text
+    assert "(after 2,000 decisions, the means over the seeds, and at the end)" in text
+    assert "the same boards as the table's 3 seeds" in text and "CPU" not in text
 
 
 def test_symmetric_play_pairs_each_network_with_itself_on_the_same_boards():
@@ -331,6 +410,9 @@ def test_symmetric_play_pairs_each_network_with_itself_on_the_same_boards():
     text = ns.symmetric_sentence(t)
     assert "on 8x8x10 (100 boards, 3 networks) the symmetric networks win more: +0.023 [" in text
     assert "at 8.0 times the test CPU per decision; the target of 0.87 is met (pooled 0.883, lowest seed 0.870)" in text
+    assert ns.symmetric_sentence(t, noise=1.5) == text  # 8 times: beyond a noise of 1.5
+    assert "at a test CPU per decision within the clock's noise of theirs (8.0 times); the target" in \
+        ns.symmetric_sentence(t, noise=10.0)
     first = ns.symmetric_play(bench, boards=50).iloc[0]
     assert first["boards"] == 50 and first["plain"] == pytest.approx(1.0)  # the first 50 boards are all won
     assert ns.symmetric_table(t).loc["8x8x10", "met"] == "yes" and "met" not in ns.symmetric_table(t, targets=False)
@@ -348,6 +430,9 @@ def test_the_price_of_symmetric_play_sets_it_beside_the_solver():
     text = ns.price_sentence(ns.symmetric_price(sym, clock))
     assert ("on 16x30x99, 1,200 µs more per decision bought +0.050; at 1,600 µs the symmetric networks are 5.0 times "
             "cheaper per decision than the solver, and win 0.360, 0.090 below the solver's 0.450") in text
+    assert ns.price_sentence(ns.symmetric_price(sym, clock), noise=1.5) == text
+    assert ("at 1,600 µs the symmetric networks are within the clock's noise of the solver's CPU per decision, and "
+            "win 0.360") in ns.price_sentence(ns.symmetric_price(sym, clock), noise=6.0)
 
 
 def test_without_symmetric_runs_the_section_says_how_to_make_them():

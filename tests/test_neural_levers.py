@@ -33,6 +33,9 @@ def test_the_ablation_sets_every_lever_against_the_defaults():
     table = nl.lever_table(levers)
     assert table.loc["defaults", "against the defaults [95%]"] == ""
     assert table.loc["curriculum", "win rate [95%]"].startswith("0.740 [")
+    assert table.loc["curriculum", "decisions"] == "160,000" and table.loc["curriculum", "gradient steps"] == "13,000"
+    assert table.loc["curriculum", "CPU min (as recorded)"] == "10.0"
+    assert [c for c in table.columns if "CPU" in c] == ["CPU min (as recorded)"]  # no rate per CPU second
     text = nl.lever_sentence(levers)
     assert "won 0.640 of the first 1,000 intermediate boards" in text
     assert "won more on the same boards: curriculum (0.740, +0.100)" in text
@@ -41,15 +44,22 @@ def test_the_ablation_sets_every_lever_against_the_defaults():
     assert "one seed" in text.lower()
 
 
-def test_the_cost_sentence_names_the_levers_that_changed_the_pace():
+def test_the_cost_sentence_sets_apart_only_the_levers_beyond_the_clocks_noise():
     outputs = [("defaults", _lever(640)), ("symmetries", _lever(650))]
-    fast = _lever(700)
+    fast, slow = _lever(700), _lever(600)
     fast.info.update(train_decisions=180_000, train_updates=1_500)
-    levers = nl.with_differences(nl.lever_runs(outputs + [("minibatch 128, replay 0.5", fast)]))
-    text = nl.cost_sentence(levers)
-    assert "the defaults played 100 decisions per CPU second and took 3,000 gradient steps" in text
-    assert "minibatch 128, replay 0.5: 3.00 times the defaults' decisions per CPU second and 0.50 times" in text
-    assert "symmetries:" not in text
+    slow.info.update(train_decisions=72_000, train_updates=3_600)  # 1.2 times the defaults': within a noise of 1.5
+    levers = nl.with_differences(nl.lever_runs(outputs + [("minibatch 128, replay 0.5", fast), ("mine counter", slow)]))
+    text = nl.cost_sentence(levers, noise=1.5)
+    assert text.startswith("In the same 10 CPU minutes of budget the defaults made 60,000 training decisions and took "
+                           "3,000 gradient steps, all phases counted. Each lever's decisions and gradient steps, as "
+                           "factors of the defaults': ")
+    assert "beyond the clock's noise (1.50 times), minibatch 128, replay 0.5 (3.00 and 0.50)" in text
+    assert ("within it, where the load of the machine may account for the difference, symmetries (1.00 and 1.00); "
+            "mine counter (1.20 and 1.20).") in text
+    assert "per CPU second" not in text
+    assert "none beyond the clock's noise (4.00 times)" in nl.cost_sentence(levers, noise=4.0)
+    assert "no lever is set apart" in nl.cost_sentence(levers)  # the noise unknown: no lever set apart
 
 
 def _expert(wins, decisions=300_000, updates=1_200):
@@ -71,10 +81,11 @@ def test_the_expert_study_sets_its_levers_against_the_expert_recipe():
     assert "trained for 15 CPU minutes won 0.300 of the first 1,000 expert boards" in text
     assert "won more on the same boards: replay 1 (0.360, +0.060)" in text
     assert "cannot be told apart from the recipe on 1,000 boards" in text
-    cost = nl.cost_sentence(levers)
-    assert cost.startswith("In the same 15 CPU minutes the recipe played")
-    assert "replay 1: 0.63 times the recipe's decisions per CPU second and 1.11 times its gradient steps" in cost
-    assert "mine counter:" not in cost
+    cost = nl.cost_sentence(levers, noise=1.5)
+    assert cost.startswith("In the same 15 CPU minutes of budget the recipe made 400,000 training decisions")
+    assert "as factors of the recipe's: beyond the clock's noise (1.50 times), replay 1 (0.62 and 1.11)" in cost
+    assert "within it, where the load of the machine may account for the difference, mine counter (1.00 and 1.00)" \
+        in cost
 
 
 def test_the_doubled_budget_is_set_against_the_same_seeds_stored_network():

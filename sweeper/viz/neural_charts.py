@@ -15,24 +15,30 @@ LEVEL_NAMES = {"8x8x10": "beginner (8x8x10)", "16x16x40": "intermediate (16x16x4
 RULES = {"solver": ("exact solver", [1, 0]), "greedy": ("greedy table", [6, 3]), "target": ("target", [2, 2])}
 
 
-def checkpoints_chart(points: pd.DataFrame, players: pd.DataFrame, targets: dict, x: str = "cpu_minutes"
+#: The work a checkpoints chart can be drawn against: column of the checkpoints -> the axis's title.
+WORK_AXES = {"decisions_all": "training decisions (curriculum included)",
+             "games_all": "training games (curriculum included)",
+             "updates_all": "gradient steps (curriculum included)"}
+
+
+def checkpoints_chart(points: pd.DataFrame, players: pd.DataFrame, targets: dict, x: str = "decisions_all"
                       ) -> alt.HConcatChart:
-    """Frozen test win rate against training (``x``: ``cpu_minutes`` or ``games``), one panel per level, one line
-    per seed with its 95% Wilson interval as error bars; the exact solver, the paper's greedy table and the target
-    of each level as horizontal rules (``players``: :func:`~sweeper.viz.figures.neural.comparison_players`)."""
-    if x not in ("cpu_minutes", "games"):
-        raise ValueError(f"x must be 'cpu_minutes' or 'games', got {x!r}")
-    title = {"cpu_minutes": "CPU minutes of training", "games": "games of training"}[x]
-    d = points.assign(cpu_minutes=points["cpu_seconds"] / 60, seed=points["seed"].astype(str))
+    """Frozen test win rate against the work of training so far (``x``, one of :data:`WORK_AXES`: training
+    decisions by default), one panel per level, one line per seed with its 95% Wilson interval as error bars; the
+    exact solver, the paper's greedy table and the target of each level as horizontal rules (``players``:
+    :func:`~sweeper.viz.figures.neural.comparison_players`)."""
+    if x not in WORK_AXES:
+        raise ValueError(f"x must be one of {', '.join(WORK_AXES)}, got {x!r}")
+    title, d = WORK_AXES[x], points.assign(seed=points["seed"].astype(str))
     panels = []
     for board in [b for b in LEVEL_NAMES if b in set(d["board"])]:
         db = d[d["board"] == board]
-        base = alt.Chart(db).encode(x=alt.X(f"{x}:Q", title=title),
+        base = alt.Chart(db).encode(x=alt.X(f"{x}:Q", title=title, axis=alt.Axis(format="~s", tickCount=4)),
                                     color=alt.Color("seed:N", title="seed", legend=alt.Legend(orient="bottom")))
         line = base.mark_line(point=True).encode(
             y=alt.Y("win_rate:Q", title="test win rate (frozen)", scale=alt.Scale(domain=[0, 1])),
-            tooltip=["seed:N", alt.Tooltip("games:Q", format=","), alt.Tooltip("cpu_minutes:Q", format=".1f"),
-                     alt.Tooltip("win_rate:Q", format=".3f")])
+            tooltip=["seed:N", *(alt.Tooltip(f"{k}:Q", format=",", title=t.split(" (")[0])
+                                 for k, t in WORK_AXES.items()), alt.Tooltip("win_rate:Q", format=".3f")])
         bars = base.mark_errorbar().encode(y=alt.Y("lo:Q", title="test win rate (frozen)"), y2="hi:Q")
         marks = [{"who": RULES[k][0], "value": float(v)} for k, v in
                  (("solver", _rate(players, "solver", board)), ("greedy", _rate(players, "greedy", board)),
@@ -83,15 +89,15 @@ def mistake_chart(row) -> alt.LayerChart:
 
 def signal_chart(sp: pd.DataFrame) -> alt.HConcatChart:
     """The same architecture under two learning signals (:func:`sweeper.viz.figures.deep.signal_points`): frozen test
-    win rate (left, with its 95% Wilson interval) and share of safe tiles revealed per game (right) against CPU
-    minutes of training on a log axis, one line per seed, coloured by learner."""
+    win rate (left, with its 95% Wilson interval) and share of safe tiles revealed per game (right) against the
+    training decisions so far (PPO's environment steps; the network's, its warm start's included) on a log axis, one
+    line per seed, coloured by learner."""
     d = sp.assign(seed=sp["seed"].astype(str))
     base = alt.Chart(d).encode(
-        x=alt.X("cpu_minutes:Q", title="CPU minutes of training", scale=alt.Scale(type="log")),
+        x=alt.X("decisions:Q", title="training decisions", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s")),
         color=alt.Color("learner:N", title="learner", legend=alt.Legend(orient="bottom")), detail="seed:N",
-        tooltip=["learner:N", "seed:N", alt.Tooltip("games:Q", format=","),
-                 alt.Tooltip("cpu_minutes:Q", format=".1f"), alt.Tooltip("win_rate:Q", format=".3f"),
-                 alt.Tooltip("revealed:Q", format=".1%")])
+        tooltip=["learner:N", "seed:N", alt.Tooltip("decisions:Q", format=","), alt.Tooltip("games:Q", format=","),
+                 alt.Tooltip("win_rate:Q", format=".3f"), alt.Tooltip("revealed:Q", format=".1%")])
     wins = alt.layer(
         base.mark_errorbar().encode(y=alt.Y("lo:Q", title="test win rate (frozen)"), y2="hi:Q"),
         base.mark_line(point=True).encode(y=alt.Y("win_rate:Q", title="test win rate (frozen)",
@@ -103,4 +109,4 @@ def signal_chart(sp: pd.DataFrame) -> alt.HConcatChart:
     return alt.hconcat(wins, tiles)
 
 
-__all__ = ["LEVEL_NAMES", "checkpoints_chart", "calibration_chart", "mistake_chart", "signal_chart"]
+__all__ = ["LEVEL_NAMES", "WORK_AXES", "checkpoints_chart", "calibration_chart", "mistake_chart", "signal_chart"]

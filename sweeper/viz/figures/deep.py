@@ -21,19 +21,25 @@ GREEDY = "greedy (bandit)"
 
 def greedy_run() -> dict:
     """The paper's greedy agent beside the networks: ``curve`` (agent, episode, cpu_seconds, block_win_rate per block
-    of the training games of its run of Fig. 7, seed 1), ``games``, ``seconds`` (the process CPU seconds of 10⁶
-    training games, the mean of its three seeds' stored benchmark runs, :func:`~sweeper.viz.figures.benchmark.
-    paper_training`), ``games_per_second`` and ``cpu`` (the machine's processor). The curve's CPU seconds are
-    that mean spread evenly over the games (the training run of Fig. 7 kept its wall time only)."""
+    of the training games of its run of Fig. 7, seed 1), ``games``, ``decisions`` (the training decisions of 10⁶
+    games, the mean of its three seeds' stored benchmark runs; NaN while a run has not recorded them),
+    ``seconds`` and ``cpu_seconds`` (the process CPU seconds those runs recorded: their mean and each seed's,
+    :func:`~sweeper.viz.figures.benchmark.paper_training`), ``games_per_second`` and ``cpu`` (the machine's
+    processor). The curve's CPU seconds are that mean spread evenly over the games (the training run of Fig. 7 kept
+    its wall time only)."""
     from .benchmark import paper_training
     st = store_for(None, "paper")
     out = st.load(ex.base_task("greedy", ex.SCALES["paper"], 1))
     c = out.tables["curve"]
     cost = paper_training("greedy")
     rate = cost["games"] / cost["mean"]
+    done = [st.load(t).info.get("train_decisions") for t in ex.all_tasks(["ext:benchmark"], "paper")
+            if t.params["agent"] == "greedy"]
     return {"curve": pd.DataFrame({"agent": GREEDY, "episode": c["episode"], "cpu_seconds": c["episode"] / rate,
                                    "block_win_rate": c["block_win_rate"]}),
-            "games": cost["games"], "seconds": cost["mean"], "games_per_second": rate, "cpu": cost["cpu"]}
+            "games": cost["games"], "decisions": float(np.mean(done)) if None not in done else np.nan,
+            "seconds": cost["mean"], "cpu_seconds": list(cost["cpu_seconds"]), "games_per_second": rate,
+            "cpu": cost["cpu"]}
 
 
 def published_learned_agents() -> pd.DataFrame:
@@ -164,84 +170,117 @@ def hyperparameters_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 def signal_points(points: pd.DataFrame, neural_points: pd.DataFrame) -> pd.DataFrame:
     """The per-tile PPO's checkpoints beside the neural bandit's on beginner (the same architecture, two learning
-    signals): learner, seed, CPU minutes and games of training (a network's all its games, its warm start's too),
-    frozen test win rate [95% Wilson] and share of safe tiles revealed, each on 1,000 test games."""
+    signals): learner, seed, the work of training so far: ``decisions`` (PPO's environment steps, one click each; the
+    network's decisions, its warm start's included), ``gradient_steps`` (the network's; NaN for PPO) and games (a
+    network's all its games), the CPU minutes recorded (a record only), frozen test win rate [95% Wilson] and share
+    of safe tiles revealed, each on 1,000 test games."""
     rows = []
     for learner, d in (("PPO, per tile (reward)", points),
                        ("neural bandit (labels)", neural_points[neural_points["board"] == "8x8x10"])):
         for r in d.itertuples():
             lo, hi = wilson(int(r.wins), int(r.test_games))
-            rows.append({"learner": learner, "seed": int(r.seed), "cpu_minutes": r.cpu_seconds / 60,
-                         "games": int(getattr(r, "games_all", r.games)), "wins": int(r.wins),
-                         "test_games": int(r.test_games),
-                         "win_rate": r.wins / r.test_games, "lo": lo, "hi": hi,
-                         "revealed": float(r.revealed)})
+            ppo = learner.startswith("PPO")
+            rows.append({"learner": learner, "seed": int(r.seed),
+                         "decisions": int(r.steps if ppo else r.decisions_all),
+                         "gradient_steps": np.nan if ppo else float(r.updates_all),
+                         "games": int(getattr(r, "games_all", r.games)), "cpu_minutes": r.cpu_seconds / 60,
+                         "wins": int(r.wins), "test_games": int(r.test_games),
+                         "win_rate": r.wins / r.test_games, "lo": lo, "hi": hi, "revealed": float(r.revealed)})
     return pd.DataFrame(rows)
 
 
 def signal_at_budget(sp: pd.DataFrame) -> pd.DataFrame:
-    """The points the signals are compared at (:func:`signal_points`' rows): the per-tile PPO's last checkpoint of
-    each seed (the end of its training), and the neural bandit's last checkpoint of each seed within the longest of
-    those CPU times."""
+    """The points the signals are compared at (:func:`signal_points`' rows, with ``within``): the per-tile PPO's
+    last checkpoint of each seed (the end of its training), and the neural bandit's last checkpoint of each seed
+    within the most training decisions of those (``within`` True), or, for a seed with none that early, its first
+    checkpoint (``within`` False: it had made more decisions than PPO)."""
     ppo = sp[sp["learner"].str.startswith("PPO")]
-    net = sp[~sp["learner"].str.startswith("PPO")]
+    net = sp[~sp["learner"].str.startswith("PPO")].sort_values("decisions")
     if ppo.empty or net.empty:
-        return sp.iloc[:0]
-    last = ppo.sort_values("cpu_minutes").groupby("seed").tail(1)
-    within = net[net["cpu_minutes"] <= float(last["cpu_minutes"].max())]
-    return pd.concat([last, within.sort_values("cpu_minutes").groupby("seed").tail(1)], ignore_index=True)
+        return sp.iloc[:0].assign(within=pd.Series(dtype=bool))
+    last = ppo.sort_values("decisions").groupby("seed").tail(1).assign(within=True)
+    most = float(last["decisions"].max())
+    pick = [g[g["decisions"] <= most].tail(1).assign(within=True) if (g["decisions"] <= most).any()
+            else g.head(1).assign(within=False) for _, g in net.groupby("seed")]
+    return pd.concat([last, *pick], ignore_index=True)
 
 
-def signal_verdict(sp: pd.DataFrame) -> str:
-    """The learning signals compared at :func:`signal_at_budget`'s points: the per-tile PPO's pooled frozen win
-    rate and share of safe tiles revealed at the end of its training, against the neural bandit's within the same
-    CPU time."""
+def signal_verdict(sp: pd.DataFrame, noise: float | None = None) -> str:
+    """The learning signals compared at :func:`signal_at_budget`'s points, the work first: the per-tile PPO's
+    training decisions (its environment steps), pooled frozen win rate and share of safe tiles revealed at the end
+    of its training, against the neural bandit's within as many decisions, or, where it has no checkpoint that
+    early, at its first one, with how many times PPO's decisions that is. The CPU minutes the runs recorded follow,
+    set in order only where they differ by more than ``noise`` times (the clock's, :func:`clock_noise`)."""
     at = signal_at_budget(sp)
     if at.empty:
         return ""
     last = at[at["learner"].str.startswith("PPO")]
-    within = at[~at["learner"].str.startswith("PPO")]
+    net = at[~at["learner"].str.startswith("PPO")]
 
     def pooled(d):
         wins, games = int(d["wins"].sum()), int(d["test_games"].sum())
         lo, hi = wilson(wins, games)
         return wins / games, lo, hi
-    a, b = pooled(last), pooled(within)
+    a, b = pooled(last), pooled(net)
     games = lambda d: [np.r_[np.ones(int(w)), np.zeros(int(n) - int(w))]  # noqa: E731
                        for w, n in zip(d["wins"], d["test_games"])]
-    c = compare_seeds(games(last), games(within))
+    c = compare_seeds(games(last), games(net))
     word = {"more than": "more", "less than": "fewer", "level with": "as many",
             "cannot be told apart": "a number of wins that three seeds cannot tell from the neural bandit's"}[c["verdict"]]
-    text = (f"After {last['cpu_minutes'].mean():.0f} CPU minutes of training (mean of {len(last)} seeds, "
-            f"{last['games'].mean():,.0f} games), the per-tile PPO wins {a[0]:.3f} [{a[1]:.3f}, {a[2]:.3f}] of its "
-            f"frozen test games and reveals {last['revealed'].mean():.0%} of the safe tiles per game; the neural "
-            f"bandit, the same architecture trained on the end-of-game labels, at its last checkpoint within that "
-            f"CPU time ({within['cpu_minutes'].mean():.1f} minutes, {within['games'].mean():,.0f} games, "
-            f"{len(within)} seeds) wins {b[0]:.3f} [{b[1]:.3f}, {b[2]:.3f}] and reveals "
-            f"{within['revealed'].mean():.0%} (pooled Wilson intervals; each on its own test boards). Over "
-            f"the seeds, this PPO configuration, with the settings above and untuned, won {word} in the same CPU "
-            f"time (a difference of {c['difference']:+.3f}"
+    within, some = bool(net["within"].all()), bool(net["within"].any())
+    times = net["decisions"].mean() / last["decisions"].mean()
+    work = (f"{net['decisions'].mean():,.0f} decisions on average, its warm start included"
+            + ("" if within else f", {times:.1f} times PPO's") + f"; {net['gradient_steps'].mean():,.0f} gradient "
+            f"steps and {net['games'].mean():,.0f} games, {len(net)} seeds")
+    where = (f"at its last checkpoint within as many decisions ({work}) wins " if within else
+             f"at its last checkpoint within as many decisions, or its first for a seed with none that early "
+             f"({work}), wins " if some else f"has no checkpoint within as many decisions; at its first ({work}) it "
+                                             f"wins ")
+    text = (f"After {_listed(sorted(last['decisions'].unique()))} training decisions (its environment steps; "
+            f"{len(last)} seeds, {last['games'].mean():,.0f} games on average), the per-tile PPO wins {a[0]:.3f} "
+            f"[{a[1]:.3f}, {a[2]:.3f}] of its frozen test games and reveals {last['revealed'].mean():.0%} of the "
+            f"safe tiles per game. The neural bandit, the same architecture trained on the end-of-game labels, "
+            + where + f"{b[0]:.3f} [{b[1]:.3f}, {b[2]:.3f}] and reveals {net['revealed'].mean():.0%} (pooled Wilson "
+              f"intervals; each on its own test boards). Over the seeds, this PPO configuration, with the settings "
+              f"above and untuned, won {word} "
+            + ("with at least as many training decisions" if within else "at these checkpoints" if some else
+               f"after {times:.1f} times fewer training decisions")
+            + f" (a difference of {c['difference']:+.3f}"
             + ("" if np.isnan(c["low"]) else f", [{c['low']:+.3f}, {c['high']:+.3f}] by Welch's t-interval") +
             "): a comparison of these two learners as built, not of the two signals.")
+    if not within:
+        text += (" The stored runs do not show the two after equal work: that needs a neural bandit checkpoint "
+                 "within PPO's decisions.")
+    ratio = last["cpu_minutes"].mean() / net["cpu_minutes"].mean()
+    text += (f" In process CPU as recorded, PPO's training took {last['cpu_minutes'].mean():.1f} minutes and the "
+             f"neural bandit's {net['cpu_minutes'].mean():.1f}" + (
+                 f": {max(ratio, 1 / ratio):.1f} times {'more' if ratio > 1 else 'less'} for PPO, beyond the clock's "
+                 f"noise." if noise and max(ratio, 1 / ratio) > noise else ", a difference no larger than the "
+                 "clock's noise." if noise else "."))
     if a[0] == 0:
         text += (" PPO won no test game at this budget, so these runs say nothing about what it would reach with "
-                 "more time or other settings.")
+                 "more training or other settings.")
     return text
 
 
 def costs_table(runs: pd.DataFrame, greedy: dict) -> pd.DataFrame:
-    """What each network's training cost, its seeds averaged (the range of CPU seconds over the seeds in brackets):
-    environment steps, games, CPU seconds, games per CPU second and weights; greedy's 10⁶ games below."""
+    """What each network's training cost in work, its seeds averaged: environment steps, which are its training
+    decisions (one click each), games, decisions per game and weights; then the CPU seconds its runs recorded (their
+    mean and range over the seeds: a record, not a measure of work). Greedy's 10⁶ games below (its decisions as its
+    benchmark runs recorded them, or "not recorded")."""
     rows = []
     for agent, g in runs[runs["policy"] != "random"].groupby("agent", sort=False):
         cpu = g["cpu_seconds"]
-        rows.append({"agent": agent, "steps": f"{int(g['steps'].iloc[0]):,}", "games": f"{g['games'].mean():,.0f}",
-                     "CPU s": f"{cpu.mean():,.0f} ({cpu.min():,.0f}-{cpu.max():,.0f})",
-                     "games / CPU s": f"{(g['games'] / cpu).mean():,.1f}",
-                     "weights": f"{int(g['parameters'].iloc[0]):,}"})
-    rows.append({"agent": GREEDY, "steps": "—", "games": f"{greedy['games']:,}",
-                 "CPU s": f"{greedy['seconds']:,.0f}",
-                 "games / CPU s": f"{greedy['games_per_second']:,.0f}", "weights": "—"})
+        rows.append({"agent": agent, "environment steps": f"{g['steps'].mean():,.0f}",
+                     "training decisions": f"{g['steps'].mean():,.0f}", "games": f"{g['games'].mean():,.0f}",
+                     "decisions / game": f"{(g['steps'] / g['games']).mean():.1f}",
+                     "weights": f"{int(g['parameters'].iloc[0]):,}",
+                     "CPU s (as recorded)": f"{cpu.mean():,.0f} ({cpu.min():,.0f}-{cpu.max():,.0f})"})
+    d, cpu = greedy.get("decisions", np.nan), greedy.get("cpu_seconds") or [greedy["seconds"]]
+    rows.append({"agent": GREEDY, "environment steps": "—",
+                 "training decisions": "not recorded" if pd.isna(d) else f"{d:,.0f}", "games": f"{greedy['games']:,}",
+                 "decisions / game": "" if pd.isna(d) else f"{d / greedy['games']:.1f}", "weights": "—",
+                 "CPU s (as recorded)": f"{greedy['seconds']:,.0f} ({min(cpu):,.0f}-{max(cpu):,.0f})"})
     return pd.DataFrame(rows).set_index("agent").rename_axis(None)
 
 
@@ -454,3 +493,34 @@ def same_networks_sentence(pairs: pd.DataFrame) -> str:
             "the process CPU seconds recorded for that same work were, seed for seed, "
             + " and ".join(cpu(p, g) for p, g in groups)
             + ": the load of the machine when each ran, not the method.")
+
+
+def clock_noise(pairs: pd.DataFrame) -> dict:
+    """How far the process CPU seconds recorded for the same work differ, from :func:`ppo_pairs`: per network and
+    seed trained twice with the same budget, environment steps and training games, the larger recorded CPU time over
+    the smaller. ``pairs`` (how many), ``low`` and ``high`` (the least and the largest factor), ``factors`` (each
+    pair's, in the frame's order); empty when no pair did the same work. A sentence may set two recorded CPU times
+    in order only where they differ by more than ``high`` times."""
+    same = pairs[pairs["same"]] if len(pairs) else pairs
+    if same.empty:
+        return {}
+    r = same["cpu_seconds"] / same["bench_cpu_seconds"]
+    f = np.maximum(r, 1 / r)
+    return {"pairs": len(f), "low": float(f.min()), "high": float(f.max()), "factors": [float(x) for x in f],
+            "policies": [BENCHMARK_PPO.get(p, p) for p in dict.fromkeys(same["policy"])],
+            "seeds": sorted(int(x) for x in same["seed"].unique())}
+
+
+def noise_sentence(noise: dict) -> str:
+    """:func:`clock_noise` in words, for a page that counts work instead of CPU seconds."""
+    if not noise:
+        return ("No network of the stored runs was trained twice with the same work, so the clock's noise is not "
+                "measured here; the page compares no CPU times.")
+    names = _listed(noise["policies"], "{}")
+    return (f"A CPU second of this shared machine is not a fixed amount of work: the {names} of [the deep-RL "
+            f"chapter](14_deep_rl.html), trained twice with the same seeds ({_listed(noise['seeds'])}), took the same "
+            f"environment steps and played the same training games, yet the process CPU seconds recorded for that "
+            f"same work differed by a factor of {noise['low']:.2f} to {noise['high']:.2f} between the two runs "
+            f"({noise['pairs']} pairs). This page therefore counts training in decisions (one click of a training "
+            f"game, for every learner) and gradient steps; the CPU times the runs recorded are kept as a record, and "
+            f"two of them are set in order only where they differ by more than {noise['high']:.2f} times.")

@@ -1,6 +1,8 @@
 """The chapter "From a table to a network": the stored runs of ``ext:neural_beginner``, ``ext:neural_intermediate``
-and ``ext:neural_expert`` (three seeds each: 30 CPU minutes of training per network, curriculum included) beside
-random clicks, the paper's greedy table and the exact solver on the same boards of the benchmark.
+and ``ext:neural_expert`` (three seeds each, trained on a budget of 30 CPU minutes per network, curriculum included)
+beside random clicks, the paper's greedy table, MaskablePPO and the exact solver on the same boards of the benchmark.
+Training is counted in work (decisions, gradient steps, environment steps); the CPU seconds the runs recorded are a
+record only (:func:`~sweeper.viz.figures.deep.clock_noise`).
 
 Training a network needs the optional extra ``deep`` (``make deep``), so the chapter always reads the committed
 paper-scale runs, whatever :func:`~sweeper.viz.figures.results.scale` says (as the deep-RL chapter does). Every
@@ -16,7 +18,7 @@ import pandas as pd
 
 from ...experiments import specs as ex
 from ...experiments.reproduce import store_for
-from ...experiments.stats import compare_seed_rates, mean_interval, seed_summary, wilson
+from ...experiments.stats import compare_seed_rates, mean_interval, order as interval_order, seed_summary, wilson
 from . import benchmark as bf
 from . import regret as rf
 from .beyond import belief, calibration_error
@@ -32,7 +34,8 @@ SEEDS = (1, 2, 3)
 #: pooled win rate of the three seeds, and no seed more than :data:`SEED_SLACK` below it.
 TARGETS = {"8x8x10": 0.87, "16x16x40": 0.80, "16x30x99": 0.35}
 SEED_SLACK = 0.02
-#: The CPU budget of every network, curriculum included.
+#: The CPU budget of every stored network, curriculum included (a record of how the runs were made: the page counts
+#: what it bought in decisions).
 BUDGET_MINUTES = 30
 #: What the comparison players are called on the page.
 PLAYERS = {"random": "random clicks", "greedy": "greedy bandit (table, trained on beginner)",
@@ -51,14 +54,15 @@ def stored_outputs() -> list:
 
 def neural_runs(outputs=None) -> dict:
     """The stored runs as tidy frames: ``facts`` (per network: board, seed, ``path`` (the boards it learnt on, in
-    order), games on its own board and in all (``games_all``, the curriculum's too), decisions, gradient steps and
-    CPU seconds of training, all phases, the machine's CPU, weights), ``checkpoints`` (board, seed, games on its own
-    board and CPU seconds of training so far, the curriculum's included, frozen test win rate on its own level [95%
-    Wilson], ``games_all``: the curriculum's games too), ``tests`` (train board, seed, test board, win rate [95% Wilson], revealed share, test decisions and
-    CPU, the quality of its decisions), ``mistakes`` (train board, seed, the worst decisions' rows with their views
-    and mines as arrays in the columns ``view`` and ``mines``) and ``calibration`` (train board, seed, test board and
-    the bins of the network's P(mine) against the exact probabilities). Every test of every network plays the same
-    boards: the first ones of its level's benchmark suite."""
+    order), games, decisions and gradient steps of training on its own board (``games``, ``decisions_own``,
+    ``updates_own``) and in all phases (``games_all``, ``decisions``, ``updates``), the CPU seconds recorded (a
+    record only), the machine's CPU, weights), ``checkpoints`` (the same counts so far, ``*_all`` with the
+    curriculum's, frozen test win rate on its own level [95% Wilson]), ``tests`` (train board, seed, test board, win
+    rate [95% Wilson], revealed share, test decisions and CPU, the quality of its decisions), ``mistakes`` (train
+    board, seed, the worst decisions' rows with their views and mines as arrays in the columns ``view`` and
+    ``mines``) and ``calibration`` (train board, seed, test board and the bins of the network's P(mine) against the
+    exact probabilities). Every test of every network plays the same boards: the first ones of its level's
+    benchmark suite."""
     outputs = stored_outputs() if outputs is None else outputs
     facts, points, tests, wrong, cal = [], [], [], [], []
     for t, out in outputs:
@@ -70,13 +74,16 @@ def neural_runs(outputs=None) -> dict:
                       "games_all": i["train_games"] + before["games"],
                       "decisions": i["train_decisions"] + before["decisions"],
                       "updates": i["train_updates"] + before["updates"],
+                      "decisions_own": i["train_decisions"], "updates_own": i["train_updates"],
                       "cpu_seconds": i.get("total_train_cpu_seconds", i["train_cpu_seconds"]),
                       "machine": (i.get("machine") or {}).get("cpu", "not recorded"),
                       "parameters": i["parameters"], "agent": i["agent"]})
         cp = out.tables["checkpoints"]
         if "total_cpu_seconds" in cp:
             cp = cp.assign(cpu_seconds=cp["total_cpu_seconds"]).drop(columns="total_cpu_seconds")
-        points.append(cp.assign(board=board, seed=seed, games_all=cp["games"] + before["games"]))
+        points.append(cp.assign(board=board, seed=seed, games_all=cp["games"] + before["games"],
+                                decisions_all=cp["decisions"] + before["decisions"],
+                                updates_all=cp["updates"] + before["updates"]))
         tt = out.tables["tests"]
         tests.append(tt.rename(columns={"board": "test"}).assign(train=board, seed=seed))
         if "calibration" in out.tables:
@@ -201,48 +208,51 @@ def transfer_verdict_table(tests: pd.DataFrame) -> pd.DataFrame:
     return out.set_index(["tested on", "trained on"])
 
 
-#: The agents of :func:`one_clock` beside the networks: the benchmark's label -> the page's name.
-CLOCK_AGENTS = {"greedy table": "greedy table (the paper's)", "PPO (per tile)": "MaskablePPO, per-tile policy",
-                "PPO (CNN)": "MaskablePPO, CNN policy", "exact solver": "exact solver (trains nothing)"}
+#: The agents of :func:`learners` beside the networks: the benchmark's label -> the page's name.
+LEARNERS = {"greedy table": "greedy table (the paper's)", "PPO (per tile)": "MaskablePPO, per-tile policy",
+            "PPO (CNN)": "MaskablePPO, CNN policy", "exact solver": "exact solver (trains nothing)"}
 
 
-def one_clock(runs: dict, bench: dict) -> pd.DataFrame:
-    """Every learner on one clock and the same boards, per level: the networks at each checkpoint and at the end
-    (CPU seconds of training so far, the curriculum's included) and the benchmark's trained agents (the greedy
-    table, the two PPO policies where they were trained) after their whole training, with the exact solver, all on
-    the first boards of the level's benchmark suite that the networks played. Columns: board, agent, seeds, training
-    CPU minutes (mean over the seeds), the mean win rate over the seeds with its 95% interval (a t-interval over the
-    seeds, Wilson for one run) and the seeds' range, test CPU per decision (µs), the machine."""
+def learners(runs: dict, bench: dict) -> pd.DataFrame:
+    """Every learner side by side on the same boards (the first ones of each level's suite that the networks
+    played), by the work of its training: the networks at each checkpoint and at the end, the benchmark's greedy
+    table and PPO policies after their training (its runs' ``train_decisions``: a PPO policy's are its environment
+    steps, one click each), and the exact solver. Columns: board, agent, seeds, the means over the seeds of training
+    ``decisions`` (NaN: not recorded), ``gradient_steps`` (networks, curriculum included), ``env_steps`` (PPO) and
+    ``games``, the mean win rate with its 95% interval (over the seeds; Wilson for one run) and the seeds' range,
+    test µs per decision as recorded."""
     rows = []
     for board in LEVELS:
         cp = runs["checkpoints"][runs["checkpoints"]["board"] == board]
         if cp.empty:
             continue
         n = int(cp["test_games"].iloc[0])
-        cp = cp.assign(step=cp.sort_values("cpu_seconds").groupby("seed").cumcount())
+        cp = cp.assign(step=cp.sort_values("decisions_all").groupby("seed").cumcount())
         for _, g in cp.groupby("step"):
             rate, lo, hi = _over_seeds(g["win_rate"], int(g["wins"].sum()), int(g["test_games"].sum()))
             rows.append({"board": board, "agent": "network", "seeds": g["seed"].nunique(),
-                         "cpu_minutes": g["cpu_seconds"].mean() / 60, "win_rate": rate, "lo": lo, "hi": hi,
+                         "decisions": g["decisions_all"].mean(), "gradient_steps": g["updates_all"].mean(),
+                         "env_steps": np.nan, "games": g["games_all"].mean(), "win_rate": rate, "lo": lo, "hi": hi,
                          "seed_min": g["win_rate"].min(), "seed_max": g["win_rate"].max()})
         own = runs["tests"][(runs["tests"]["train"] == board) & (runs["tests"]["test"] == board)]
         if "test_cpu_seconds" in own and len(own):
             rows[-1]["µs_per_decision"] = float((1e6 * own["test_cpu_seconds"] / own["test_decisions"]).mean())
-        rows[-1]["machine"] = ", ".join(sorted(set(runs["facts"].loc[runs["facts"]["board"] == board, "machine"])))
         level = bf.LEVEL_OF[board]
         s = bench["scores"][bench["scores"]["level"] == level]
-        for label, name in CLOCK_AGENTS.items():
+        for label, name in LEARNERS.items():
             who = s[s["label"] == label]
             runs_ = [r[:n] for r in bf.outcomes(bench["games"], label, level)]
             if who.empty or not runs_ or len(runs_[0]) < n:
                 continue
             rates = [r.mean() for r in runs_]
             rate, lo, hi = _over_seeds(rates, int(sum(r.sum() for r in runs_)), n * len(runs_))
-            rows.append({"board": board, "agent": name, "seeds": len(runs_),
-                         "cpu_minutes": float(who["train_cpu_seconds"].fillna(0).mean()) / 60, "win_rate": rate,
-                         "lo": lo, "hi": hi, "seed_min": min(rates), "seed_max": max(rates),
-                         "µs_per_decision": float((1e6 * who["test_cpu_seconds"] / who["decisions"]).mean()),
-                         "machine": ", ".join(sorted(set(who["cpu"])))})
+            d = who.get("train_decisions", pd.Series(np.nan, index=who.index))
+            d = 0.0 if label == "exact solver" else float(d.mean()) if d.notna().all() else np.nan
+            rows.append({"board": board, "agent": name, "seeds": len(runs_), "decisions": d, "gradient_steps": np.nan,
+                         "env_steps": d if label.startswith("PPO") else np.nan,
+                         "games": float(who["train_games"].mean()),
+                         "win_rate": rate, "lo": lo, "hi": hi, "seed_min": min(rates), "seed_max": max(rates),
+                         "µs_per_decision": float((1e6 * who["test_cpu_seconds"] / who["decisions"]).mean())})
     return pd.DataFrame(rows)
 
 
@@ -275,18 +285,11 @@ def against_targets(tests: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def at_cpu(points: pd.DataFrame, seconds: float) -> pd.DataFrame:
-    """Per level and seed, the last checkpoint reached within ``seconds`` CPU seconds of training (its frozen test
-    win rate on its own level): what the budget bought."""
-    within = points[points["cpu_seconds"] <= seconds]
-    return within.sort_values("cpu_seconds").groupby(["board", "seed"], sort=False).tail(1).sort_values(
-        ["board", "seed"]).reset_index(drop=True)
-
-
 def findings(runs: dict, players: pd.DataFrame) -> dict:
     """Sentences generated from the numbers: ``targets`` (each level against its target and the solver),
-    ``speed`` (games and CPU minutes of training per level) and ``rising`` (per level, the last step of the
-    checkpoints, seed by seed on the same boards: was the win rate still rising when the budget ran out?)."""
+    ``speed`` (the training's decisions, gradient steps and games per level) and ``rising`` (per level, the last
+    step of the checkpoints, seed by seed on the same boards: was the win rate still rising when the budget ran
+    out?)."""
     t = against_targets(runs["tests"], players)
     parts = []
     for r in t.itertuples():
@@ -307,31 +310,31 @@ def findings(runs: dict, players: pd.DataFrame) -> dict:
                      f"3 seeds pooled): {verdict}; on the same boards the exact solver wins {r.solver:.3f} and the "
                      f"paper's greedy table {r.greedy:.3f}")
     f = runs["facts"]
-    speed = "; ".join(f"{b} ({g['path'].iloc[0]}): {g['games'].mean():,.0f} games on its own board"
-                      + (f" after {g['games_all'].mean() - g['games'].mean():,.0f} on the smaller ones"
-                         if (g["games_all"] > g["games"]).any() else "")
-                      + f", {g['cpu_seconds'].mean() / 60:.1f} CPU minutes in all (the seeds "
-                        f"{g['cpu_seconds'].min() / 60:.1f} to {g['cpu_seconds'].max() / 60:.1f})"
+    speed = "; ".join(f"{b} ({g['path'].iloc[0]}): {g['decisions'].mean():,.0f} decisions (the seeds "
+                      f"{g['decisions'].min():,} to {g['decisions'].max():,}) and {g['updates'].mean():,.0f} "
+                      f"gradient steps in {g['games_all'].mean():,.0f} games (its last phase, on its own board: "
+                      f"{g['decisions_own'].mean():,.0f} decisions and {g['games'].mean():,.0f} games)"
                       for b, g in f.groupby("board", sort=False))
     rising = [x for x in (_rising(b, runs["checkpoints"]) for b in LEVELS) if x]
     return {"targets": ("Per level: " + "; ".join(parts) + ".") if parts else "",
-            "speed": f"Training, mean over the seeds: {speed}.",
-            "rising": ("Between the last two checkpoints (the same boards each time) the win rate went "
+            "speed": f"Training, counted, the means over the seeds of all phases: {speed}.",
+            "rising": ("Between the last two checkpoints (the same boards each time; the training decisions are the "
+                       "means over the seeds, curriculum included) the win rate went "
                        + "; ".join(rising) + ".") if rising else ""}
 
 
 def _rising(board: str, points: pd.DataFrame) -> str:
     """One level's clause of ``findings()["rising"]``: the mean win rate over the seeds at the last two checkpoints
     and the step's 95% t-interval over the seeds (each seed's step is on the same boards: paired)."""
-    pts = points[points["board"] == board].sort_values("cpu_seconds")
+    pts = points[points["board"] == board].sort_values("decisions_all")
     last = pts.groupby("seed").tail(2)
     if last.empty or (last.groupby("seed").size() < 2).any():
         return ""
     before = last.groupby("seed").head(1).set_index("seed").sort_index()
     end = last.groupby("seed").tail(1).set_index("seed").sort_index()
     steps = (end["win_rate"] - before["win_rate"]).to_numpy()
-    text = (f"on {board}, from {before['win_rate'].mean():.3f} at {before['cpu_seconds'].mean() / 60:.1f} CPU "
-            f"minutes to {end['win_rate'].mean():.3f} at {end['cpu_seconds'].mean() / 60:.1f} "
+    text = (f"on {board}, from {before['win_rate'].mean():.3f} after {before['decisions_all'].mean():,.0f} "
+            f"training decisions to {end['win_rate'].mean():.3f} after {end['decisions_all'].mean():,.0f} "
             f"({steps.mean():+.3f}, seeds {', '.join(f'{x:+.3f}' for x in steps)})")
     if len(steps) < 2:
         return text + ": one seed, no interval"
@@ -419,8 +422,8 @@ def worst_mistakes(mistakes: pd.DataFrame) -> pd.DataFrame:
 
 
 __all__ = ["LEVELS", "SPECS", "SEEDS", "TARGETS", "SEED_SLACK", "PLAYERS", "stored_outputs", "neural_runs", "pooled",
-           "transfer_table", "yardstick", "comparison_players", "transfer_verdict_table", "one_clock",
-           "against_targets", "at_cpu", "findings", "quality", "window_agents", "calibration", "calibration_errors",
+           "transfer_table", "yardstick", "comparison_players", "transfer_verdict_table", "learners",
+           "LEARNERS", "against_targets", "findings", "quality", "window_agents", "calibration", "calibration_errors",
            "worst_mistakes"]
 
 
@@ -432,16 +435,16 @@ def _ci(rate, lo, hi) -> str:
 
 def facts_table(facts: pd.DataFrame) -> pd.DataFrame:
     """What the networks were trained on, per level (mean over the seeds): the boards in order, games on its own
-    board and in all, decisions, gradient steps, CPU minutes (all phases), decisions per CPU second, the network's
-    weights and the machine."""
+    board and in all, decisions and gradient steps (all phases), the network's weights, the CPU minutes its run
+    recorded (all phases; a record, not a measure of work) and the machine."""
     rows = {}
     for b, g in facts.groupby("board", sort=False):
         rows[b] = {"learnt on": g["path"].iloc[0], "seeds": f"{g['seed'].nunique()}",
                    "games (own board)": f"{g['games'].mean():,.0f}", "games (all)": f"{g['games_all'].mean():,.0f}",
                    "decisions": f"{g['decisions'].mean():,.0f}", "gradient steps": f"{g['updates'].mean():,.0f}",
-                   "CPU minutes": f"{g['cpu_seconds'].mean() / 60:.1f}",
-                   "decisions / CPU s": f"{(g['decisions'] / g['cpu_seconds']).mean():,.0f}",
-                   "weights": f"{int(g['parameters'].iloc[0]):,}", "machine": ", ".join(sorted(set(g["machine"])))}
+                   "weights": f"{int(g['parameters'].iloc[0]):,}",
+                   "CPU min (as recorded)": f"{g['cpu_seconds'].mean() / 60:.1f}",
+                   "machine": ", ".join(sorted(set(g["machine"])))}
     return pd.DataFrame(rows).T.rename_axis("trained for")
 
 
@@ -458,15 +461,18 @@ def targets_table(t: pd.DataFrame) -> pd.DataFrame:
                          "solver": t["solver"].map(f3)}).set_index(t["board"].rename("level"))
 
 
-def one_clock_table(c: pd.DataFrame) -> pd.DataFrame:
-    """:func:`one_clock` for the page."""
-    f = lambda v, fmt: "" if pd.isna(v) else format(v, fmt)  # noqa: E731
+def learners_table(c: pd.DataFrame) -> pd.DataFrame:
+    """:func:`learners` for the page: the work first (a run that recorded no decisions says so), then the wins; the
+    test CPU per decision as the runs recorded it."""
+    f = lambda v: "" if pd.isna(v) else f"{v:,.0f}"  # noqa: E731
     return pd.DataFrame({
         "agent": c["agent"], "seeds": c["seeds"],
-        "training CPU min": c["cpu_minutes"].map(lambda v: f(v, ".1f")),
+        "training decisions": c["decisions"].map(lambda v: "not recorded" if pd.isna(v) else f(v)),
+        "gradient steps": c["gradient_steps"].map(f), "environment steps": c["env_steps"].map(f),
+        "training games": c["games"].map(f),
         "win rate [95%]": [_ci(r.win_rate, r.lo, r.hi) for r in c.itertuples()],
         "seeds' range": [f"{r.seed_min:.3f}-{r.seed_max:.3f}" if r.seeds > 1 else "" for r in c.itertuples()],
-        "µs / decision": c.get("µs_per_decision", pd.Series(np.nan, index=c.index)).map(lambda v: f(v, ",.0f"))},
+        "test µs / decision (as recorded)": c.get("µs_per_decision", pd.Series(np.nan, index=c.index)).map(f)},
     ).set_index(c["board"].rename("level"))
 
 
@@ -537,83 +543,102 @@ def mistakes_sentence(worst: pd.DataFrame) -> str:
 
 
 def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
-    """The exercise's conclusion: per seed, the first checkpoint above the greedy table."""
+    """The exercise's conclusion: per seed, the first checkpoint above the greedy table, and its training so far."""
     seeds = sorted(points.loc[points["board"] == "8x8x10", "seed"].unique())
     if first.empty:
         return (f"No beginner checkpoint of seeds {', '.join(map(str, seeds))} is above the greedy table's "
                 f"{greedy['win_rate']:.4f} with separated intervals.")
-    parts = [f"seed {int(r.seed)} after {r.cpu_seconds / 60:.1f} CPU minutes "
-             f"({int(getattr(r, 'games_all', r.games)):,} games: {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}])"
-             for r in first.itertuples()]
+    parts = [f"seed {int(r.seed)} after {int(r.decisions_all):,} training decisions "
+             f"({int(r.games_all):,} games: {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}])" for r in first.itertuples()]
     missing = [str(s) for s in seeds if s not in set(first["seed"])]
     beg = points[points["board"] == "8x8x10"]
-    at = sorted({round(c / 60) for c in beg.groupby("seed").head(len(beg) // max(len(seeds), 1) - 1)["cpu_seconds"]})
-    n = int(beg["test_games"].iloc[0])
+    step = beg.sort_values("decisions_all").groupby("seed").cumcount()
+    at, n = beg.groupby(step)["decisions_all"].mean().iloc[:-1], int(beg["test_games"].iloc[0])
+    at = ", ".join(f"{v:,.0f}" for v in at.iloc[:-1]) + (" and " if len(at) > 1 else "") + f"{at.iloc[-1]:,.0f}" \
+        if len(at) else "none"
     return ("Above the greedy table's " + f"{greedy['win_rate']:.4f} [{greedy['lo']:.4f}, {greedy['hi']:.4f}]: "
             + "; ".join(parts) + (f"; seeds {', '.join(missing)} never" if missing else "")
-            + f". The checkpoints are few (after about {', '.join(map(str, at))} CPU minutes, and at the end), so each "
-              f"is an upper bound on the time needed; {n:,} test games per checkpoint, the same boards as the "
+            + f". The checkpoints are few (after {at} decisions, the means over the seeds, and at the end), so each is "
+              f"an upper bound on the training needed; {n:,} test games per checkpoint, the same boards as the "
               f"table's {int(greedy.get('seeds', 1))} seeds.")
 
 
 def _symmetries_clause(levels: dict) -> str:
     """The sentence naming the levels whose networks learn from views turned by their board's symmetries."""
     names = [lv["name"] for lv in levels.values() if lv.get("learning", {}).get("symmetries")]
-    if not names:
-        return ""
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return (f" The {who} networks also turn each view of a minibatch by one of its board's symmetries, drawn at "
-            f"random (the 8 rotations and reflections of a square board, the 4 flips of an oblong one), in all their "
-            f"phases.")
+    return (f" The {' and '.join([', '.join(names[:-1]), names[-1]] if len(names) > 1 else names)} networks also turn "
+            f"each view of a minibatch by one of its board's symmetries, drawn at random (the 8 rotations and "
+            f"reflections of a square board, the 4 flips of an oblong one), in all their phases.") if names else ""
 
 
 def learning_sentence() -> str:
-    """How the stored networks learn, from the specs that made them
-    (:mod:`~sweeper.experiments.neural_runs`)."""
+    """How the stored networks learn, from the specs that made them (:mod:`~sweeper.experiments.neural_runs`): their
+    budgets were process CPU seconds, as they are stated; then the budgets of decisions of ``ext:neural_work``."""
     from ...experiments import neural_runs as nr
     warm_board, warm_cpu, warm = nr.WARM_START
     exp = nr.NEURAL_LEVELS["16x30x99"]["curriculum"][1:]
     mb, rp = nr.NEURAL_LEARNING["minibatch"], nr.NEURAL_LEARNING["replay"]
-    return (f"Every network starts with {warm_cpu:.0f} CPU seconds on {warm_board} boards, one Adam step on "
-            f"{warm['minibatch']} views per {warm['minibatch'] / warm['replay']:.0f} decisions; then it plays its "
-            f"own level"
+    work = ", ".join(f"{nr.work_total(b):,} on {lv['name']}" for b, lv in nr.WORK_LEVELS.items())
+    return (f"The stored networks were trained on budgets of process CPU time. Every network starts with "
+            f"{warm_cpu:.0f} CPU seconds on {warm_board} boards, one Adam step on {warm['minibatch']} views per "
+            f"{warm['minibatch'] / warm['replay']:.0f} decisions; then it plays its own level"
             + "".join(f" (the expert networks first {cpu:.0f} CPU seconds on {b})" for b, cpu, *_ in exp)
             + f", one Adam step on {mb} views per {mb / rp:.0f} decisions at a learning rate of "
-              f"{nr.NEURAL_LEARNING['lr']:g}, until {nr.NEURAL_BUDGET / 60:.0f} CPU minutes of training in all "
-              f"have passed (the games in progress are finished)."
+              f"{nr.NEURAL_LEARNING['lr']:g}, until {nr.NEURAL_BUDGET:,.0f} CPU seconds of training in all have "
+              f"passed (the games in progress are finished)."
             + _symmetries_clause(nr.NEURAL_LEVELS)
-            + f" Each is frozen and tested after "
-              + ", ".join(f"{c / 60:.0f}" for c in nr.NEURAL_CHECKPOINTS)
-            + f" CPU minutes and at the end, on the first {nr.NEURAL_TEST['paper']:,} boards of its level's "
-              f"benchmark suite, and at the end on those of the other two levels too.")
+            + " Each is frozen and tested after " + ", ".join(f"{c:,.0f}" for c in nr.NEURAL_CHECKPOINTS[:-1])
+            + f" and {nr.NEURAL_CHECKPOINTS[-1]:,.0f}"
+            + f" CPU seconds and at the end, on the first {nr.NEURAL_TEST['paper']:,} boards of its level's "
+              f"benchmark suite, and at the end on those of the other two levels too. What those budgets bought is "
+              f"counted on this page in training decisions and gradient steps. The book's next networks "
+              f"(`ext:neural_work`) are trained by one recipe on budgets of decisions instead ({work}, curriculum "
+              f"included), so that a seed gives the same network however loaded the machine is.")
 
 
-def one_clock_sentence(c: pd.DataFrame) -> str:
-    """What :func:`one_clock` shows on beginner, in the words its numbers allow: each trained agent's CPU and win
-    rate against the networks' first checkpoint after that much CPU and their end, over the seeds."""
+def learners_sentence(c: pd.DataFrame, noise: float | None = None) -> str:
+    """:func:`learners` on beginner in words: each trained agent's training decisions and win rate beside the
+    networks' last checkpoint within as many decisions (if none, their first, and how many times the decisions), and
+    the networks' end; the solver's test CPU per decision against the networks' as recorded, in order only where
+    they differ by more than ``noise`` times (the clock's, :func:`~sweeper.viz.figures.deep.clock_noise`)."""
     b = c[c["board"] == "8x8x10"]
-    nets = b[b["agent"] == "network"].sort_values("cpu_minutes")
+    nets = b[b["agent"] == "network"].sort_values("decisions")
     if nets.empty:
         return ""
+    first, end = nets.iloc[0], nets.iloc[-1]
+    ci = lambda r: f"{r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]"  # noqa: E731
     parts = []
-    for r in b[b["agent"] != "network"].itertuples():
-        if r.agent.startswith("exact solver"):
+    for _, r in b[(b["agent"] != "network") & ~b["agent"].str.startswith("exact solver")].iterrows():
+        seeds, d = f"{r['seeds']} seed{'s' if r['seeds'] > 1 else ''}", r["decisions"]
+        if pd.isna(d):
+            parts.append(f"the {r['agent']}, whose training decisions are not recorded ({r['games']:,.0f} games), "
+                         f"wins {ci(r)} ({seeds})")
             continue
-        later = nets[nets["cpu_minutes"] >= r.cpu_minutes]
-        at = later.iloc[0] if len(later) else nets.iloc[-1]
-        parts.append(f"the {r.agent} trained for {r.cpu_minutes:.1f} CPU minutes and wins {r.win_rate:.3f} "
-                     f"[{r.lo:.3f}, {r.hi:.3f}] ({r.seeds} seed{'s' if r.seeds > 1 else ''}); the networks' first "
-                     f"checkpoint after as much CPU, at {at['cpu_minutes']:.1f} minutes, wins {at['win_rate']:.3f} "
-                     f"[{at['lo']:.3f}, {at['hi']:.3f}]")
-    end = nets.iloc[-1]
-    solver = b[b["agent"].str.startswith("exact solver")]
-    mine = end.get("µs_per_decision", np.nan)
-    tail = (f" The exact solver trains nothing and wins {solver['win_rate'].iloc[0]:.3f}; it pays at play, "
-            f"{solver['µs_per_decision'].iloc[0]:,.0f} µs of CPU per decision"
-            + ("" if pd.isna(mine) else f" against the networks' {mine:,.0f}") + "." if len(solver) else "")
-    return ("On beginner, on the same boards and one clock (process CPU of training, one thread): " + "; ".join(parts)
-            + f". At the end of their {end['cpu_minutes']:.1f} minutes the networks win {end['win_rate']:.3f} "
-              f"[{end['lo']:.3f}, {end['hi']:.3f}] (95% intervals over the seeds)." + tail)
+        within = nets[nets["decisions"] <= d]
+        at = within.iloc[-1] if len(within) else first
+        o = interval_order((at["win_rate"], at["lo"], at["hi"]), (r["win_rate"], r["lo"], r["hi"]))
+        word = {1: "more than", 0: "not told apart from", -1: "less than"}[o]
+        parts.append(f"the {r['agent']} made {d:,.0f} training decisions"
+                     + ("" if pd.isna(r["env_steps"]) else ", its environment steps,")
+                     + f" in {r['games']:,.0f} games and wins {ci(r)} ({seeds}); " + (
+                         f"within as many decisions the networks' last checkpoint, after {at['decisions']:,.0f} "
+                         f"({at['decisions'] / d:.2f} times its), wins {ci(at)}, {word} it" if len(within) else
+                         f"the networks have no checkpoint within as many decisions: their first, after "
+                         f"{at['decisions']:,.0f} ({at['decisions'] / d:.1f} times as many), wins {ci(at)}"))
+    tail, solver, mine = "", b[b["agent"].str.startswith("exact solver")], end.get("µs_per_decision", np.nan)
+    if len(solver):
+        us = solver["µs_per_decision"].iloc[0]
+        ratio = max(mine, us) / min(mine, us)
+        tail = (f" The exact solver trains nothing and wins {solver['win_rate'].iloc[0]:.3f}; it pays at play: "
+                f"{us:,.0f} µs of test CPU per decision as recorded" + ("." if pd.isna(mine) else (
+                    f", against the networks' {mine:,.0f}" + (
+                        f", {ratio:.0f} times {'less' if us < mine else 'more'}, beyond the clock's noise."
+                        if noise and ratio > noise else " (no order within the clock's noise)."))))
+    return ("On beginner, on the same boards, by the work of their training (a decision is one click of a training "
+            "game, for every learner): " + "; ".join(parts)
+            + f". At the end of their training, after {end['decisions']:,.0f} decisions and "
+              f"{end['gradient_steps']:,.0f} gradient steps (curriculum included), the networks win {ci(end)} (95% "
+              f"intervals over the seeds)." + tail)
 
 
 def mistakes_per_game(q: pd.DataFrame, targets: pd.DataFrame) -> pd.DataFrame:
@@ -655,7 +680,7 @@ def gap_sentence(gap: pd.DataFrame) -> str:
               "games reach other positions than the network's, which this accounting does not follow.")
 
 
-__all__ += ["facts_table", "targets_table", "one_clock_table", "learning_sentence", "one_clock_sentence", "gap_sentence",
+__all__ += ["facts_table", "targets_table", "learners_table", "learning_sentence", "learners_sentence", "gap_sentence",
             "mistakes_per_game", "calibration_errors_table", "quality_table",
             "regret_sentence", "mistakes_sentence", "budget_sentence"]
 

@@ -84,10 +84,11 @@ def change_words(d: float, lo: float, hi: float, than: str, apart_from: str, tai
     return f"cannot be told apart from {apart_from}: {ci}{tail}"
 
 
-def symmetric_sentence(t: pd.DataFrame) -> str:
+def symmetric_sentence(t: pd.DataFrame, noise: float | None = None) -> str:
     """What :func:`symmetric_play` shows, in the words its numbers allow: per level the change of the same networks
-    with its interval over them (a gain only where the interval excludes 0), the cost in test CPU, and each
-    level's target under symmetric play."""
+    with its interval over them (a gain only where the interval excludes 0), the cost in test CPU as recorded (a
+    factor no larger than ``noise``, the clock's, :func:`~sweeper.viz.figures.deep.clock_noise`, is said to be
+    within it), and each level's target under symmetric play."""
     if t.empty:
         return MISSING
     parts = []
@@ -96,18 +97,22 @@ def symmetric_sentence(t: pd.DataFrame) -> str:
         target = (f"the target of {r.target:.2f} is met (pooled {r.pooled:.3f}, lowest seed {r.seed_min:.3f})"
                   if r.met else f"pooled {r.pooled:.3f} against the target of {r.target:.2f} (lowest seed "
                                 f"{r.seed_min:.3f}): not met")
-        parts.append(f"on {r.board} ({r.boards:,} boards, {r.seeds} networks) the symmetric networks {change}, at "
-                     f"{r.us_symmetric / r.us_plain:.1f} times the test CPU per decision; {target}")
+        times = r.us_symmetric / r.us_plain
+        cost = (f"at {times:.1f} times the test CPU per decision" if not noise or max(times, 1 / times) > noise else
+                f"at a test CPU per decision within the clock's noise of theirs ({times:.1f} times)")
+        parts.append(f"on {r.board} ({r.boards:,} boards, {r.seeds} networks) the symmetric networks {change}, {cost}; "
+                     f"{target}")
     return "Playing symmetric, per level: " + "; ".join(parts) + "."
 
 
-def symmetric_price(sym: pd.DataFrame, clock: pd.DataFrame) -> pd.DataFrame:
-    """Per level, what symmetric play buys and costs (from :func:`symmetric_play` on the boards of :func:`one_clock`):
+def symmetric_price(sym: pd.DataFrame, learners: pd.DataFrame) -> pd.DataFrame:
+    """Per level, what symmetric play buys and costs (from :func:`symmetric_play` on the boards of
+    :func:`~sweeper.viz.figures.neural.learners`):
     the change of win rate, the extra test CPU per decision (µs), the change per extra ms, and the exact solver's
     win rate and test CPU per decision on the same boards beside the symmetric networks'."""
     rows = []
     for r in sym.itertuples():
-        solver = clock[(clock["board"] == r.board) & clock["agent"].str.startswith("exact solver")]
+        solver = learners[(learners["board"] == r.board) & learners["agent"].str.startswith("exact solver")]
         if solver.empty:
             continue
         s = solver.iloc[0]
@@ -119,14 +124,16 @@ def symmetric_price(sym: pd.DataFrame, clock: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def price_sentence(price: pd.DataFrame) -> str:
+def price_sentence(price: pd.DataFrame, noise: float | None = None) -> str:
     """:func:`symmetric_price` in words: per level, the symmetric networks' test CPU per decision against the
-    solver's, and how far they still trail it (or lead it)."""
+    solver's as recorded (in order only where they differ by more than ``noise`` times, the clock's), and how far
+    they still trail it (or lead it)."""
     parts = []
     for r in price.itertuples():
         ratio = max(r.us_solver / r.us_symmetric, r.us_symmetric / r.us_solver)
         times = f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.1f}"
-        cheaper = (f"{times} times cheaper per decision than the solver" if r.us_symmetric < r.us_solver else
+        cheaper = ("within the clock's noise of the solver's CPU per decision" if noise and ratio <= noise else
+                   f"{times} times cheaper per decision than the solver" if r.us_symmetric < r.us_solver else
                    f"{times} times the solver's CPU per decision")
         trail = (f"{r.gap:.3f} below the solver's {r.solver:.3f}" if r.gap > 0 else
                  f"{-r.gap:.3f} above the solver's {r.solver:.3f}")
