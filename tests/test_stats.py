@@ -46,3 +46,127 @@ def test_the_difference_interval_is_newcombes_on_his_worked_cases():
     for (a, n, b, m), (lo, hi) in cases.items():
         d, low, high = difference_interval(a, n, b, m)
         assert d == pytest.approx(a / n - b / m) and round(low, 4) == lo and round(high, 4) == hi
+
+
+# ------------------------------------------------ issue 65: bad input, paired tests --
+
+import numpy as np  # noqa: E402
+
+from sweeper.experiments.stats import (bootstrap_ratio, compare_paired, compare_run_to_seeds,  # noqa: E402
+                                       compare_seed_rates, compare_seeds, mcnemar_exact, mean_interval, seed_summary)
+
+
+def _seeds(rates, games=1000):
+    return [np.r_[np.ones(int(round(r * games))), np.zeros(games - int(round(r * games)))] for r in rates]
+
+
+def test_a_dict_of_seeds_is_refused_not_read_as_outcomes():
+    """Before: compare_seeds({0: a, 1: b}, ...) read the dict's keys 0 and 1 as outcomes: learners at 0.9 and 0.1
+    were 'cannot be told apart', difference 0.0."""
+    a, b = _seeds([0.9, 0.9]), _seeds([0.1, 0.1])
+    with pytest.raises(ValueError, match="not a dict"):
+        compare_seeds(dict(enumerate(a)), dict(enumerate(b)))
+    with pytest.raises(ValueError, match="not a dict"):
+        seed_summary(dict(enumerate(a)))
+    with pytest.raises(ValueError, match="got 1-D; one seed's outcomes are"):
+        compare_seeds(a[0], b[0])  # one array of outcomes: its numbers are not seeds
+    assert compare_seeds(np.array(a), np.array(b))["verdict"] == "more than"  # 2-D: seeds x boards
+
+
+def test_zero_spread_learners_far_apart_are_told_apart_as_seed_summary_reads_no_spread():
+    """Before: two learners that won every game and none of 1,000 on each of three seeds 'cannot be told apart'."""
+    c = compare_seeds(_seeds([1.0] * 3), _seeds([0.0] * 3))
+    assert c["verdict"] == "more than" and c["difference"] == 1.0 and 0.9 < c["low"] <= c["high"] <= 1.0
+    assert "no spread" in c["method"]
+    assert compare_seeds(_seeds([0.5] * 3, 100_000), _seeds([0.5] * 3, 100_000))["verdict"] == "level with"
+    assert compare_seeds(_seeds([0.5] * 3, 20), _seeds([0.5] * 3, 20))["verdict"] == "cannot be told apart"
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: compare_seeds(_seeds([0.5, 0.6]), _seeds([0.4, 0.5]), confidence=c),
+    lambda c: seed_summary(_seeds([0.5, 0.6]), confidence=c),
+    lambda c: mean_interval([0.1, 0.2, 0.3], confidence=c),
+    lambda c: compare_seed_rates([0.5, 0.6], [0.4, 0.5], confidence=c),
+    lambda c: compare_paired([1, 0], [0, 0], confidence=c),
+])
+@pytest.mark.parametrize("confidence", [float("nan"), 0.0, 1.0, 95, -0.5])
+def test_a_confidence_outside_0_to_1_is_refused(call, confidence):
+    """Before: confidence=nan gave the interval [0, 1]."""
+    with pytest.raises(ValueError, match="confidence must be a number between 0 and 1"):
+        call(confidence)
+
+
+def test_wilson_refuses_a_z_that_is_not_positive():
+    """Before: wilson(1, 3, z=-1.96) gave low > high."""
+    for z in (-1.96, 0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="z must be a finite number above 0"):
+            wilson(1, 3, z=z)
+    with pytest.raises(ValueError, match="whole number"):
+        wilson(1.5, 3)
+
+
+def test_best_of_refuses_an_empty_sample():
+    """Before: best_of({'a': []}) declared the empty sample best."""
+    with pytest.raises(ValueError, match="the sample 'a' is empty"):
+        best_of({"a": []})
+    with pytest.raises(ValueError, match="the sample 'b' is empty"):
+        best_of({"a": [1, 0], "b": []})
+
+
+def test_two_dimensional_rates_are_refused_not_flattened_into_seeds():
+    """Before: a 2 x 3 array of rates was read as six seeds."""
+    with pytest.raises(ValueError, match="2-D array"):
+        compare_seed_rates([[0.5, 0.6, 0.7], [0.5, 0.6, 0.7]], [0.4, 0.5])
+    with pytest.raises(ValueError, match="2-D array"):
+        mean_interval(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="1-D array of games, got a 2-D one"):
+        seed_summary([np.ones((2, 5)), np.ones((2, 5))])
+    with pytest.raises(ValueError, match="must be 2-D \\(seeds x boards\\), got 3-D"):
+        seed_summary(np.ones((2, 2, 5)))
+
+
+def test_the_exact_mcnemar_test_on_worked_cases():
+    assert mcnemar_exact(10, 0) == pytest.approx(2 * 0.5 ** 10)  # ten discordant boards, all one way
+    assert mcnemar_exact(0, 0) == 1.0 and mcnemar_exact(5, 5) == 1.0
+    assert mcnemar_exact(2, 8) == pytest.approx(2 * (1 + 10 + 45) / 2 ** 10)
+    with pytest.raises(ValueError):
+        mcnemar_exact(-1, 3)
+
+
+def test_the_paired_comparison_counts_the_discordant_boards_and_bootstraps_the_difference():
+    a = np.r_[np.ones(60), np.zeros(40)]
+    b = np.r_[np.ones(50), np.zeros(50)]  # a won every board b won, and 10 more
+    c = compare_paired(a, b)
+    assert (c["boards"], c["wins_a"], c["wins_b"], c["only_a"], c["only_b"]) == (100, 60, 50, 10, 0)
+    assert c["difference"] == pytest.approx(0.1) and c["low"] <= 0.1 <= c["high"] and c["low"] > 0
+    assert c["mcnemar_p"] == pytest.approx(2 * 0.5 ** 10) and c["verdict"] == "more than"
+    assert compare_paired(a, b) == c  # seeded: the same data, the same interval
+    same = compare_paired(a, a)
+    assert (same["difference"], same["low"], same["high"], same["mcnemar_p"]) == (0.0, 0.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="same boards"):
+        compare_paired(a, b[:50])
+    with pytest.raises(ValueError, match="0 \\(lost\\) or 1 \\(won\\)"):
+        compare_paired(a * 0.5, b)
+
+
+def test_a_fixed_player_against_a_learners_seeds():
+    run = _seeds([0.8])[0]
+    c = compare_run_to_seeds(run, _seeds([0.70, 0.72, 0.74]))
+    assert c["verdict"] == "more than" and c["difference"] == pytest.approx(0.08) and c["n_seeds"] == 3
+    assert compare_run_to_seeds(run, _seeds([0.6, 0.8, 0.99]))["verdict"] == "cannot be told apart"
+    assert compare_run_to_seeds(run, _seeds([0.7]))["verdict"] == "cannot be told apart"  # one seed: no spread known
+    flat = compare_run_to_seeds(run, _seeds([0.7, 0.7, 0.7]))
+    assert flat["verdict"] == "more than" and "no spread" in flat["method"]
+    with pytest.raises(ValueError, match="same boards"):
+        compare_run_to_seeds(run[:10], _seeds([0.7, 0.7]))
+
+
+def test_the_bootstrap_interval_of_a_ratio_over_boards():
+    regret, decisions = np.array([0.5, 1.0, 1.5, 2.0]), np.array([5, 10, 15, 20])
+    assert bootstrap_ratio(regret, decisions) == pytest.approx((0.1, 0.1, 0.1))  # the same ratio on every board
+    rng = np.random.default_rng(3)
+    r, lo, hi = bootstrap_ratio(rng.random(200), rng.integers(1, 30, 200))
+    assert lo < r < hi and hi - lo < r
+    assert all(math.isnan(v) for v in bootstrap_ratio([0.0, 0.0], [0, 0]))
+    with pytest.raises(ValueError, match="bootstrap_ratio"):
+        bootstrap_ratio([1.0], [-1])

@@ -1,8 +1,14 @@
-"""Statistics for win rates: Wilson intervals and Mann-Whitney comparisons.
+"""Statistics for win rates: Wilson intervals, Mann-Whitney comparisons, seed-level and paired verdicts.
 
 The paper marks the significantly best agent of each transfer column using
 Mann-Whitney U tests on game outcomes (0 loss, 1 win) at alpha = 0.05. We do
-the same, and put a Wilson score interval (95%) on every win rate.
+the same, and put a Wilson score interval (95%) on every win rate. Learners are
+compared at the level of their seeds (:func:`compare_seeds`); two players on the
+same boards, board by board (:func:`compare_paired`: exact McNemar on the boards
+only one of them won, a paired bootstrap interval of the difference), and a
+fixed player against a learner's seeds by :func:`compare_run_to_seeds`.
+Bad input (a dict of seeds, a 2-D array of rates, a confidence of NaN, a
+negative z, an empty sample) is a ``ValueError`` that says what was wrong.
 """
 
 from __future__ import annotations
@@ -21,8 +27,32 @@ def _scipy_stats():
     return stats
 
 
+def _count(v, what: str) -> int:
+    """A whole number of games or wins (a float that is whole too), else a ``ValueError``."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating)) or \
+            not math.isfinite(v) or v != int(v):
+        raise ValueError(f"{what} must be a whole number, got {v!r}")
+    return int(v)
+
+
+def _positive_z(z) -> float:
+    if isinstance(z, (bool, np.bool_)) or not isinstance(z, (int, float, np.integer, np.floating)) or \
+            not math.isfinite(z) or z <= 0:
+        raise ValueError(f"z must be a finite number above 0 (1.96 for 95%), got {z!r}")
+    return float(z)
+
+
+def check_confidence(confidence) -> float:
+    """``confidence`` as a float strictly between 0 and 1, else a ``ValueError`` (NaN too)."""
+    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, (int, float, np.integer, np.floating)) \
+            or not 0 < confidence < 1:
+        raise ValueError(f"confidence must be a number between 0 and 1 (0.95 for 95%), got {confidence!r}")
+    return float(confidence)
+
+
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (``(nan, nan)`` for 0 games)."""
+    """Wilson score interval for a binomial proportion (``(nan, nan)`` for 0 games); ``z`` above 0."""
+    wins, games, z = _count(wins, "wins"), _count(games, "games"), _positive_z(z)
     if games < 0 or wins < 0 or wins > games:
         raise ValueError(f"need 0 <= wins <= games, got {wins}/{games}")
     if games == 0:
@@ -62,9 +92,14 @@ def best_of(samples: dict, alpha: float = 0.05) -> dict:
 
     The sample with the highest mean leads; every sample whose Mann-Whitney
     p-value against the leader is >= alpha is tied with it. Returns
-    ``{name: (is_best, p_value_vs_leader)}``."""
+    ``{name: (is_best, p_value_vs_leader)}``. An empty sample is refused: it has no mean to lead or to tie."""
+    if not isinstance(samples, dict):
+        raise ValueError(f"best_of takes a dict of samples (name: outcomes), got {type(samples).__name__}")
     if not samples:
         return {}
+    empty = [k for k, v in samples.items() if len(v) == 0]
+    if empty:
+        raise ValueError(f"best_of: the sample {empty[0]!r} is empty: it can be neither best nor tied with the best")
     means = {k: float(np.mean(v)) if len(v) else float("-inf") for k, v in samples.items()}
     leader = max(means, key=means.get)
     out = {}
@@ -103,9 +138,28 @@ SEED_METHOD = ("Welch's t-interval (95%) for the difference of the mean win rate
                "the same boards; 'level with' when the whole interval lies within the margin")
 
 
-def _seed_rates(outcomes, what: str) -> np.ndarray:
-    """Per-seed win rates from a sequence of per-seed outcome arrays (0/1 per board, the same boards)."""
-    rows = [np.asarray(o, dtype=float).ravel() for o in outcomes]
+def _per_seed(outcomes, what: str) -> list:
+    """One 1-D float array of game outcomes per seed, from a sequence of arrays or a 2-D array (seeds x boards)."""
+    if isinstance(outcomes, dict):
+        raise ValueError(f"{what}: give a list of per-seed outcome arrays, not a dict (its keys would be read as "
+                         f"outcomes): e.g. list(outcomes.values())")
+    if isinstance(outcomes, np.ndarray) and outcomes.ndim != 2:
+        raise ValueError(f"{what}: an array of outcomes must be 2-D (seeds x boards), got {outcomes.ndim}-D; one "
+                         f"seed's outcomes are [outcomes]")
+    try:
+        rows = [np.asarray(o, dtype=float) for o in outcomes]
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what}: give one array of game outcomes (0 or 1) per seed ({exc})") from None
+    bad = [r.ndim for r in rows if r.ndim != 1]
+    if bad:
+        raise ValueError(f"{what}: each seed's outcomes must be a 1-D array of games, got a {bad[0]}-D one"
+                         + (" (a number: one seed's outcomes are [outcomes])" if bad[0] == 0 else ""))
+    return rows
+
+
+def _seed_rates(outcomes, what: str) -> tuple[np.ndarray, int]:
+    """Per-seed win rates and the games per seed, from per-seed outcome arrays (0/1 per board, the same boards)."""
+    rows = _per_seed(outcomes, what)
     if not rows or any(len(r) == 0 for r in rows):
         raise ValueError(f"{what}: give one array of game outcomes (0 or 1) per seed, none empty")
     if len({len(r) for r in rows}) != 1:
@@ -113,17 +167,34 @@ def _seed_rates(outcomes, what: str) -> np.ndarray:
                          f"games)")
     if any(((r != 0) & (r != 1)).any() for r in rows):
         raise ValueError(f"{what}: outcomes must be 0 (lost) or 1 (won)")
-    return np.array([r.mean() for r in rows])
+    return np.array([r.mean() for r in rows]), len(rows[0])
+
+
+def _spread(rates: np.ndarray) -> bool:
+    """Whether the seeds' values differ at all (``std() > 0`` is true of equal floats to rounding)."""
+    return len(rates) > 0 and bool(rates.max() > rates.min())
+
+
+def _values(values, what: str) -> np.ndarray:
+    v = np.asarray(values, dtype=float)
+    if v.ndim > 1:
+        raise ValueError(f"{what}: give one value per seed (a 1-D list), got a {v.ndim}-D array {v.shape}")
+    return v.ravel()
 
 
 def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
     """The mean of per-seed values (rates, or steps between two rates) with its Student t-interval over the seeds:
-    ``(mean, low, high)``; the interval is NaN with fewer than two values."""
-    v = np.asarray(values, dtype=float).ravel()
+    ``(mean, low, high)``; the interval is NaN with fewer than two values. ``values`` is 1-D (one per seed)."""
+    confidence = check_confidence(confidence)
+    v = _values(values, "mean_interval")
     if len(v) < 2:
         return float(v.mean()) if len(v) else float("nan"), float("nan"), float("nan")
     half = _scipy_stats().t.ppf(0.5 + confidence / 2, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
     return float(v.mean()), float(v.mean() - half), float(v.mean() + half)
+
+
+def _z(confidence: float) -> float:
+    return float(_scipy_stats().norm.ppf(0.5 + confidence / 2))
 
 
 def seed_summary(outcomes, confidence: float = 0.95) -> dict:
@@ -133,12 +204,12 @@ def seed_summary(outcomes, confidence: float = 0.95) -> dict:
     rate, so that no spread is not read as no uncertainty), their range, and the pooled win rate with its Wilson
     interval (``pooled``, ``pooled_low``, ``pooled_high``: every game counted as independent, which the seeds'
     spread may contradict)."""
-    rates = _seed_rates(outcomes, "seed_summary")
-    games = len(np.asarray(outcomes[0]).ravel())
+    confidence = check_confidence(confidence)
+    rates, games = _seed_rates(outcomes, "seed_summary")
     k = len(rates)
     wins = int(round(sum(rates) * games))
-    lo_p, hi_p = wilson(wins, k * games)
-    if k > 1 and rates.std() > 0:
+    lo_p, hi_p = wilson(wins, k * games, _z(confidence))
+    if k > 1 and _spread(rates):
         _, lo, hi = mean_interval(rates, confidence)
         lo, hi = max(0.0, lo), min(1.0, hi)
     elif k > 1:  # every seed the same rate: the seeds show no spread, the games still do
@@ -150,25 +221,55 @@ def seed_summary(outcomes, confidence: float = 0.95) -> dict:
             "pooled": wins / (k * games), "pooled_low": lo_p, "pooled_high": hi_p}
 
 
+#: How :func:`compare_seeds` and :func:`compare_run_to_seeds` judge when no seed differs from another.
+NO_SPREAD = ("with no spread over the seeds, Newcombe's interval of the pooled games (every game counted as "
+             "independent), as seed_summary does")
+
+
+def _margin(margin) -> float:
+    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, (int, float, np.integer, np.floating)) or \
+            not math.isfinite(margin) or margin < 0:
+        raise ValueError(f"margin must be a finite number >= 0, got {margin!r}")
+    return float(margin)
+
+
+def _verdict(lo: float, hi: float, margin: float) -> str:
+    if math.isnan(lo):
+        return "cannot be told apart"
+    if lo > 0:
+        return "more than"
+    if hi < 0:
+        return "less than"
+    return "level with" if -margin <= lo and hi <= margin else "cannot be told apart"
+
+
 def compare_seeds(a, b, margin: float = 0.01, confidence: float = 0.95) -> dict:
     """Whether learner ``a`` wins more than learner ``b``, at the level of seeds (see :data:`SEED_METHOD`).
 
-    ``a`` and ``b`` hold one array of game outcomes (0/1) per seed, every seed of both on the same boards. The
-    difference of their mean win rates gets Welch's t-interval (``scipy.stats.ttest_ind`` with unequal
-    variances): ``verdict`` is ``"more than"`` or ``"less than"`` when the interval excludes 0, ``"level with"``
-    when it lies within ``[-margin, margin]``, else ``"cannot be told apart"`` (the seeds are too few or too
-    spread to say). With fewer than two seeds on either side, or no spread at all, the verdict is
-    ``"cannot be told apart"`` unless the two are equal. ``pooled_verdict`` is what the pooled Wilson intervals
-    would say (:func:`order`), to show where counting every game as independent would claim more."""
-    ra, rb = _seed_rates(a, "compare_seeds: a"), _seed_rates(b, "compare_seeds: b")
-    if len(np.asarray(a[0]).ravel()) != len(np.asarray(b[0]).ravel()):
+    ``a`` and ``b`` hold one array of game outcomes (0/1) per seed (a list of 1-D arrays, or a 2-D array seeds x
+    boards; a dict is refused), every seed of both on the same boards. The difference of their mean win rates gets
+    Welch's t-interval (``scipy.stats.ttest_ind`` with unequal variances): ``verdict`` is ``"more than"`` or
+    ``"less than"`` when the interval excludes 0, ``"level with"`` when it lies within ``[-margin, margin]``, else
+    ``"cannot be told apart"`` (the seeds are too few or too spread to say). With fewer than two seeds on either
+    side the verdict is ``"cannot be told apart"``; with two or more a side and no spread on either, the interval
+    is the pooled games' (:data:`NO_SPREAD`, as :func:`seed_summary`), so that no spread is not read as no
+    uncertainty. ``pooled_verdict`` is what the pooled Wilson intervals would say (:func:`order`), to show where
+    counting every game as independent would claim more."""
+    confidence, margin = check_confidence(confidence), _margin(margin)
+    (ra, ga), (rb, gb) = _seed_rates(a, "compare_seeds: a"), _seed_rates(b, "compare_seeds: b")
+    if ga != gb:
         raise ValueError("compare_seeds: a and b must be tested on the same boards")
     out = compare_seed_rates(ra, rb, margin, confidence)
     sa, sb = seed_summary(a, confidence), seed_summary(b, confidence)
+    out["method"] = SEED_METHOD
+    if len(ra) >= 2 and len(rb) >= 2 and not _spread(ra) and not _spread(rb):
+        wa, wb = int(round(ra.sum() * ga)), int(round(rb.sum() * gb))
+        _, lo, hi = difference_interval(wa, len(ra) * ga, wb, len(rb) * gb, _z(confidence))
+        lo, hi = max(-1.0, lo), min(1.0, hi)
+        out.update(low=lo, high=hi, verdict=_verdict(lo, hi, margin), method=f"{SEED_METHOD}; {NO_SPREAD}")
     pooled = order((sa["pooled"], sa["pooled_low"], sa["pooled_high"]), (sb["pooled"], sb["pooled_low"],
                                                                           sb["pooled_high"]))
     out["pooled_verdict"] = {1: "more than", -1: "less than", 0: "overlapping"}[pooled]
-    out["method"] = SEED_METHOD
     return out
 
 
@@ -179,27 +280,139 @@ SEED_METHOD_UNPAIRED = ("Welch's t-interval (95%) for the difference of the mean
 
 def compare_seed_rates(ra, rb, margin: float = 0.01, confidence: float = 0.95) -> dict:
     """The verdict of :func:`compare_seeds` from the seeds' win rates alone (``ra``, ``rb``: one rate in [0, 1]
-    per seed): for learners whose seeds were not all tested on the same boards (:data:`SEED_METHOD_UNPAIRED`;
-    each seed's rate then carries its boards' noise too, so the interval is wider than a paired one)."""
-    ra, rb = np.asarray(ra, dtype=float).ravel(), np.asarray(rb, dtype=float).ravel()
+    per seed, 1-D): for learners whose seeds were not all tested on the same boards (:data:`SEED_METHOD_UNPAIRED`;
+    each seed's rate then carries its boards' noise too, so the interval is wider than a paired one). Rates alone
+    say nothing of the games behind them: with no spread on either side the verdict is ``"cannot be told
+    apart"`` (unless the two are equal), where :func:`compare_seeds` reads the games."""
+    confidence, margin = check_confidence(confidence), _margin(margin)
+    ra, rb = _values(ra, "compare_seed_rates"), _values(rb, "compare_seed_rates")
     if not len(ra) or not len(rb) or not (np.isfinite(ra).all() and np.isfinite(rb).all()):
         raise ValueError("compare_seed_rates: give at least one finite win rate per learner")
     if ((ra < 0) | (ra > 1)).any() or ((rb < 0) | (rb > 1)).any():
         raise ValueError("compare_seed_rates: win rates must lie in [0, 1]")
     diff = float(ra.mean() - rb.mean())
     lo = hi = float("nan")
-    if len(ra) >= 2 and len(rb) >= 2 and (ra.std() > 0 or rb.std() > 0):
+    if len(ra) >= 2 and len(rb) >= 2 and (_spread(ra) or _spread(rb)):
         ci = _scipy_stats().ttest_ind(ra, rb, equal_var=False).confidence_interval(confidence)
         lo, hi = float(ci.low), float(ci.high)
-    if math.isnan(lo):
-        verdict = "level with" if diff == 0 and len(ra) >= 2 and len(rb) >= 2 else "cannot be told apart"
-    elif lo > 0:
-        verdict = "more than"
-    elif hi < 0:
-        verdict = "less than"
-    elif -margin <= lo and hi <= margin:
+    verdict = _verdict(lo, hi, margin)
+    if math.isnan(lo) and diff == 0 and len(ra) >= 2 and len(rb) >= 2:
         verdict = "level with"
-    else:
-        verdict = "cannot be told apart"
     return {"difference": diff, "low": lo, "high": hi, "verdict": verdict, "n_seeds": (len(ra), len(rb)),
             "method": SEED_METHOD_UNPAIRED}
+
+
+# ----------------------------------------------------------- on the same boards --
+
+#: The bootstrap's resamples and the seed of its generator (a fixed seed: the same data give the same interval).
+BOOTSTRAP_RESAMPLES = 10_000
+BOOTSTRAP_SEED = 0
+#: How :func:`compare_paired` judges two players on the same boards.
+PAIRED_METHOD = ("board by board on the same boards: the exact McNemar test (two-sided binomial test of the boards "
+                 "only one of the two won) and a paired bootstrap interval (95%, 10,000 resamples of the boards) of "
+                 "the difference in win rate")
+#: How :func:`compare_run_to_seeds` judges a fixed player against a learner's seeds.
+RUN_METHOD = ("the fixed player's win rate minus each seed's, all on the same boards, with a Student t-interval "
+              "(95%) over the seeds (their training is what varies); 'level with' when the whole interval lies "
+              "within the margin")
+
+
+def _outcomes(x, what: str) -> np.ndarray:
+    try:
+        v = np.asarray(x, dtype=float) if not isinstance(x, dict) else None
+    except (TypeError, ValueError):
+        v = None
+    if v is None or v.ndim != 1 or not len(v):
+        raise ValueError(f"{what}: give one 1-D array of game outcomes (0 or 1), one per board, not empty")
+    if ((v != 0) & (v != 1)).any():
+        raise ValueError(f"{what}: outcomes must be 0 (lost) or 1 (won)")
+    return v.astype(bool)
+
+
+def _resamples(resamples) -> int:
+    if isinstance(resamples, (bool, np.bool_)) or not isinstance(resamples, (int, np.integer)) or resamples < 100:
+        raise ValueError(f"resamples must be a whole number >= 100, got {resamples!r}")
+    return int(resamples)
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """The exact McNemar p-value (two-sided): of the boards exactly one player won, ``only_a`` went to ``a`` and
+    ``only_b`` to ``b``; under no difference each is a fair coin (1.0 when no board is discordant)."""
+    only_a, only_b = _count(only_a, "only_a"), _count(only_b, "only_b")
+    if only_a < 0 or only_b < 0:
+        raise ValueError(f"the discordant counts must be >= 0, got {only_a} and {only_b}")
+    n = only_a + only_b
+    return 1.0 if n == 0 else float(_scipy_stats().binomtest(only_a, n, 0.5).pvalue)
+
+
+def compare_paired(a, b, margin: float = 0.01, confidence: float = 0.95, resamples: int = BOOTSTRAP_RESAMPLES,
+                   seed: int = BOOTSTRAP_SEED) -> dict:
+    """Two players on the same boards, board by board (:data:`PAIRED_METHOD`): ``a`` and ``b`` are their game
+    outcomes (0/1), one per board, in the boards' order.
+
+    Returns ``boards``, ``wins_a``, ``wins_b``, ``difference`` (a's win rate minus b's), its percentile bootstrap
+    interval ``low``, ``high`` (``resamples`` resamples of the boards, drawn as counts of the three kinds of board
+    (only a won, only b won, the same) from a generator seeded with ``seed``: the same data give the same interval),
+    ``only_a``, ``only_b`` (the discordant boards), ``mcnemar_p`` (:func:`mcnemar_exact`) and ``verdict`` (as
+    :func:`compare_seeds`' words, from the interval)."""
+    confidence, margin, resamples = check_confidence(confidence), _margin(margin), _resamples(resamples)
+    a, b = _outcomes(a, "compare_paired: a"), _outcomes(b, "compare_paired: b")
+    if len(a) != len(b):
+        raise ValueError(f"compare_paired: a and b must be played on the same boards (got {len(a)} and {len(b)})")
+    n, only_a, only_b = len(a), int((a & ~b).sum()), int((~a & b).sum())
+    counts = np.random.default_rng(seed).multinomial(n, [only_a / n, only_b / n, 1 - (only_a + only_b) / n],
+                                                     size=resamples)
+    diffs = (counts[:, 0] - counts[:, 1]) / n
+    lo, hi = (float(v) for v in np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2]))
+    return {"boards": n, "wins_a": int(a.sum()), "wins_b": int(b.sum()), "difference": (only_a - only_b) / n,
+            "low": lo, "high": hi, "only_a": only_a, "only_b": only_b, "mcnemar_p": mcnemar_exact(only_a, only_b),
+            "verdict": _verdict(lo, hi, margin), "method": PAIRED_METHOD}
+
+
+def compare_run_to_seeds(run, seeds, margin: float = 0.01, confidence: float = 0.95) -> dict:
+    """A fixed player (``run``: its outcomes, one per board) against a learner's seeds (``seeds``: one outcome array
+    per seed, as :func:`compare_seeds`), all on the same boards (:data:`RUN_METHOD`): ``difference`` (the run's win
+    rate minus the seeds' mean), ``low``, ``high``, ``verdict``, ``seeds`` (each seed's rate). With one seed the
+    verdict is ``"cannot be told apart"`` (compare the boards instead, :func:`compare_paired`); with no spread over
+    the seeds, the interval is the pooled games' (:data:`NO_SPREAD`)."""
+    confidence, margin = check_confidence(confidence), _margin(margin)
+    mine = _outcomes(run, "compare_run_to_seeds: run")
+    rates, games = _seed_rates(seeds, "compare_run_to_seeds: seeds")
+    if games != len(mine):
+        raise ValueError(f"compare_run_to_seeds: the run and the seeds must be played on the same boards (got "
+                         f"{len(mine)} and {games})")
+    rate = float(mine.mean())
+    diff, lo, hi = mean_interval(rate - rates, confidence)
+    method = RUN_METHOD
+    if len(rates) >= 2 and not _spread(rates):
+        diff, lo, hi = difference_interval(int(mine.sum()), games, int(round(rates.sum() * games)),
+                                           len(rates) * games, _z(confidence))
+        lo, hi = max(-1.0, lo), min(1.0, hi)
+        method = f"{RUN_METHOD}; {NO_SPREAD}"
+    return {"difference": float(diff), "low": float(lo), "high": float(hi), "verdict": _verdict(lo, hi, margin),
+            "rate": rate, "seeds": rates.tolist(), "n_seeds": len(rates), "boards": games, "method": method}
+
+
+def bootstrap_ratio(numerator, denominator, confidence: float = 0.95, resamples: int = BOOTSTRAP_RESAMPLES,
+                    seed: int = BOOTSTRAP_SEED) -> tuple[float, float, float]:
+    """A ratio of sums over boards (regret per decision: each board's regret summed over the decisions scored on
+    it, and those decisions) with its percentile bootstrap interval over the boards: ``(ratio, low, high)``
+    (NaN where no board has a denominator). The boards are resampled with replacement ``resamples`` times from a
+    generator seeded with ``seed``."""
+    confidence, resamples = check_confidence(confidence), _resamples(resamples)
+    num, den = _values(numerator, "bootstrap_ratio"), _values(denominator, "bootstrap_ratio")
+    if len(num) != len(den) or not (np.isfinite(num).all() and np.isfinite(den).all()) or (den < 0).any():
+        raise ValueError("bootstrap_ratio: give one finite numerator and one denominator >= 0 per board")
+    n = len(num)
+    if not n or den.sum() == 0:
+        return float("nan"), float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    ratios, chunk = [], max(1, 2_000_000 // n)
+    for start in range(0, resamples, chunk):
+        w = rng.multinomial(n, np.full(n, 1 / n), size=min(chunk, resamples - start)).astype(float)
+        top, bottom = w @ num, w @ den
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratios.append(np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan))
+    r = np.concatenate(ratios)
+    lo, hi = np.nanquantile(r, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(num.sum() / den.sum()), float(lo), float(hi)
