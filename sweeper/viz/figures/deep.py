@@ -521,6 +521,6 @@ def noise_sentence(noise: dict) -> str:
             f"chapter](14_deep_rl.html), trained twice with the same seeds ({_listed(noise['seeds'])}), took the same "
             f"environment steps and played the same training games, yet the process CPU seconds recorded for that "
             f"same work differed by a factor of {noise['low']:.2f} to {noise['high']:.2f} between the two runs "
-            f"({noise['pairs']} pairs). This page therefore counts training in decisions (one click of a training "
-            f"game, for every learner) and gradient steps; the CPU times the runs recorded are kept as a record, and "
+            f"({noise['pairs']} pairs). This page therefore counts training in decisions (the moves a learner "
+            f"chooses in its training games) and gradient steps; the CPU times the runs recorded are kept as a record, and "
             f"two of them are set in order only where they differ by more than {noise['high']:.2f} times.")

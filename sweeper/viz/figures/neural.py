@@ -634,8 +634,8 @@ def learners_sentence(c: pd.DataFrame, noise: float | None = None) -> str:
                     f", against the networks' {mine:,.0f}" + (
                         f", {ratio:.0f} times {'less' if us < mine else 'more'}, beyond the clock's noise."
                         if noise and ratio > noise else " (no order within the clock's noise)."))))
-    return ("On beginner, on the same boards, by the work of their training (a decision is one click of a training "
-            "game, for every learner): " + "; ".join(parts)
+    return ("On beginner, on the same boards, by the work of their training (a decision is one move a learner chooses "
+            "in a training game): " + "; ".join(parts)
             + f". At the end of their training, after {end['decisions']:,.0f} decisions and "
               f"{end['gradient_steps']:,.0f} gradient steps (curriculum included), the networks win {ci(end)} (95% "
               f"intervals over the seeds)." + tail)
