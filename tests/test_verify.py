@@ -331,7 +331,7 @@ def test_without_a_git_history_verify_says_it_cannot_check_the_commits(fact_stor
     v = {v.run.split("/")[1]: v for v in verify(store, select(store, every=True), log=lambda *_: None)}
     assert v[task.id].status.startswith("cannot verify: the commits its meta.json names cannot be checked: no git "
                                         "history here")
-    assert v[other.id].status == "identical"
+    assert v[other.id].status == "unvouched"  # recomputed byte for byte, but nothing names the code that made it
 
 
 def test_stored_paper_runs_name_commits_of_the_history_with_their_fingerprints():
@@ -580,3 +580,39 @@ def test_benchmark_runs_record_their_counted_work_and_old_runs_are_migrated_to_i
     assert store.status(task) == "ok" and meta["migrated"][-1]["what"] == WORK_WHAT
     assert verify(store, [f"benchmark/{task.id}"], log=lambda *_: None)[0].status == "identical"
     assert migrate_work(store, head, log=lambda *_: None) == []  # nothing left to migrate
+
+
+# ------------------------------------------- issue 65: unvouched provenance --
+
+@pytest.mark.parametrize("change, said", [
+    (lambda m: m["provenance"].update(commit="unknown"), "commit 'unknown'"),
+    (lambda m: m["provenance"].update(commit=None), "commit null"),
+    (lambda m: m["provenance"].pop("commit"), "commit absent"),
+    (lambda m: m.pop("provenance"), "has no provenance"),
+    (lambda m: m.update(provenance=None), "has no provenance"),
+])
+def test_a_run_that_names_no_commit_is_unvouched_not_identical(fact_store, change, said, capsys, monkeypatch):
+    """Before: a provenance whose commit is "unknown", null or absent (with ``sweeper_modified: false`` and any
+    source fingerprint), or no provenance at all, verified ``identical``; ``verify --record`` on it ended in a raw
+    KeyError or AttributeError."""
+    store, (task, other) = fact_store
+
+    def forged(m):
+        if isinstance(m.get("provenance"), dict):
+            m["provenance"].update(sweeper_modified=False, source="any fingerprint")
+        change(m)
+    _rewrite(store, task, forged)
+    run = f"test-verify/{task.id}"
+    v = verify(store, [run], log=lambda *_: None)[0]
+    assert v.status == "unvouched" and v.detail.startswith("identical when recomputed, but its meta.json")
+    assert said in v.detail and "nothing vouches for which code made it" in v.detail
+    results = str(store.root.parents[1])
+    assert main(["verify", "--scale", "quick", "--results", results, "--all"]) == 1  # not a clean verification
+    out = capsys.readouterr().out
+    assert f"{run}: unvouched" in out and "1 unvouched" in out and f"1 not ({run})" in out
+    clean = {**prov.provenance(), "sweeper_modified": False}
+    monkeypatch.setattr("sweeper.experiments.verify.provenance", lambda: clean)  # as from committed code
+    assert main(["verify", "--scale", "quick", "--results", results, "--record", run]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --record cannot vouch for {run}: ") and said in err and err.count("\n") == 1
+    assert "Traceback" not in err and "verified" not in json.loads((store.path(task) / "meta.json").read_text())

@@ -187,6 +187,8 @@ def provenance_problem(meta: dict) -> str | None:
 
     Raises :class:`HistoryUnavailable` when a commit cannot be checked here."""
     prov = meta.get("provenance") or {}
+    if not isinstance(prov, dict):
+        return f"its provenance is a {type(prov).__name__}, not an object"
     commit = prov.get("commit")
     if commit is not None and commit != "unknown":
         fp = commit_fingerprint(commit)
@@ -204,7 +206,10 @@ def provenance_problem(meta: dict) -> str | None:
         if v.get("source") != fp:
             return (f"its 'verified' record's source fingerprint {str(v.get('source'))[:12]}... is not that of "
                     f"commit {v['commit'][:12]} ({fp[:12]}...)")
-    for record in meta.get("migrated", []):
+    migrated = meta.get("migrated", [])
+    if not isinstance(migrated, list) or not all(isinstance(r, dict) for r in migrated):
+        return "its 'migrated' records are not a list of objects"
+    for record in migrated:
         if commit_fingerprint(record.get("commit")) is None:
             return f"its 'migrated' record names commit {str(record.get('commit'))[:12]!r}, which is not in this " \
                    "repository's history"

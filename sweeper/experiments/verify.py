@@ -13,6 +13,9 @@ files), and compared with what is stored:
 ``differs``
     anything else, named: which files (their columns or arrays, and by how much: :func:`value_differences`) or
     fields of ``info``;
+``unvouched``
+    identical or the same values, but its ``meta.json`` names no commit that made it (no provenance, or a commit
+    ``"unknown"``, null or absent) and holds no ``verified`` record: nothing vouches for which code made it;
 ``cannot verify: ...``
     the task needs the optional extra ``deep``, which is not installed here; or it raised, or returned what the store
     cannot write; or the commits its ``meta.json`` names cannot be checked here (no git history). The batch goes on.
@@ -21,7 +24,7 @@ files), and compared with what is stored:
 (:meth:`~sweeper.experiments.runner.Store.status`) is reported as such and not recomputed; one that differs is
 reported with the machine it was made on where that differs from this one (:func:`sweeper.machine.machine`: torch's
 kernels depend on the CPU's instruction set). With ``record=True`` an identical run made from uncommitted code gets a
-``verified`` record (:func:`verify`).
+``verified`` record (:func:`verify`); an unvouched run is refused before any work.
 """
 
 from __future__ import annotations
@@ -48,8 +51,8 @@ COMMAND = "python -m sweeper verify --record"
 
 @dataclass
 class Verdict:
-    """The outcome of verifying one stored run: ``status`` is ``identical``, ``same values``, ``differs``,
-    ``corrupt: ...``, ``stale: ...`` or ``cannot verify: ...``; ``detail`` says what differs."""
+    """The outcome of verifying one stored run: ``status`` is ``identical``, ``same values``, ``unvouched``,
+    ``differs``, ``corrupt: ...``, ``stale: ...`` or ``cannot verify: ...``; ``detail`` says what differs."""
 
     run: str
     status: str
@@ -173,10 +176,27 @@ def _info_differences(stored: dict, ours: dict) -> list[str]:
             and not (k in stored and k in ours and same_fact(stored[k], ours[k]))]
 
 
+def unvouched(meta: dict) -> str | None:
+    """None if ``meta.json`` names the commit whose code made the run (its provenance's ``commit``: 40 hex digits,
+    which :func:`~sweeper.experiments.provenance.provenance_problem` checks against the history) or carries a
+    ``verified`` record (the commit that reproduced it); else why nothing vouches for which code made it."""
+    prov = meta.get("provenance")
+    if isinstance(meta.get("verified"), dict):
+        return None
+    if not isinstance(prov, dict):
+        return "its meta.json has no provenance" if prov is None else "its meta.json's provenance is not an object"
+    commit = prov.get("commit")
+    if isinstance(commit, str) and len(commit) == 40 and all(c in "0123456789abcdef" for c in commit):
+        return None
+    said = "absent" if "commit" not in prov else "null" if commit is None else repr(commit)
+    return f"its meta.json names no commit that made it (commit {said})"
+
+
 def _machine_note(meta: dict) -> list[str]:
     """Where the machine a run was made on differs from this one in what decides torch's kernels (its instruction
     sets, torch's pin), a line that says so; runs stored before machines were recorded say nothing."""
-    theirs = meta.get("provenance", {}).get("machine")
+    prov = meta.get("provenance")
+    theirs = prov.get("machine") if isinstance(prov, dict) else None
     if not isinstance(theirs, dict):
         return []
     ours = machine()
@@ -231,8 +251,14 @@ def verify_run(store: Store, run: str, record: bool = False) -> Verdict:
                        "", seconds)
     if problems:
         return Verdict(run, "differs", "; ".join(problems + _machine_note(meta)), seconds)
-    verdict = Verdict(run, "identical" if same_bytes else "same values", "", seconds)
-    if record and same_bytes and meta["provenance"].get("sweeper_modified"):
+    same = "identical" if same_bytes else "same values"
+    why = unvouched(meta)
+    if why:
+        return Verdict(run, "unvouched", f"{same} when recomputed, but {why}: nothing vouches for which code made "
+                                         f"it", seconds)
+    verdict = Verdict(run, same, "", seconds)
+    prov = meta.get("provenance")
+    if record and same_bytes and isinstance(prov, dict) and prov.get("sweeper_modified") is True:
         _record(folder, meta)
         verdict.recorded = True
     return verdict
@@ -296,6 +322,11 @@ def verify(store: Store, runs, record: bool = False, log=print) -> list[Verdict]
         if prov["sweeper_modified"] or len(prov["commit"]) != 40:
             raise ValueError("--record names the commit whose code reproduced the runs: commit the changes to "
                              "sweeper/ first (it has uncommitted changes, or this is not a git checkout)")
+        for run in runs:  # before any work: a record would vouch for a run whose maker nothing names
+            why = _unvouched_run(store, run)
+            if why:
+                raise ValueError(f"--record cannot vouch for {run}: {why}; recompute it instead (`python -m sweeper "
+                                 f"reproduce` stores it with this code's provenance)")
     verdicts = []
     for run in runs:
         v = verify_run(store, run, record)
@@ -304,8 +335,18 @@ def verify(store: Store, runs, record: bool = False, log=print) -> list[Verdict]
     return verdicts
 
 
+def _unvouched_run(store: Store, run: str) -> str | None:
+    """:func:`unvouched` of a stored run's ``meta.json``, None where it cannot be read (its verdict says so)."""
+    kind, _, rid = run.partition("/")
+    try:
+        meta = json.loads((store.root / kind / rid / "meta.json").read_text())
+    except (OSError, ValueError, RecursionError):
+        return None
+    return unvouched(meta) if isinstance(meta, dict) else None
+
+
 #: The verdicts in the order :func:`summary` counts them (a status is counted by its word before ``:``).
-OUTCOMES = ("identical", "same values", "differs", "corrupt", "stale", "cannot verify")
+OUTCOMES = ("identical", "same values", "unvouched", "differs", "corrupt", "stale", "cannot verify")
 
 
 def summary(verdicts) -> list[str]:
@@ -322,6 +363,8 @@ def summary(verdicts) -> list[str]:
         lines.append(f"  {kind}: {len(vs)} run{'s' * (len(vs) != 1)}: {said} [{sum(v.seconds for v in vs):.1f} s]")
     bad = [v for v in verdicts if v.status not in ("identical", "same values")]
     lines.append(f"{len(verdicts)} runs verified: {sum(v.status == 'identical' for v in verdicts)} identical, "
-                 f"{sum(v.status == 'same values' for v in verdicts)} same values, {len(bad)} not"
+                 f"{sum(v.status == 'same values' for v in verdicts)} same values, "
+                 + (f"{sum(v.status == 'unvouched' for v in verdicts)} unvouched (no commit named), "
+                    if any(v.status == "unvouched" for v in verdicts) else "") + f"{len(bad)} not"
                  + (f" ({', '.join(v.run for v in bad)})" if bad else ""))
     return ["per kind:"] + lines if len(kinds) > 1 else lines[1:]
