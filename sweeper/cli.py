@@ -223,6 +223,14 @@ def _verify_command(sub) -> None:
                         "run made from uncommitted code; needs committed code")
 
 
+def _suite_openings() -> str:
+    """The benchmark's openings for its help, from the engine's table (its first click is 0,0: no ``--first``)."""
+    said = lambda g: ("the first click, at 0,0, has no mine in " + (  # noqa: E731
+        "it" if g == 0 else f"its {2 * g + 1}x{2 * g + 1} square") if g >= 0 else
+        "mines uniform; the game opens a tile of its own (the paper's code)")
+    return "; ".join(f"{o.name}: {said(o.guard)}" for o in engine.OPENING_TABLE)
+
+
 def _benchmark_command(sub) -> None:
     """The ``benchmark`` command's options."""
     m = sub.add_parser("benchmark", help="score an agent on the benchmark's fixed test suite of a level (the same "
@@ -230,14 +238,34 @@ def _benchmark_command(sub) -> None:
                                          "decision, regret per decision against the exact probabilities")
     m.add_argument("agent", help="solver | random | FILE.npz (an agent saved by train --save; with the extra deep, a neural "
                                  "bandit or a PPO policy file, e.g. policy.npz of a run of ext:benchmark_ppo) | "
-                                 "MODULE:FUNCTION (your policy: given the view, it returns the tile to click)")
+                                 "MODULE:FUNCTION (your policy: it is given the view, a NumPy int8 array rows x cols "
+                                 "of cell codes, 0-8 a revealed tile's count of neighbouring mines, 9 covered, and "
+                                 "the mine count as its second positional argument, required or not, or as the "
+                                 "keyword mines where it has one; it returns the tile to click, (row, col) or "
+                                 "row * cols + col)")
     m.add_argument("--level", default="beginner", choices=["beginner", "intermediate", "expert"])
     m.add_argument("--opening", default="reference", choices=[o.name for o in engine.OPENING_TABLE],
-                   help="the suite's opening: " + "; ".join(f"{o.name}: {o.help}" for o in engine.OPENING_TABLE))
+                   help="the suite's opening: " + _suite_openings())
     m.add_argument("--games", type=int, default=None, help="the first N boards of the suite (default all 10,000)")
     m.add_argument("--regret-games", type=int, default=None,
                    help="regret on the first K of those boards (default 200 beginner, 100 intermediate, 50 expert)")
     m.add_argument("--name", default=None, help="the name to report a MODULE:FUNCTION policy under")
+    m.add_argument("--fresh", type=int, default=None, metavar="SEED",
+                   help="play fresh boards instead of the public suite's: N boards (--games, default 10,000) of the "
+                        "level and opening dealt by the suites' dealer from SEED, so that no policy can have seen "
+                        "them (the seed of a public suite is refused)")
+    m.add_argument("--save", default=None, metavar="FILE",
+                   help="write one row per board (board, won, clicks, revealed, regret_decisions, regret) to FILE, "
+                        "CSV or Parquet by its extension (.csv, .parquet), with the summary as metadata: inside a "
+                        "Parquet file, in FILE.json beside a CSV file")
+    m.add_argument("--force", action="store_true", help="let --save replace existing files")
+    m.add_argument("--compare", default=None, metavar="NAME|FILE",
+                   help="set the score beside a leaderboard entry (its agent spec: solver, random, greedy, "
+                        "best-window:8x8x10, ...) or a result saved by --save, on the boards both played: for one "
+                        "run, the difference in win rate with a paired bootstrap interval and the exact McNemar "
+                        "p-value; for a learner's seeds, the seed-level verdict")
+    m.add_argument("--results", default=None, metavar="DIR",
+                   help="the results folder whose stored leaderboard runs --compare NAME reads (default results/)")
     m.add_argument("--json", action="store_true", help="print the score as one JSON line")
 
 
@@ -520,18 +548,48 @@ def _bench(args) -> int:
 
 
 def _benchmark(args) -> int:
-    """``benchmark AGENT --level L``: the agent's score on the level's suite (see sweeper.experiments.benchmark)."""
+    """``benchmark AGENT --level L``: the agent's score on the level's suite (see sweeper.experiments.benchmark),
+    saved board by board (``--save``) and set beside a leaderboard entry or a saved result (``--compare``)."""
+    from .experiments import board_results
     from .experiments.benchmark import ENTRY_POINT, describe, resolve_agent, score
     if args.name is not None and not ENTRY_POINT.fullmatch(args.agent):
         raise ValueError("--name names a MODULE:FUNCTION policy; the other agents report their own names")
+    if args.force and not args.save:
+        raise ValueError("--force lets --save replace a file: give --save too")
+    if args.results and not args.compare:
+        raise ValueError("--results is where --compare NAME reads the leaderboard's stored runs: give --compare too")
+    if args.results and args.compare.lower().endswith(board_results.FORMATS):
+        raise ValueError("--results is where --compare NAME reads the leaderboard's stored runs: it has no effect "
+                         "with --compare FILE")
+    if args.save:  # before any work
+        board_results.check_save_path(args.save, args.force)
+    other = None if args.compare is None else board_results.against(
+        args.compare, args.level, args.opening, args.fresh, Path(args.results) if args.results else None)
     agent = resolve_agent(args.agent)
-    scored = score(agent, args.level, args.opening, args.games, args.regret_games, name=args.name)
-    result = {**scored.summary(), "compile_seconds": scored.compile_seconds}  # the warm-up, outside the test CPU
+    scored = score(agent, args.level, args.opening, args.games, args.regret_games, name=args.name, fresh=args.fresh)
+    result = {**scored.report(), "compile_seconds": scored.compile_seconds}  # the warm-up, outside the test CPU
+    if other is not None:
+        result["compare"] = board_results.compared(scored, other)
+    if args.save:
+        from .experiments.provenance import provenance
+        result["saved"] = [str(p) for p in board_results.save_boards(scored.boards(), args.save,
+                                                                     {**result, "provenance": provenance()})]
     if args.json:
-        print(json.dumps({k: _jsonable(v) for k, v in result.items()}, allow_nan=False))
+        print(json.dumps(_jsonable_all(result), allow_nan=False))
         return 0
-    print("\n".join(describe(result)))
+    lines = describe(result)
+    if "compare" in result:
+        lines += board_results.describe_comparison(result["compare"])
+    if "saved" in result:
+        lines.append(f"saved: {', '.join(result['saved'])}")
+    print("\n".join(lines))
     return 0
+
+
+def _jsonable_all(v):
+    """:func:`_jsonable` in lists and objects too."""
+    return {k: _jsonable_all(x) for k, x in v.items()} if isinstance(v, dict) else \
+        [_jsonable_all(x) for x in v] if isinstance(v, (list, tuple)) else _jsonable(v)
 
 
 def _audit(args) -> int:

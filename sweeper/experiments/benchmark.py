@@ -1,18 +1,4 @@
-"""The benchmark: fixed test suites of boards, and one way of scoring any agent on them.
-
-Suites
-------
-A *suite* is 10,000 mine layouts of one level (beginner 8x8x10, intermediate 16x16x40, expert 16x30x99) under one
-opening (``reference``, ``safe`` or ``zero``, with the first click at (0, 0) for the last two), dealt by the engine's
-own dealer (``new_game``) from a :mod:`sweeper.rng` stream of its own (:data:`~sweeper.rng.STREAM_SUITES`, one seed
-per suite, :data:`SUITE_SEEDS`). The suites ship with the package as data (``data/suites/``): one ``.npz`` per suite
-holding ``mines`` (each layout's tiles row by row, packed eight to a byte by ``numpy.packbits``) and ``shape``
-(games, rows, cols), and ``manifest.json`` naming, per suite, its board, opening, how the first click is made, seed,
-stream and the SHA-256 of its layouts (of the ``uint8`` array ``games x rows x cols``, 1 for a mine). They can be
-read without this package::
-
-    z = numpy.load("beginner-reference.npz"); games, rows, cols = z["shape"]
-    mines = numpy.unpackbits(z["mines"], axis=1, count=rows * cols).reshape(games, rows, cols).astype(bool)
+"""The benchmark: one way of scoring any agent on the fixed test suites of :mod:`~sweeper.experiments.suites`.
 
 Scores
 ------
@@ -26,19 +12,19 @@ and the mine count (:func:`~sweeper.game.probability.mine_probabilities`; flags 
 they are the player's own marks); the click's regret is its tile's probability minus the lowest one on offer.
 Placing or removing a flag is not a decision and has no regret. The regret games are played through
 :class:`~sweeper.running.env.MinesweeperEnv` and :func:`~sweeper.running.policies.run_episodes`; for an agent with a
-fast player they are also a check that both ways play the same games (``paths_agree``).
+fast player they are also a check that both ways play the same games (``paths_agree``: the same outcome;
+``paths_agree_clicks``: and the same clicks). A policy's contract (:func:`player_of`, :func:`mines_contract`):
+it is given :data:`VIEW`, and the mine count when it can take it. Per-board rows, saved results and paired
+comparisons with the leaderboard's stored entries: :mod:`~sweeper.experiments.board_results`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import io
 import inspect
-import json
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -46,170 +32,34 @@ import pandas as pd
 
 from ..agents.kinds import Agent, make_agent
 from ..checks import whole
-from ..game.engine import OPENING_TABLE, Setting, mines_of, new_board, new_game, with_openings
+from ..game.engine import with_openings
 from ..game.grid import COVERED
 from ..game.probability import mine_probabilities
 from ..machine import machine
-from ..rng import STREAM_SUITES, make_state
 from ..running.env import MinesweeperEnv
 from ..running.neural_play import evaluate_neural
 from ..running.players import play_random, play_solver
 from ..running.policies import bandit_policy, neural_policy, random_policy, run_episodes, solver_policy
 from ..running.training import evaluate, train
-from .stats import wilson
+from .stats import bootstrap_ratio, wilson
+from .suites import (LEVELS, OPENINGS, SUITE_DIR, SUITE_GAMES, SUITE_SEEDS, Suite, deal_suite,  # noqa: F401
+                     fresh_suite, layouts_checksum, level_of, load_suite, manifest, suite_name, write_suites)
 
-#: The levels of the benchmark.
-LEVELS = ("beginner", "intermediate", "expert")
-#: The openings of the benchmark: every opening of the engine's table.
-OPENINGS = tuple(o.name for o in OPENING_TABLE)
-#: Boards per suite.
-SUITE_GAMES = 10_000
-#: The seed of each suite (dealt on stream :data:`~sweeper.rng.STREAM_SUITES`).
-SUITE_SEEDS = {f"{lv}-{op}": 1000 + 10 * i + j for i, lv in enumerate(LEVELS) for j, op in enumerate(OPENINGS)}
 #: The seed of the agents' own draws in benchmark games (exploration, Thompson's samples, random clicks).
 AGENT_SEED = 0
 #: Boards of each level on which regret is measured by default (the first ones of the suite).
 REGRET_GAMES = {"beginner": 200, "intermediate": 100, "expert": 50}
-#: Where the suites live.
-SUITE_DIR = Path(__file__).resolve().parent / "data" / "suites"
+#: What a policy is given (the command line's help, the README and :func:`player_of` say the same).
+VIEW = ("the view: a NumPy int8 array rows x cols (a copy: changing it changes nothing), one code per tile: 0-8 a "
+        "revealed tile and its count of neighbouring mines, 9 covered (a policy places no flags)")
+REGRET_INTERVAL = ("a percentile bootstrap interval (95%, 10,000 resamples) of the regret per decision over the "
+                   "regret boards")
 ORACLE = ("exact mine probabilities given the numbers shown and the mine count (flags read as covered tiles); "
           "a click's regret is its tile's probability minus the lowest on offer; flags are not decisions")
 
 
 class BenchmarkError(ValueError):
     """An agent or policy that cannot be scored: the message names the board and the decision."""
-
-
-# ------------------------------------------------------------------ suites --
-
-@dataclass(frozen=True)
-class Suite:
-    """A fixed test suite: ``layouts`` (games x rows x cols, bool) of ``setting`` under ``opening``."""
-
-    name: str
-    level: str
-    setting: Setting
-    opening: str
-    first: tuple | None
-    seed: int
-    layouts: np.ndarray = field(repr=False)
-
-    def __len__(self) -> int:
-        return len(self.layouts)
-
-    @property
-    def checksum(self) -> str:
-        """The SHA-256 of the layouts (``uint8``, games x rows x cols, 1 for a mine)."""
-        return layouts_checksum(self.layouts)
-
-
-def layouts_checksum(layouts) -> str:
-    """The SHA-256 of mine layouts as the ``uint8`` array ``games x rows x cols`` (1 for a mine), in hex."""
-    return hashlib.sha256(np.ascontiguousarray(np.asarray(layouts), dtype=np.uint8).tobytes()).hexdigest()
-
-
-def suite_name(level: str, opening: str = "reference") -> str:
-    """``"beginner-reference"`` ..., after checking the level and the opening."""
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
-    if opening not in OPENINGS:
-        raise ValueError(f"opening must be one of {', '.join(OPENINGS)}, got {opening!r}")
-    return f"{level}-{opening}"
-
-
-def level_of(board) -> str:
-    """The benchmark level of a board (a :class:`~sweeper.game.engine.Setting` or its text, e.g. ``"16x16x40"``),
-    or a clear error for a board that is none of them."""
-    setting = Setting.parse(board)
-    for level in LEVELS:
-        if Setting.parse(level) == setting:
-            return level
-    raise ValueError(f"the benchmark has suites for {', '.join(f'{lv} ({Setting.parse(lv)})' for lv in LEVELS)}, "
-                     f"not for {setting}")
-
-
-def _first(opening: str):
-    return (0, 0) if next(o for o in OPENING_TABLE if o.name == opening).takes_first else None
-
-
-def deal_suite(level: str, opening: str = "reference", games: int = SUITE_GAMES) -> Suite:
-    """Deal the first ``games`` boards of a suite from its seed with the engine's dealer (the stored suites are
-    ``deal_suite(level, opening)``; :func:`load_suite` reads them)."""
-    name = suite_name(level, opening)
-    games = whole(games, "games", 0)
-    setting, first = Setting.parse(level), _first(opening)
-    board = new_board(setting, opening, first)
-    rng = make_state(SUITE_SEEDS[name], STREAM_SUITES)
-    empty = np.zeros(0, np.uint8)
-    layouts = np.zeros((games, setting.rows, setting.cols), bool)
-    for g in range(games):
-        new_game(board, rng, empty)
-        layouts[g] = mines_of(board)
-    return Suite(name, level, setting, opening, first, SUITE_SEEDS[name], layouts)
-
-
-def _manifest_entry(suite: Suite, file_bytes: bytes) -> dict:
-    s = suite.setting
-    rule = next(o for o in OPENING_TABLE if o.name == suite.opening)
-    return {"name": suite.name, "level": suite.level, "board": str(s), "rows": s.rows, "cols": s.cols,
-            "mines": s.mines, "opening": suite.opening, "first_click": rule.help,
-            "first": list(suite.first) if suite.first else None, "games": len(suite), "seed": suite.seed,
-            "stream": STREAM_SUITES, "file": f"{suite.name}.npz", "layouts_sha256": suite.checksum,
-            "file_sha256": hashlib.sha256(file_bytes).hexdigest()}
-
-
-def _npz_bytes(suite: Suite) -> bytes:
-    buf = io.BytesIO()
-    flat = suite.layouts.reshape(len(suite), -1)
-    np.savez(buf, mines=np.packbits(flat, axis=1), shape=np.array(suite.layouts.shape, np.int64))
-    return buf.getvalue()
-
-
-def write_suites(directory=SUITE_DIR, games: int = SUITE_GAMES) -> dict:
-    """Deal every suite and write its ``.npz`` and the ``manifest.json`` into ``directory``; returns the manifest."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    entries = []
-    for level in LEVELS:
-        for opening in OPENINGS:
-            suite = deal_suite(level, opening, games)
-            data = _npz_bytes(suite)
-            (directory / f"{suite.name}.npz").write_bytes(data)
-            entries.append(_manifest_entry(suite, data))
-    manifest = {"format": 1, "about": "Fixed Minesweeper test suites of the Bandit Sweeper benchmark. Per suite: "
-                "mines = numpy.packbits of each layout's tiles row by row (axis 1), shape = (games, rows, cols); "
-                "layouts_sha256 is the SHA-256 of the unpacked uint8 array games x rows x cols (1 for a mine).",
-                "dealer": "the engine's new_game kernel, xoshiro256** seeded by SplitMix64 from (seed, stream)",
-                "suites": entries}
-    (directory / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    return manifest
-
-
-def manifest(directory=SUITE_DIR) -> dict:
-    """The suites' manifest (see the module's text)."""
-    path = Path(directory) / "manifest.json"
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"cannot read the benchmark's manifest {path} ({exc})") from None
-
-
-def load_suite(level: str, opening: str = "reference", directory=SUITE_DIR) -> Suite:
-    """The stored suite of ``level`` and ``opening``, checked against the manifest's checksum."""
-    name = suite_name(level, opening)
-    entry = next((e for e in manifest(directory)["suites"] if e["name"] == name), None)
-    if entry is None:
-        raise ValueError(f"the benchmark's manifest has no suite {name}")
-    path = Path(directory) / entry["file"]
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            games, rows, cols = (int(v) for v in z["shape"])
-            layouts = np.unpackbits(z["mines"], axis=1, count=rows * cols).reshape(games, rows, cols).astype(bool)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"cannot read the suite {path} ({exc})") from None
-    if layouts_checksum(layouts) != entry["layouts_sha256"]:
-        raise ValueError(f"the suite {path} does not match its checksum in the manifest: it was changed")
-    return Suite(name, level, Setting(rows, cols, entry["mines"]), opening, _first(opening), entry["seed"], layouts)
 
 
 # ----------------------------------------------------------------- players --
@@ -278,12 +128,22 @@ class _Policy(_Player):
     def __init__(self, fn, name: str):
         super().__init__(name)
         self.fn = fn
-        self.takes_mines = _arity(fn) >= 2
+        self.mines = mines_contract(fn)
 
     def policy(self, env):
-        mines = env.setting.mines
-        fn = self.fn
-        return (lambda view: fn(view, mines)) if self.takes_mines else fn
+        return self.fn if self.mines is None else _WithMines(self.fn, env.setting.mines, self.mines == "keyword")
+
+
+class _WithMines:
+    """A policy called with the mine count too (its ``reset``, if it has one, kept)."""
+
+    def __init__(self, fn, mines: int, keyword: bool):
+        self.fn, self.mines, self.keyword = fn, mines, keyword
+        if hasattr(fn, "reset"):
+            self.reset = fn.reset
+
+    def __call__(self, view):
+        return self.fn(view, mines=self.mines) if self.keyword else self.fn(view, self.mines)
 
 
 #: A policy's entry point on the command line: ``module.sub:function`` (or ``module:Class.method``).
@@ -308,8 +168,12 @@ def resolve_agent(text: str):
     except ModuleNotFoundError as exc:
         raise ValueError(f"cannot import {module!r} for the policy {text} ({exc}); run from the folder that holds "
                          f"it, or add that folder to PYTHONPATH") from None
-    except Exception as exc:  # the user's module failed while importing: name it, no traceback
-        raise ValueError(f"importing {module!r} for the policy {text} raised {type(exc).__name__}: {exc}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001  the user's module failed (or called sys.exit) while importing
+        how = " (sys.exit while importing: a policy's module must not exit)" if isinstance(exc, SystemExit) else ""
+        raise ValueError(f"importing {module!r} for the policy {text} raised {type(exc).__name__}: {exc}{how}") \
+            from None
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise ValueError(f"{module!r} has no {attr!r} (the policy {text})")
@@ -346,17 +210,42 @@ def _load_file(path: Path):
     raise ValueError(f"{path} is neither " + ", nor ".join(errors))
 
 
-def _arity(fn) -> int:
-    """How many positional arguments ``fn`` takes (1: the view; 2: the view and the mine count)."""
+def mines_contract(fn) -> str | None:
+    """How the policy ``fn`` is given the mine count: ``"positional"`` when it has a second positional parameter
+    (required or not, whatever its name: ``fn(view, mines)``), else ``"keyword"`` when it has a parameter named
+    ``mines`` (``fn(view, mines=mines)``), else None (``fn(view)``; so too a callable whose signature cannot be
+    read). A policy that needs more than that (three required positional arguments, a required keyword argument
+    other than ``mines``, no parameter for the view) is refused (:class:`BenchmarkError`)."""
     try:
-        params = [p for p in inspect.signature(fn).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+        params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
-        return 1
-    if len(params) not in (1, 2):
+        return None
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    if len(required) > 2:
         raise BenchmarkError(f"a policy takes the view (and optionally the mine count): {_label(fn)} takes "
-                             f"{len(params)} required arguments")
-    return len(params)
+                             f"{len(required)} required arguments")
+    if not positional and not any(p.kind == p.VAR_POSITIONAL for p in params):
+        raise BenchmarkError(f"a policy takes the view as its first argument: {_label(fn)} takes no positional "
+                             f"argument")
+    keywords = [p.name for p in params if p.kind == p.KEYWORD_ONLY and p.default is p.empty and p.name != "mines"]
+    if keywords:
+        raise BenchmarkError(f"a policy takes the view (and optionally the mine count): {_label(fn)} needs the "
+                             f"keyword argument {keywords[0]!r}")
+    if len(positional) >= 2:
+        return "positional"
+    if any(p.name == "mines" and p.kind != p.POSITIONAL_ONLY for p in params):
+        return "keyword"
+    return None
+
+
+def _shown(v, limit: int = 60) -> str:
+    """``repr(v)``, cut to ``limit`` characters (a policy may return a whole board)."""
+    try:
+        text = repr(v)
+    except Exception:  # noqa: BLE001  a repr that fails is the user's
+        return f"a {type(v).__name__}"
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _label(fn) -> str:
@@ -365,11 +254,15 @@ def _label(fn) -> str:
 
 def player_of(agent, name: str | None = None) -> _Player:
     """The benchmark's player of ``agent``: ``"solver"``, ``"random"``, a trained bandit agent (any kind, a
-    plug-in rule too), a trained neural bandit, or a policy: a callable given the view (rows x cols cell codes:
-    0-8 numbers, 9 covered; and, if it takes a second argument, the mine count) that returns the tile to click,
-    as ``(row, col)`` or as the index ``row * cols + col`` (so a Gymnasium policy of
-    :class:`~sweeper.running.env.MinesweeperEnv` without flags is one). A policy with a ``reset()`` method has it
-    called before each game."""
+    plug-in rule too), a trained neural bandit, or a policy: a callable given the view, a NumPy ``int8`` array rows
+    x cols (a copy) of cell codes, 0-8 a revealed tile's count of neighbouring mines and 9 covered (a policy places
+    no flags, so 10, flagged, never appears), and returning the tile to click, as ``(row, col)``, as the index
+    ``row * cols + col`` or as a NumPy integer or 0-d integer array of it (so a Gymnasium policy of
+    :class:`~sweeper.running.env.MinesweeperEnv` without flags is one). The mine count reaches any policy that can
+    take it (:func:`mines_contract`): a second positional parameter, required or not, gets it (``fn(view,
+    mines)``), else a parameter named ``mines`` (``fn(view, mines=mines)``). A policy with a ``reset()`` method
+    has it called before each game. Whatever a policy raises, ``SystemExit`` too, is a :class:`BenchmarkError`
+    naming the board and the decision; ``KeyboardInterrupt`` stops the scoring."""
     if isinstance(agent, str):
         if agent in ("solver", "random"):
             return _Solver(agent == "random")
@@ -410,28 +303,41 @@ class _Refereed:
     def _call(self, fn, *args):
         try:
             return fn(*args)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C stops the scoring, as anywhere
             raise
-        except Exception as exc:  # the user's code: any failure is named, never a traceback
-            raise BenchmarkError(f"{self._where()}: the policy raised {type(exc).__name__}: {exc}") from exc
+        except BaseException as exc:  # noqa: BLE001  the user's code: any failure, sys.exit too, is named
+            how = " (sys.exit ends no game: return a tile)" if isinstance(exc, SystemExit) else ""
+            raise BenchmarkError(f"{self._where()}: the policy raised {type(exc).__name__}: {exc}{how}") from exc
 
     def _action(self, out, view) -> int:
+        try:
+            return self._tile(out, view)
+        except BenchmarkError:
+            raise
+        except Exception as exc:  # noqa: BLE001  a return value that breaks the reading of it (len(), ==, ...)
+            raise BenchmarkError(f"{self._where()}: the policy returned {_shown(out)} ({type(out).__name__}), which "
+                                 f"cannot be read as a tile ({type(exc).__name__}: {exc})") from None
+
+    def _tile(self, out, view) -> int:
         rows, cols = view.shape
         n = rows * cols
-        if isinstance(out, (tuple, list, np.ndarray)) and len(out) == 2 and all(
-                isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in out):
+        given = out
+        if isinstance(out, np.ndarray) and out.dtype.kind in "iu" and out.shape in ((), (2,)):
+            out = out.item() if out.ndim == 0 else tuple(out.tolist())  # np.array(i), np.array([r, c])
+        whole_number = lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))  # noqa: E731
+        if isinstance(out, (tuple, list)) and len(out) == 2 and all(whole_number(v) for v in out):
             r, c = int(out[0]), int(out[1])
             if not (0 <= r < rows and 0 <= c < cols):
                 raise BenchmarkError(f"{self._where()}: tile {(r, c)} is off the {rows}x{cols} board")
             a = r * cols + c
-        elif isinstance(out, (int, np.integer)) and not isinstance(out, (bool, np.bool_)):
+        elif whole_number(out):
             a = int(out)
             if not 0 <= a < (2 * n if self.flags else n):
                 raise BenchmarkError(f"{self._where()}: action {a} is off the board (0 to {n - 1}: row * {cols} "
                                      f"+ col)")
         else:
-            raise BenchmarkError(f"{self._where()}: the policy returned {out!r} ({type(out).__name__}); return "
-                                 f"(row, col) or the index row * {cols} + col")
+            raise BenchmarkError(f"{self._where()}: the policy returned {_shown(given)} ({type(given).__name__}); "
+                                 f"return (row, col) or the index row * {cols} + col")
         if a < n and view.flat[a] != COVERED:
             what = "flagged" if view.flat[a] == 10 else "already revealed"
             raise BenchmarkError(f"{self._where()}: tile {divmod(a, cols)} is {what}")
@@ -477,6 +383,7 @@ class Score:
     paths_agree: int | None
     machine: dict
     compile_seconds: float = 0.0  # the warm-up's wall time (:func:`warm_up`), not in ``cpu_seconds``
+    paths_agree_clicks: int | None = None  # boards where both paths gave the same outcome and the same clicks
 
     @property
     def wins(self) -> int:
@@ -505,11 +412,40 @@ class Score:
                 "oracle": ORACLE, "paths_agree": self.paths_agree, "machine": self.machine}
 
 
+    def report(self) -> dict:
+        """:meth:`summary` and what the command line adds to it (the stored runs' tables keep the summary's
+        fields only): ``fresh`` and ``fresh_seed`` (the boards dealt at scoring time, :func:`fresh_suite`, or the
+        public suite's), the regret per decision's bootstrap interval over the regret boards (``regret_low``,
+        ``regret_high``: :func:`~sweeper.experiments.stats.bootstrap_ratio`, 95%) and ``paths_agree_clicks`` (the
+        boards where the environment's games gave the fast player's outcome and clicks too)."""
+        _, lo, hi = bootstrap_ratio(self.regret["regret"].to_numpy(float), self.regret["decisions"].to_numpy(float))
+        fresh = self.suite.fresh
+        return {**self.summary(), "fresh": fresh, "fresh_seed": self.suite.seed if fresh else None,
+                "regret_low": lo, "regret_high": hi, "regret_interval": REGRET_INTERVAL,
+                "paths_agree_clicks": self.paths_agree_clicks, "view": VIEW}
+
+    def boards(self) -> pd.DataFrame:
+        """One row per board played: ``board`` (its index in the suite), ``won``, ``clicks`` (decisions: a flag is
+        none), ``revealed`` (the share of the board's safe tiles revealed), and on the regret boards
+        ``regret_decisions`` (the clicks scored) and ``regret`` (their regret, summed); empty (``<NA>``) on the
+        other boards."""
+        n, k = len(self.games), len(self.regret)
+        rd = pd.array(list(self.regret["decisions"].astype(int)) + [None] * (n - k), dtype="Int64")
+        rg = pd.array(list(self.regret["regret"].astype(float)) + [None] * (n - k), dtype="Float64")
+        return pd.DataFrame({"board": np.arange(n), "won": self.games["won"].to_numpy(bool),
+                             "clicks": self.games["clicks"].to_numpy(np.int64),
+                             "revealed": self.games["revealed"].to_numpy(float), "regret_decisions": rd,
+                             "regret": rg})
+
+
 def describe(summary: dict) -> list:
-    """The lines a person reads of a score's :meth:`Score.summary` (the command line prints them)."""
+    """The lines a person reads of a score's :meth:`Score.summary` or :meth:`Score.report` (the command line prints
+    them)."""
     r = summary
+    boards = (f"{r['games']:,} fresh boards dealt from seed {r['fresh_seed']}" if r.get("fresh")
+              else f"the first {r['games']:,} boards")
     lines = [f"agent: {r['agent']}",
-             f"suite: {r['suite']} ({r['board']}, {r['opening']} opening), the first {r['games']:,} boards",
+             f"suite: {r['suite']} ({r['board']}, {r['opening']} opening), {boards}",
              f"layouts sha256: {r['suite_sha256'][:16]}",
              f"wins: {r['wins']:,} of {r['games']:,}: win rate {r['win_rate']:.4f} [{r['win_low']:.4f}, "
              f"{r['win_high']:.4f}] (95% Wilson)",
@@ -520,18 +456,24 @@ def describe(summary: dict) -> list:
         lines.append(f"  not counted: {r['compile_seconds']:.2f} s (wall) compiling or loading the kernels on one "
                      f"board before the timing")
     if r["regret_games"]:
-        lines += [f"regret: {r['regret_per_decision']:.4f} per decision, {r['regret_per_game']:.4f} per game",
+        ci = f" [{r['regret_low']:.4f}, {r['regret_high']:.4f}] (95% bootstrap over the boards)" \
+            if r.get("regret_low") is not None and r["regret_low"] == r["regret_low"] else ""
+        lines += [f"regret: {r['regret_per_decision']:.4f} per decision{ci}, {r['regret_per_game']:.4f} per game",
                   f"  {r['regret_decisions']:,} decisions on the first {r['regret_games']:,} boards",
                   f"  oracle: {r['oracle']}"]
     if r["paths_agree"] is not None and r["paths_agree"] != r["regret_games"]:
         lines.append(f"note: the environment's games agreed with the fast player's on {r['paths_agree']} of "
                      f"{r['regret_games']} boards")
+    elif r.get("paths_agree_clicks") is not None and r["paths_agree_clicks"] != r["regret_games"]:
+        lines.append(f"note: the environment's games had the fast player's outcome on every board, and its clicks "
+                     f"on {r['paths_agree_clicks']} of {r['regret_games']}")
     return lines
 
 
 @with_openings
 def score(agent, level: str = "beginner", opening: str = "reference", games: int | None = None,
-          regret_games: int | None = None, *, name: str | None = None, suite: Suite | None = None) -> Score:
+          regret_games: int | None = None, *, name: str | None = None, suite: Suite | None = None,
+          fresh: int | None = None) -> Score:
     """Score ``agent`` (see :func:`player_of`) on the suite of ``level`` and ``opening``.
 
     Parameters
@@ -551,6 +493,9 @@ def score(agent, level: str = "beginner", opening: str = "reference", games: int
         The name a policy is reported under (default its function's name).
     suite : Suite, optional
         Another suite to play (a test's); refused together with a ``level`` or ``opening`` other than its own.
+    fresh : int, optional
+        Play fresh boards instead of the public suite's: ``games`` boards (default 10,000) of the level and opening
+        dealt from this seed by the suites' dealer (:func:`fresh_suite`; a public suite's seed is refused).
 
     Returns
     -------
@@ -559,12 +504,39 @@ def score(agent, level: str = "beginner", opening: str = "reference", games: int
     Raises
     ------
     ValueError
-        If the level, opening, ``games`` or ``regret_games`` is invalid, or the agent cannot be scored:
+        If the level, opening, ``games``, ``regret_games`` or ``fresh`` is invalid, a stored suite does not pass its
+        checks (:func:`load_suite`), or the agent cannot be scored:
         :class:`BenchmarkError` names the board and the decision where a policy failed (it raised, returned
         something that is not a tile, or a tile off the board, revealed or flagged).
     """
+    suite, n, k = _boards(level, opening, games, regret_games, suite, fresh)
+    player = player_of(agent, name)
+    layouts = suite.layouts[:n]
+    warm = warm_up(player, suite)
+    cpu0 = time.process_time()
+    table = player.fast(suite, layouts)
+    if table is None:
+        table, _ = _env_games(player, suite, layouts, oracle=False)
+    cpu = time.process_time() - cpu0
+    agree = clicks = None
+    regret = pd.DataFrame({"decisions": pd.Series(dtype=np.int64), "regret": pd.Series(dtype=float)})
+    if k:
+        env_table, scored = _env_games(player, suite, layouts[:k], oracle=True)
+        regret = pd.DataFrame(scored, columns=["decisions", "regret"])
+        if type(player) is not _Policy:
+            same = env_table["won"].to_numpy() == table["won"].to_numpy()[:k]
+            agree = int(same.sum())
+            clicks = int((same & (env_table["clicks"].to_numpy() == table["clicks"].to_numpy()[:k])).sum())
+    return Score(player.name, suite, table.reset_index(drop=True), cpu, regret, agree, machine(), warm, clicks)
+
+
+def _boards(level, opening, games, regret_games, suite, fresh) -> tuple[Suite, int, int]:
+    """The suite :func:`score` plays, its boards and its regret boards, every argument checked."""
+    if suite is not None and fresh is not None:
+        raise ValueError("fresh deals boards of its own: it has no effect with a suite given")
     if suite is None:
-        suite = load_suite(level, opening)
+        suite = load_suite(level, opening) if fresh is None else \
+            fresh_suite(level, opening, fresh, SUITE_GAMES if games is None else games)
     elif (level, opening) != (suite.level, suite.opening):
         raise ValueError(f"suite {suite.name} is of level {suite.level} and opening {suite.opening}: level and "
                          f"opening have no effect with it; leave them at the suite's")
@@ -574,22 +546,7 @@ def score(agent, level: str = "beginner", opening: str = "reference", games: int
     k = min(REGRET_GAMES[suite.level], n) if regret_games is None else whole(regret_games, "regret_games", 0)
     if k > n:
         raise ValueError(f"regret_games ({k:,}) must be at most games ({n:,}): regret is scored on the same boards")
-    player = player_of(agent, name)
-    layouts = suite.layouts[:n]
-    warm = warm_up(player, suite)
-    cpu0 = time.process_time()
-    table = player.fast(suite, layouts)
-    if table is None:
-        table, _ = _env_games(player, suite, layouts, oracle=False)
-    cpu = time.process_time() - cpu0
-    agree = None
-    regret = pd.DataFrame({"decisions": pd.Series(dtype=np.int64), "regret": pd.Series(dtype=float)})
-    if k:
-        env_table, scored = _env_games(player, suite, layouts[:k], oracle=True)
-        regret = pd.DataFrame(scored, columns=["decisions", "regret"])
-        if type(player) is not _Policy:
-            agree = int((env_table["won"].to_numpy() == table["won"].to_numpy()[:k]).sum())
-    return Score(player.name, suite, table.reset_index(drop=True), cpu, regret, agree, machine(), warm)
+    return suite, n, k
 
 
 def warm_up(player: _Player, suite: Suite) -> float:

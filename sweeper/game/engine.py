@@ -56,6 +56,18 @@ class Opening:
     guard: int
     help: str
 
+    def __post_init__(self):
+        """A contributor's row checked where it is written: a name, a whole radius of at least -1, a help line."""
+        if not isinstance(self.name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", self.name):
+            raise ValueError(f"an opening's name is a word in lower case (what the user types), got {self.name!r}")
+        g = self.guard
+        if isinstance(g, (bool, np.bool_)) or not isinstance(g, (int, np.integer)) or g < -1:
+            raise ValueError(f"opening {self.name!r}: guard is a whole number of tiles, -1 (guard nothing: the "
+                             f"reference opening) or a radius r >= 0 (the (2r+1)x(2r+1) square around the first "
+                             f"click), got {g!r}")
+        if not isinstance(self.help, str) or not self.help.strip():
+            raise ValueError(f"opening {self.name!r}: help is one line of text for the command line and the docs")
+
     @property
     def takes_first(self) -> bool:
         """Whether the opening clicks a tile the user may choose (``first``); the reference opening finds its own."""
@@ -71,6 +83,23 @@ OPENING_TABLE = (
     Opening("safe", 0, "the first click (--first, default 0,0) is never a mine"),
     Opening("zero", 1, "the first click (--first, default 0,0) is a 0: no mine in its 3x3 square"),
 )
+def opening_rows(table=None) -> dict:
+    """The openings of ``table`` (default :data:`OPENING_TABLE`) by name, the table checked: a tuple of
+    :class:`Opening` rows, no name twice (``ValueError`` naming what is wrong, at import and wherever it is read)."""
+    table = OPENING_TABLE if table is None else table
+    if not isinstance(table, tuple) or not table or not all(isinstance(o, Opening) for o in table):
+        raise ValueError("OPENING_TABLE must be a tuple of Opening(name, guard, help) rows")
+    names = [o.name for o in table]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"OPENING_TABLE names the opening {twice[0]!r} {names.count(twice[0])} times: one row per "
+                         f"opening")
+    return {o.name: o for o in table}
+
+
+opening_rows()  # a contributor's duplicate row is refused at import
+
+
 def _names(names: list[str], last: str, quote: bool) -> str:
     shown = [f'``"{n}"``' if quote else f"``{n}``" for n in names]
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {last} " + shown[-1]
@@ -201,7 +230,7 @@ class Setting:
 def check_opening(opening: str, setting: Setting, first=None) -> tuple[Opening, tuple[int, int]]:
     """Validate an opening (a name of :data:`OPENING_TABLE`) and its first click; returns the opening's row and
     the first-click tile."""
-    known = {o.name: o for o in OPENING_TABLE}
+    known = opening_rows()
     if not isinstance(opening, str) or opening not in known:
         raise ValueError(f"opening must be one of {sorted(known)}, got {opening!r}")
     o = known[opening]
