@@ -363,6 +363,16 @@ def test_per_board_results_are_saved_with_their_summary(tmp_path, ext, capsys):
     assert main(["benchmark", "solver", "--games", "5", "--regret-games", "0", "--save", str(path), "--force"]) == 0
 
 
+def test_a_saved_result_that_is_not_one_is_refused_unread(tmp_path, capsys):
+    (tmp_path / "zero.parquet").symlink_to("/dev/zero")
+    assert "the saved result " + str(tmp_path / "zero.parquet") + " is a character device, not a regular file" in \
+        _cli_error(capsys, "solver", "--games", "3", "--compare", str(tmp_path / "zero.parquet"))
+    (tmp_path / "junk.parquet").write_bytes(b"not parquet")
+    assert "cannot read the saved result" in _cli_error(capsys, "solver", "--compare", str(tmp_path / "junk.parquet"))
+    (tmp_path / "alone.csv").write_text("board,won\n0,True\n")
+    assert "cannot read its metadata" in _cli_error(capsys, "solver", "--compare", str(tmp_path / "alone.csv"))
+
+
 def test_bad_save_destinations_are_refused_before_any_work(tmp_path, capsys):
     assert "extension gives its format" in _cli_error(capsys, "solver", "--save", str(tmp_path / "x.txt"))
     (tmp_path / "d.csv").mkdir()

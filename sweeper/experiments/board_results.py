@@ -128,7 +128,7 @@ def read_boards(path) -> tuple[pd.DataFrame, dict]:
     path = Path(path)
     what = f"the saved result {path}"
     ext = _format(path, what)
-    data = read_regular(path, MAX_SAVED_BYTES, what)
+    data = read_regular(path, MAX_SAVED_BYTES, "the saved result")
     try:
         if ext == ".parquet":
             import pyarrow.parquet as pq
@@ -138,7 +138,7 @@ def read_boards(path) -> tuple[pd.DataFrame, dict]:
                 raise ValueError(f"it holds no {METADATA_KEY!r} metadata: it was not written by benchmark --save")
             meta, rows = json.loads(raw), table.to_pandas()
         else:
-            meta = json.loads(read_regular(sidecar(path), MAX_SAVED_BYTES, f"the metadata of {what}"))
+            meta = json.loads(read_regular(sidecar(path), MAX_SAVED_BYTES, "its metadata"))
             if not isinstance(meta, dict) or meta.get("rows_sha256") != hashlib.sha256(data).hexdigest():
                 raise ValueError(f"its metadata {sidecar(path).name} does not name this file's SHA-256: they are not "
                                  f"a pair (or one was changed)")

@@ -133,7 +133,10 @@ def fresh_suite(level: str, opening: str, seed, games: int = SUITE_GAMES) -> Sui
     """``games`` boards of ``level`` and ``opening`` dealt as the suites are (the engine's dealer, stream
     :data:`~sweeper.rng.STREAM_SUITES`) from ``seed``, chosen at scoring time: boards no policy can have read. A
     seed of a stored suite (:data:`SUITE_SEEDS`) is refused: it would deal public boards."""
-    seed = check_seed(seed)
+    try:
+        seed = check_seed(seed)
+    except ValueError as exc:
+        raise ValueError(f"the fresh boards' {exc}") from None
     suite_name(level, opening)
     if seed in SUITE_SEEDS.values():
         public = next(k for k, v in SUITE_SEEDS.items() if v == seed)
