@@ -143,6 +143,8 @@ def test_the_paired_comparison_counts_the_discordant_boards_and_bootstraps_the_d
     assert compare_paired(a, b) == c  # seeded: the same data, the same interval
     same = compare_paired(a, a)
     assert (same["difference"], same["low"], same["high"], same["mcnemar_p"]) == (0.0, 0.0, 0.0, 1.0)
+    assert same["verdict"] == "cannot be told apart"  # 100 boards alike cannot bound the share that would differ
+    assert compare_paired(np.ones(1000), np.ones(1000))["verdict"] == "level with"
     with pytest.raises(ValueError, match="same boards"):
         compare_paired(a, b[:50])
     with pytest.raises(ValueError, match="0 \\(lost\\) or 1 \\(won\\)"):

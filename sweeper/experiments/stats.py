@@ -354,7 +354,9 @@ def compare_paired(a, b, margin: float = 0.01, confidence: float = 0.95, resampl
     interval ``low``, ``high`` (``resamples`` resamples of the boards, drawn as counts of the three kinds of board
     (only a won, only b won, the same) from a generator seeded with ``seed``: the same data give the same interval),
     ``only_a``, ``only_b`` (the discordant boards), ``mcnemar_p`` (:func:`mcnemar_exact`) and ``verdict`` (as
-    :func:`compare_seeds`' words, from the interval)."""
+    :func:`compare_seeds`' words, from the interval; where no board differs the bootstrap's interval is [0, 0],
+    and "level with" needs enough boards that the exact upper bound of the share of boards that would differ is
+    within the margin)."""
     confidence, margin, resamples = check_confidence(confidence), _margin(margin), _resamples(resamples)
     a, b = _outcomes(a, "compare_paired: a"), _outcomes(b, "compare_paired: b")
     if len(a) != len(b):
@@ -364,9 +366,12 @@ def compare_paired(a, b, margin: float = 0.01, confidence: float = 0.95, resampl
                                                      size=resamples)
     diffs = (counts[:, 0] - counts[:, 1]) / n
     lo, hi = (float(v) for v in np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2]))
+    verdict = _verdict(lo, hi, margin)
+    if only_a + only_b == 0 and 1 - ((1 - confidence) / 2) ** (1 / n) > margin:
+        verdict = "cannot be told apart"  # no board differs, but too few boards to bound the share that would
     return {"boards": n, "wins_a": int(a.sum()), "wins_b": int(b.sum()), "difference": (only_a - only_b) / n,
             "low": lo, "high": hi, "only_a": only_a, "only_b": only_b, "mcnemar_p": mcnemar_exact(only_a, only_b),
-            "verdict": _verdict(lo, hi, margin), "method": PAIRED_METHOD}
+            "verdict": verdict, "method": PAIRED_METHOD}
 
 
 def compare_run_to_seeds(run, seeds, margin: float = 0.01, confidence: float = 0.95) -> dict:
