@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -185,7 +186,7 @@ def test_a_data_file_or_manifest_that_is_a_device_or_a_pipe_is_refused_unread(tm
     code = f"from sweeper.experiments.suites import load_suite; load_suite('beginner', 'reference', {str(tmp_path)!r})"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "ValueError" in r.stderr
-    assert pytest.importorskip("re").search(f"{said}, not a regular file: only regular files are read", r.stderr)
+    assert re.search(f"{said}, not a regular file: only regular files are read", r.stderr)
 
 
 # ---------------------------------------------------------------- policies --
@@ -295,7 +296,6 @@ def test_the_view_is_int8_as_documented_and_help_names_only_options_that_exist()
     sub = next(a for a in build_parser()._actions if a.dest == "command").choices["benchmark"]
     text = sub.format_help()
     options = {o for a in sub._actions for o in a.option_strings}
-    import re
     named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text))
     assert named <= options, named - options
     assert "int8" in " ".join(text.split()) and "0-8" in text and "9 covered" in " ".join(text.split())
