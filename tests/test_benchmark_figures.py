@@ -31,9 +31,153 @@ def test_the_deep_rl_chapter_reads_ppo_against_the_networks_on_the_same_boards(m
     monkeypatch.setattr(bf, "scale", lambda: "paper")
     assert "not yet, PPO (per tile), PPO (CNN) are not scored" in bf.ppo_sentence(made_bench())
     text = bf.ppo_sentence(made_bench(ppo=True))
-    assert "the PPO (per tile) 0.550 [" in text and "after 25 CPU minutes of training" in text
-    assert "the network (beg.) 0.870 [" in text
+    assert "the PPO (per tile) 0.550 [" in text and "after 161k environment steps of training" in text
+    assert "the network (beg.) 0.870 [" in text and "after 1.43M decisions and 15k gradient steps of training" in text
+    assert "CPU" not in text
     assert "On beginner, the PPO (per tile) wins less than the network (beg.): a difference of -0.320" in text
     assert text.endswith("no verdict about the two signals.")
     monkeypatch.setattr(bf, "scale", lambda: "quick")
     assert "only at paper scale" in bf.ppo_sentence(made_bench(ppo=True))
+
+
+# ------------------------------------------------------------------------ counted work, not seconds (issue 61) --
+
+import math  # noqa: E402
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from sweeper.experiments.runner import Output  # noqa: E402
+from sweeper.viz import benchmark_charts as bc  # noqa: E402
+
+from made_benchmark import bench_output  # noqa: E402
+
+
+def _source(name):
+    """A network's own run as :func:`network_checkpoints` loads it: checkpoints on the benchmark's first 50 beginner
+    boards, after a curriculum of 100,000 decisions."""
+    seed = int(name[-1])
+    c = pd.DataFrame({"games": [400, 2_000], "decisions": [300_000, 1_332_679], "updates": [3_000, 15_022],
+                      "test_games": [50, 50], "wins": [40 + seed, 42 + seed]})
+    c["win_rate"] = c["wins"] / c["test_games"]
+    return ({"board": "8x8x10", "boards": "benchmark"},
+            Output(tables={"checkpoints": c}, info={"curriculum_decisions": [100_000], "curriculum_games": [500]}))
+
+
+def test_the_leaderboard_counts_training_work_and_its_table_shows_it():
+    runs = made_bench(ppo=True)
+    board = bf.leaderboard(runs, "beginner")
+    assert {"training games", "training decisions", "gradient steps"} <= set(board.columns)
+    assert "training CPU min" not in board.columns
+    rows = board.set_index("agent")
+    assert rows.loc["greedy table", "training decisions"] == 23_500  # mean over the three seeds
+    assert rows.loc["network (beg.)", "gradient steps"] == 15_022
+    assert rows.loc["PPO (CNN)", "training decisions"] == 60_416 and math.isnan(rows.loc["PPO (CNN)", "gradient steps"])
+    trained = bf.leaderboard_table(board)["trained"]
+    assert trained["greedy table"] == "1k games, 23.5k dec."
+    assert trained["network (beg.)"] == "1.43M dec., 15k steps"
+    assert trained["PPO (per tile)"] == "161k env steps" and trained["PPO (CNN)"] == "60.4k env steps"
+    assert trained["exact solver"] == "" and trained["random clicks"] == ""
+    assert "decisions" in bf.WORK_KEY and "gradient steps" in bf.WORK_KEY and "environment steps" in bf.WORK_KEY
+
+
+def test_counted_work_is_written_in_three_digits():
+    assert bf.work_text("table", 1_000_000, 23_567_435, float("nan")) == "10⁶ games, 23.6M dec."
+    assert bf.work_text("table", 75_000, 1_722_775, float("nan")) == "75k games, 1.72M dec."
+    assert bf.work_text("neural bandit", 26_413, 1_432_679, 15_022) == "1.43M dec., 15k steps"
+    assert bf.work_text("neural bandit", 247_019, 4_708_499, 25_470) == "4.71M dec., 25.5k steps"
+    assert bf.work_text("PPO", 27_157, 160_768, float("nan")) == "161k env steps"
+    assert bf.work_text("solver", 0, float("nan"), float("nan")) == ""
+    assert [bf.count_text(v) for v in (999_600, 640, 10_000, 1e6, 2e6)] == ["1M", "640", "10k", "10⁶", "2M"]
+
+
+def test_a_trained_run_without_its_counted_work_names_the_migration():
+    for kind, fact in (("table", "checkpoint_train_decisions"), ("neural bandit", "train_updates"), ("PPO", "steps")):
+        t, out = bench_output("greedy" if kind == "table" else "ppo:cnn" if kind == "PPO" else "neural:x/y", 1, kind,
+                              {"beginner": 5}, train_board="8x8x10")
+        del out.info[fact]
+        with pytest.raises(ValueError, match=r"records no counted work .*" + fact
+                           + r".*`python -m sweeper\.experiments\.migrate`"):
+            bf.benchmark_runs([(t, out)])
+    untrained = [bench_output("solver", 0, "solver", {"beginner": 88}), bench_output("random", 0, "random", {})]
+    assert math.isnan(bf.benchmark_runs(untrained)["scores"]["train_decisions"].iloc[0])  # nothing to count
+
+
+def test_the_cost_chart_puts_every_point_on_the_same_boards_against_counted_work():
+    runs = made_bench(ppo=True)
+    nets = bf.network_checkpoints(runs, load=_source)
+    assert list(nets.loc[nets["seed"] == 2, "train_decisions"]) == [400_000, 1_432_679]  # the curriculum's counted
+    assert list(nets.loc[nets["seed"] == 2, "games_trained"]) == [900, 2_500]
+    pts = bf.cost_points(runs, nets)
+    assert set(pts["boards"]) == {50}  # the checkpoints' boards, for the ends of training too
+    greedy = pts[(pts["label"] == "greedy table") & (pts["seed"] == 1)]
+    assert list(greedy["train_decisions"]) == [2_000, 23_500] and list(greedy["win_rate"]) == [21 / 50, 36 / 50]
+    ppo = pts[pts["label"] == "PPO (CNN)"]
+    assert list(ppo["shown"]) == ["end of training"] * 3 and set(ppo["train_decisions"]) == {60_416}
+    assert list(ppo["win_rate"]) == [10 / 50, 12 / 50, 14 / 50]  # its games on the first 50 boards
+    assert set(pts.loc[pts["label"] == "network (beg.)", "shown"]) == {"checkpoint"}
+    assert "network (int.)" not in set(pts["label"])  # trained on another level
+    rules = bf.untrained(runs, "beginner", 50)
+    assert dict(zip(rules["agent"], rules["win_rate"])) == {"exact solver": 1.0, "random clicks": 0.0}
+    assert set(rules["boards"]) == {50}
+    spec = bc.cost_chart(pts, rules).to_dict()
+    layers = spec["layer"]
+    xs = {layer["encoding"]["x"]["field"] for layer in layers if "x" in layer.get("encoding", {})}
+    assert "train_decisions" in xs and "train_cpu_seconds" not in xs
+    scale = next(layer["encoding"]["x"]["scale"] for layer in layers if layer["encoding"].get("x", {}).get("field")
+                 == "train_decisions")
+    assert scale["type"] == "log"
+    texts = [layer for layer in layers if (layer["mark"]["type"] if isinstance(layer["mark"], dict)
+                                           else layer["mark"]) == "text"]
+    assert texts and all(layer["mark"]["fontSize"] >= 11 for layer in texts)
+    caption = bf.cost_caption(pts, rules, runs)
+    assert "the first 50 boards of the beginner suite" in caption and "the leaderboard scores them on 100" in caption
+    assert "PPO (per tile) and PPO (CNN): the end of training only" in caption
+    assert "training games. Network (beg.): the checkpoints their own training runs stored" in caption
+
+
+def test_the_chart_labels_overprint_nothing():
+    ends = pd.DataFrame({"label": ["a table", "another table", "a rule", "a network", "its twin"],
+                         "family": ["table agent", "table agent", "plug-in rule", "neural bandit", "neural bandit"],
+                         "train_decisions": [2e7, 2.1e7, 2e7, 4e6, 4e6], "win_rate": [0.74, 0.737, 0.735, 0.87, 0.868]})
+    rules = pd.DataFrame({"agent": ["best window (beg.)", "best window (int.)"], "win_rate": [0.763, 0.733]})
+    placed = bc._labels(ends, rules, ends, 5e4, 3e7)
+    assert len(placed) == 7
+    px = placed.assign(top=(1 - placed["y"]) * bc.HEIGHT)
+    width = bc.CHAR * px["text"].str.len() + 4
+    px["x0"] = px["lx"].where(px["align"] == "left", px["lx"] - width)
+    px["x1"] = px["x0"] + width
+    boxes = list(px[["x0", "x1", "top"]].itertuples(index=False))
+    for i, a in enumerate(boxes):  # no two labels' boxes overlap: one line apart, or side by side
+        for b in boxes[i + 1:]:
+            assert abs(a.top - b.top) >= bc.LINE - 1e-6 or a.x1 <= b.x0 or b.x1 <= a.x0, (a, b)
+    column = px[px["lx"] > bc.WIDTH].sort_values("top")["text"].tolist()  # in the order of their points
+    assert column == ["best window (beg.) (0.763)", "a table", "another table", "a rule", "best window (int.) (0.733)"]
+
+
+def test_the_cost_exercise_sets_the_unit_cost_here_beside_the_recorded_seconds():
+    outs = [bench_output("greedy", s, "table", {"beginner": 70}, train_board="8x8x10", cpu=cpu,
+                         work={"train_decisions": d, "checkpoint_train_decisions": [d // 10, d]})
+            for s, cpu, d in ((1, 53.0, 23_400_000), (2, 54.0, 23_500_000), (3, 66.0, 23_600_000))]
+    text = bf.work_sentence(bf.benchmark_runs(outs), cpu_seconds=0.94, decisions=470_000, games=20_000)
+    assert text.startswith("Here 20,000 training games of the greedy table made 470,000 decisions in 0.94 CPU "
+                           "seconds: 2.00 µs per training decision.")
+    assert "made 23,500,000 training decisions (mean of 3 seeds, 1,000 games each)" in text
+    assert "at this unit cost, 47 CPU seconds here" in text  # 2 µs x 23.5M; 47 / 57.67 = 0.815
+    assert "recorded 53 to 66 s (mean 58 s, 3 seeds, on a CPU), as recorded" in text
+    assert "a spread of 1.25 times for the same count of games, whose decisions differ by 0.9% at most" in text
+    quick = bf.benchmark_runs([bench_output("greedy", s, "table", {"beginner": 70}, train_board="8x8x10", cpu=cpu)
+                               for s, cpu in ((1, 0.41), (2, 0.43))])
+    assert "recorded 0.41 to 0.43 s (mean 0.42 s" in bf.work_sentence(quick, 0.5, 25_000, 20_000)  # short: in 1/100 s
+    assert "The estimate is below that range (0.82 times their mean)" in text
+
+
+def test_the_clock_note_words_the_noise_from_the_same_work_trained_twice():
+    pairs = pd.DataFrame({"policy": ["tiles", "tiles", "cnn"], "seed": [1, 2, 1], "same": [True, True, True],
+                          "cpu_seconds": [1527.0, 1507.0, 370.0], "bench_cpu_seconds": [1323.0, 1043.0, 335.0]})
+    text = bf.clock_note(pairs)
+    assert "3 PPO networks (per-tile, CNN; seeds 1, 2)" in text
+    assert "1.10 to 1.44 times apart for the same work" in text  # 370/335 and 1507/1043
+    assert "per-tile network of seed 2: 1,507 s and 1,043 s, as recorded" in text
+    assert "`python -m sweeper bench`" in text and "more than that factor of 1.44" in text
+    assert "shared machine vary with its load" in bf.clock_note(pairs.iloc[:0])

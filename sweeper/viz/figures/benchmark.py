@@ -62,27 +62,66 @@ def stored_outputs() -> list:
 EXTRA_SPECS = ("ext:benchmark_neural", "ext:benchmark_neural_symmetric", "ext:benchmark_ppo")
 
 
+#: The players without training: no counted work to record.
+UNTRAINED = ("solver", "random", "best window")
+#: What a trained run records of its training's counted work, by kind (a PPO policy's decisions are its ``steps``).
+WORK_FACTS = {"table": ("train_decisions", "checkpoint_train_decisions"),
+              "neural bandit": ("train_decisions", "train_updates"), "PPO": ("steps",)}
+#: How the cost chart groups the learners (one colour each).
+FAMILIES = ("table agent", "plug-in rule", "neural bandit", "PPO")
+
+
+def family(kind: str, spec: str) -> str:
+    """The family of a trained learner on the cost chart: a table agent, a plug-in rule (a table too), the neural
+    bandit or PPO."""
+    if kind == "table":
+        return "plug-in rule" if spec.startswith("rule:") else "table agent"
+    return kind
+
+
+def _work(t, i: dict) -> dict:
+    """A run's counted work of training: ``train_decisions``, ``train_updates`` (a network's gradient steps, else
+    NaN) and ``checkpoints`` (a table agent's decisions at each checkpoint); an error naming the migration when a
+    trained run was stored before the benchmark counted work."""
+    kind = i.get("kind", "")
+    if kind in UNTRAINED:
+        return {"train_decisions": np.nan, "train_updates": np.nan, "checkpoints": []}
+    missing = [k for k in WORK_FACTS.get(kind, ("train_decisions",)) if k not in i]
+    if missing:
+        raise ValueError(f"the stored benchmark run {t.id} ({i.get('agent')}, seed {t.params.get('seed')}) records "
+                         f"no counted work of its training ({', '.join(missing)}): it was stored before the benchmark "
+                         f"counted work; `python -m sweeper.experiments.migrate` adds it")
+    return {"train_decisions": float(i["steps"] if kind == "PPO" else i["train_decisions"]),
+            "train_updates": float(i["train_updates"]) if kind == "neural bandit" else np.nan,
+            "checkpoints": i.get("checkpoint_train_decisions", [])}
+
+
 def benchmark_runs(outputs=None) -> dict:
     """The stored runs as tidy frames: ``scores`` (one row per run and level: label, seed, the score's columns,
-    training games and CPU seconds, test CPU seconds), ``games`` (one row per run, level and board: label, seed,
-    won) and ``checkpoints`` (label, seed, games trained, CPU seconds of training so far, win rate on the first
-    boards of the training level's suite)."""
+    training games, the training's counted work, ``train_decisions`` (a PPO policy's environment steps) and
+    ``train_updates`` (a network's gradient steps), its process CPU seconds as recorded, test CPU seconds as
+    recorded), ``games`` (one row per run, level and board: label, seed, won) and ``checkpoints`` (label, seed,
+    games trained, decisions and CPU seconds of training so far, win rate on the first boards of the training
+    level's suite). A trained run stored before the benchmark counted work is an error naming the migration."""
     outputs = stored_outputs() if outputs is None else outputs
     scores, games, points = [], [], []
     for t, out in outputs:
         i = out.info
         name, seed = label(i["agent"], i), int(t.params["seed"])
+        work = _work(t, i)
         cpu = i.get("train_cpu_seconds", np.nan)
         s = out.tables["scores"].assign(label=name, seed=seed, train_games=i.get("games", 0), train_cpu_seconds=cpu,
+                                        train_decisions=work["train_decisions"], train_updates=work["train_updates"],
                                         kind=i.get("kind", ""), spec=i["agent"], train_board=i.get("board", ""),
-                                        calibration=i["calibration_games_per_cpu_second"],
+                                        source=i.get("source", ""),
                                         cpu=i.get("machine", {}).get("cpu", "not recorded"))
         s["test_cpu_seconds"] = s["level"].map(i["test_cpu_seconds"])
         scores.append(s)
         games.append(out.tables["games"].assign(label=name, seed=seed))
         c = out.tables["checkpoints"]
         if len(c):
-            points.append(c.assign(label=name, seed=seed, train_cpu_seconds=i["checkpoint_train_cpu_seconds"]))
+            points.append(c.assign(label=name, seed=seed, train_decisions=work["checkpoints"],
+                                   train_cpu_seconds=i["checkpoint_train_cpu_seconds"]))
     return {"scores": pd.concat(scores, ignore_index=True), "games": pd.concat(games, ignore_index=True),
             "checkpoints": pd.concat(points, ignore_index=True) if points else pd.DataFrame()}
 
@@ -96,19 +135,22 @@ def outcomes(games: pd.DataFrame, who: str, level: str) -> list:
 def leaderboard(runs: dict, level: str) -> pd.DataFrame:
     """One row per agent on ``level`` (its seeds together), best first: seeds, the mean win rate over the seeds with
     its t-interval (or, for one run, the Wilson interval), the seeds' lowest and highest rates, the pooled rate with
-    its Wilson interval, safe tiles revealed, training games and CPU minutes (mean over the seeds), test CPU per
-    decision and regret per decision (means over the seeds)."""
+    its Wilson interval, safe tiles revealed, the training's counted work (means over the seeds: games, decisions, a
+    PPO policy's environment steps, and a network's gradient steps), test CPU per decision as recorded and regret
+    per decision (means over the seeds)."""
     s = runs["scores"][runs["scores"]["level"] == level]
     rows = []
     for who, g in s.groupby("label", sort=False):
         summ = seed_summary(outcomes(runs["games"], who, level))
         one = summ["n_seeds"] == 1
-        rows.append({"agent": who, "seeds": summ["n_seeds"], "boards": int(g["games"].iloc[0]),
+        rows.append({"agent": who, "kind": g["kind"].iloc[0], "seeds": summ["n_seeds"],
+                     "boards": int(g["games"].iloc[0]),
                      "win rate": summ["mean"],
                      "low": summ["pooled_low"] if one else summ["low"], "high": summ["pooled_high"] if one else summ["high"],
                      "seed min": summ["min"], "seed max": summ["max"], "pooled low": summ["pooled_low"],
                      "pooled high": summ["pooled_high"], "safe revealed": g["safe_revealed"].mean(),
-                     "training games": g["train_games"].mean(), "training CPU min": g["train_cpu_seconds"].mean() / 60,
+                     "training games": g["train_games"].mean(), "training decisions": g["train_decisions"].mean(),
+                     "gradient steps": g["train_updates"].mean(),
                      "test µs / decision": (1e6 * g["test_cpu_seconds"] / g["decisions"]).mean(),
                      "regret / decision": g["regret_per_decision"].mean()})
     return pd.DataFrame(rows).sort_values("win rate", ascending=False, kind="stable").reset_index(drop=True)
@@ -122,38 +164,130 @@ def leaderboard_table(board: pd.DataFrame) -> pd.DataFrame:
         "seeds": [f"{r.seeds}" if r.seeds == 1 else f"{r.seeds}: {r['seed min']:.2f}–{r['seed max']:.2f}"
                   for _, r in board.iterrows()],
         "revealed": board["safe revealed"].map(lambda v: f"{100 * v:.0f}%"),
-        "trained": [_training(g, m) for g, m in zip(board["training games"], board["training CPU min"])],
+        "trained": [work_text(r["kind"], r["training games"], r["training decisions"], r["gradient steps"])
+                    for _, r in board.iterrows()],
         "µs/dec.": board["test µs / decision"].map(lambda v: f(v, ".0f")),
         "regret/dec.": board["regret / decision"].map(lambda v: f(v, ".4f"))},
     ).set_index(board["agent"].rename("agent"))
 
 
-def _training(games, minutes) -> str:
-    """Training as ``10⁶ g, 58 s`` or ``75k g, 26 min`` (games and CPU time)."""
-    if not games:
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def count_text(v) -> str:
+    """A count in three significant digits: ``23.6M``, ``1.43M``, ``161k``, ``15k``, ``640``; an exact power of ten
+    of at least a million as ``10⁶``."""
+    if v >= 1e6 and float(v) == 10 ** round(np.log10(v)):
+        return "10" + str(round(np.log10(v))).translate(_SUPERSCRIPT)
+    v = float(f"{float(v):.3g}")
+    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if v >= div:
+            return f"{v / div:g}{unit}"
+    return f"{v:g}"
+
+
+def work_text(kind: str, games, decisions, steps) -> str:
+    """A learner's counted work of training as the leaderboard's "trained" column shows it: a table agent's games
+    and decisions (``10⁶ games, 23.5M dec.``), a network's decisions and gradient steps (``1.43M dec., 15k
+    steps``), a PPO policy's environment steps (``161k env steps``); nothing for a player without training."""
+    if kind in UNTRAINED or pd.isna(decisions):
         return ""
-    g = f"{round(games / 1e6, 1):g}M" if games >= 1e6 else (f"{round(games / 1e3, 1):g}k" if games >= 1e3
-                                                             else f"{games:g}")
-    cpu = "" if pd.isna(minutes) else (f", {60 * minutes:.0f} s" if minutes < 1 else f", {minutes:.0f} min")
-    return f"{g}{cpu}"
+    if kind == "PPO":
+        return f"{count_text(decisions)} env steps"
+    if kind == "neural bandit":
+        return f"{count_text(decisions)} dec., {count_text(steps)} steps"
+    return f"{count_text(games)} games, {count_text(decisions)} dec."
 
 
-def cost_points(runs: dict) -> pd.DataFrame:
-    """Win rate against CPU seconds of training: every checkpoint of every trained table agent (on the first boards
-    of the beginner suite) and every network's final score on its own level, with the agent's label, seed and
-    level."""
-    pts = []
-    c = runs["checkpoints"]
-    if len(c):
-        pts.append(c[["label", "seed", "level", "games_trained", "train_cpu_seconds", "win_rate"]])
+#: What the "trained" column counts (the caption's words).
+WORK_KEY = ("\"trained\": the counted work of training, mean over the seeds (M: millions, k: thousands): a table "
+            "agent's training games and its decisions (dec.: clicks after the opening, one table update each); a "
+            "network's decisions, its curriculum's included, and its gradient steps (one Adam step each); a PPO "
+            "policy's environment steps (one decision each)")
+
+
+def leaderboard_caption() -> str:
+    """The caption under the leaderboard's tables: what each column holds."""
+    return ("*Per level, best first. \"win rate [95%]\": the mean over the seeds with the t-interval over seeds (one "
+            "run: the Wilson interval of its games); \"seeds\": how many, and the lowest and the highest seed's rate; "
+            "\"revealed\": safe tiles revealed per game; " + WORK_KEY + "; \"µs/dec.\": test CPU per click as "
+            "recorded in the scoring process, so compare two rows only where they differ by more than the clock's "
+            "noise stated under the yardstick (the random player's fast path also computes the exact probabilities, "
+            "to count its guesses, so its time is not the cost of a random click); \"regret/dec.\": regret per "
+            "click against the exact oracle.*")
+
+
+def network_checkpoints(runs: dict, load=None) -> pd.DataFrame:
+    """The plain networks' checkpoints as their own runs stored them (``ext:neural``, the run named by the
+    benchmark run's ``source``), when those runs scored them on the benchmark's suite (``boards="benchmark"``: the
+    first boards of their level's suite, reference opening); none for a run scored on held-out boards. One row per
+    checkpoint: label, seed, level, games trained, decisions of training so far (the curriculum's included), boards
+    (``games``), wins and win rate. ``load``: a source run's name to its ``(params, Output)`` (default: the
+    paper-scale store)."""
+    load = _load_source if load is None else load
     s = runs["scores"]
-    nets = s[s["kind"].isin(["neural bandit", "PPO"])]
-    if len(nets):
-        own = nets[nets["train_board"].map(LEVEL_OF) == nets["level"]]
-        pts.append(own.assign(games_trained=own["train_games"])[
-            ["label", "seed", "level", "games_trained", "train_cpu_seconds", "win_rate"]])
-    return pd.concat(pts, ignore_index=True) if pts else pd.DataFrame(
-        columns=["label", "seed", "level", "games_trained", "train_cpu_seconds", "win_rate"])
+    nets = s[(s["kind"] == "neural bandit") & s["spec"].str.startswith("neural:") & (s["source"] != "")]
+    rows = []
+    for (who, seed, source), _ in nets.groupby(["label", "seed", "source"], sort=False):
+        params, out = load(source)
+        if params.get("boards") != "benchmark":
+            continue
+        c, i = out.tables["checkpoints"], out.info
+        before = sum(int(d) for d in i.get("curriculum_decisions", []))
+        rows.append(pd.DataFrame({"label": who, "seed": seed, "level": LEVEL_OF[params["board"]],
+                                  "games_trained": c["games"] + sum(int(g) for g in i.get("curriculum_games", [])),
+                                  "train_decisions": c["decisions"] + before, "games": c["test_games"],
+                                  "wins": c["wins"], "win_rate": c["win_rate"]}))
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(
+        columns=["label", "seed", "level", "games_trained", "train_decisions", "games", "wins", "win_rate"])
+
+
+def _load_source(source: str):
+    """A network's own stored run (``neural_bandit/ID``, paper scale): its params and output."""
+    import json
+    from ...experiments.runner import Task
+    st = store_for(None, "paper")
+    meta = json.loads((st.root / source / "meta.json").read_text())
+    task = Task.make(meta["task"]["kind"], **meta["task"]["params"])
+    return task.params, st.load(task)
+
+
+def cost_points(runs: dict, nets: pd.DataFrame | None = None, level: str = "beginner") -> pd.DataFrame:
+    """Win rate against the training's counted work, every point on the same boards (the first boards of
+    ``level``'s suite that the checkpoints are scored on): every checkpoint of every trained table agent, the
+    networks' own checkpoints (``nets``: :func:`network_checkpoints`) on those boards, and the end of training of
+    every other learner trained on ``level`` (a network playing symmetric, a PPO policy), from its games on them.
+    Columns: label, family, seed, level, ``step`` (the checkpoint's rank in its run), games trained,
+    train_decisions (a PPO policy's environment steps), boards, win rate and ``shown`` ("checkpoint" or "end of
+    training")."""
+    cols = ["label", "family", "seed", "level", "step", "games_trained", "train_decisions", "boards", "win_rate",
+            "shown"]
+    s = runs["scores"]
+    fam = {r.label: family(r.kind, r.spec) for r in s.drop_duplicates("label").itertuples()}
+    c = runs["checkpoints"]
+    c = c[c["level"] == level] if len(c) else c
+    boards = int(c["games"].iloc[0]) if len(c) else None
+    pts = []
+    for frame in (c, nets if nets is not None else pd.DataFrame()):
+        if len(frame):
+            f = frame[(frame["level"] == level) & ((frame["games"] == boards) if boards else True)]
+            f = f.sort_values(["label", "seed", "train_decisions"], kind="stable")
+            pts.append(f.assign(family=f["label"].map(fam), boards=f["games"], shown="checkpoint",
+                                step=f.groupby(["label", "seed"]).cumcount()))
+    drawn = set().union(*(set(p["label"]) for p in pts)) if pts else set()
+    ends = s[s["kind"].isin(["neural bandit", "PPO"]) & (s["level"] == level)
+             & (s["train_board"].map(LEVEL_OF) == level) & ~s["label"].isin(drawn)]
+    g_ = runs["games"]
+    for (who, seed), g in ends.groupby(["label", "seed"], sort=False):
+        games = g_[(g_["label"] == who) & (g_["seed"] == seed) & (g_["level"] == level)].sort_values("board")["won"]
+        n = len(games) if boards is None else min(boards, len(games))
+        pts.append(pd.DataFrame([{"label": who, "family": fam[who], "seed": seed, "level": level, "step": 0,
+                                  "games_trained": g["train_games"].iloc[0],
+                                  "train_decisions": g["train_decisions"].iloc[0],
+                                  "boards": n, "win_rate": float(games.iloc[:n].mean()), "shown": "end of training"}]))
+    if not pts:
+        return pd.DataFrame(columns=cols)
+    return pd.concat([p[cols] for p in pts], ignore_index=True)
 
 
 def verdict(runs: dict, a: str, b: str, level: str) -> str:
@@ -190,12 +324,91 @@ def method_note() -> str:
     return f"Verdicts between two learners: {SEED_METHOD} (a margin of ±0.01 here)."
 
 
-def untrained(runs: dict, level: str) -> pd.DataFrame:
-    """The players without training on ``level`` (the solver, random clicks, the best window agents): label and win
-    rate, for the rules of the cost chart."""
+def clock_note(pairs: pd.DataFrame) -> str:
+    """Why training cost is counted work, worded from the stored runs: the same PPO networks trained twice (the
+    rows of :func:`~sweeper.viz.figures.deep.ppo_pairs` that took the same budget, environment steps and training
+    games, seed for seed) and the factor between the process CPU seconds the two runs recorded (lowest and highest
+    over the pairs)."""
+    same = pairs[pairs["same"]] if len(pairs) else pairs
+    if same.empty:
+        return ("Training cost is counted work: decisions, with gradient or environment steps beside them. Process "
+                "CPU seconds measured on a shared machine vary with its load; seconds come only from "
+                "`python -m sweeper bench`.")
+    a, b = same["cpu_seconds"], same["bench_cpu_seconds"]
+    ratio = np.maximum(a, b) / np.minimum(a, b)
+    worst = same.loc[ratio.idxmax()]
+    names = {"tiles": "per-tile", "cnn": "CNN"}
+    name = lambda p: names.get(p, p)  # noqa: E731
+    return (f"**Training cost is counted work**: decisions (a table agent's clicks, a network's decisions, a PPO "
+            f"policy's environment steps), with gradient steps beside them where there are any, never seconds: the "
+            f"process CPU seconds of a training measured on a shared machine vary with its load. The deep-RL "
+            f"chapter's {len(same)} PPO networks ({', '.join(map(name, same['policy'].unique()))}; seeds "
+            f"{', '.join(str(x) for x in sorted(same['seed'].unique()))}) were trained twice, with the same seeds, "
+            f"environment steps and training games, and the two runs of each recorded CPU seconds "
+            f"{ratio.min():.2f} to {ratio.max():.2f} times apart for the same work (the {name(worst['policy'])} "
+            f"network of seed {int(worst['seed'])}: {worst['cpu_seconds']:,.0f} s and "
+            f"{worst['bench_cpu_seconds']:,.0f} s, as recorded). A training's cost in seconds is its counted work "
+            f"times a unit cost (CPU per decision) that only `python -m sweeper bench` measures, as the fastest of "
+            f"three repeats on a quiet machine. The test CPU per decision of the leaderboard is measured in the "
+            f"scoring process, as recorded, under the same noise: compare two rows of it only where they differ by "
+            f"more than that factor of {ratio.max():.2f}.")
+
+
+def _and(words: list) -> str:
+    """Names as a sentence begins them: ``A``, ``A and b``, ``A, b and c``."""
+    text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return text[:1].upper() + text[1:]
+
+
+def cost_caption(points: pd.DataFrame, rules: pd.DataFrame, runs: dict, level: str = "beginner") -> str:
+    """The cost chart's caption, from what it draws (``points``: :func:`cost_points`, ``rules``:
+    :func:`untrained`): the boards, which learners show checkpoints and which their end of training only, and
+    what the dashed rules are."""
+    if points.empty:
+        return f"*No trained learner on {level} to draw.*"
+    n = int(points["boards"].max())
+    board = leaderboard(runs, level)
+    full = int(board["boards"].iloc[0])
+    ck = points[points["shown"] == "checkpoint"]
+    tables = ck[ck["family"].isin(["table agent", "plug-in rule"])]
+    nets = ck[ck["family"] == "neural bandit"]
+    ends = points[points["shown"] == "end of training"]
+    parts = [f"*Win rate on the first {n:,} boards of the {level} suite (reference opening), the same boards for "
+             f"every point and every rule, against the counted work of training so far (log scale): decisions; for a "
+             f"PPO policy, environment steps (one decision each). A line joins the means of a learner's seeds, its "
+             f"seeds are the small points."]
+    if len(tables):
+        g = sorted(tables["games_trained"].unique())
+        parts.append(f"Table agents and plug-in rules: their {len(g)} checkpoints, {count_text(g[0])} to "
+                     f"{count_text(g[-1])} training games.")
+    if len(nets):
+        parts.append(f"{_and(list(dict.fromkeys(nets['label'])))}: the checkpoints their own training runs stored, "
+                     f"which were scored on these same {n:,} boards; their decisions count the curriculum's.")
+    if len(ends):
+        why = []
+        if (ends["family"] == "PPO").any():
+            why.append("the benchmark's PPO runs keep no checkpoint, and the deep-RL chapter scores its per-tile "
+                       "policy's checkpoints on boards of its own")
+        if ends["label"].str.contains("symmetric").any():
+            why.append("a symmetric network is a plain network's training played another way; its checkpoints were "
+                       "played plain")
+        parts.append(f"{_and(list(dict.fromkeys(ends['label'])))}: the end of training only, from their games on "
+                     f"these boards in the leaderboard's runs" + (f" ({'; '.join(why)})" if why else "") + ".")
+    if len(rules):
+        parts.append(f"Dashed rules: the players without training on the same {n:,} boards (the leaderboard scores "
+                     f"them on {full:,}).")
+    return " ".join(parts) + "*"
+
+
+def untrained(runs: dict, level: str, boards: int | None = None) -> pd.DataFrame:
+    """The players without training on ``level`` (the solver, random clicks, the best window agents): label, win
+    rate on the first ``boards`` boards of the suite (all the leaderboard's: None) and those boards, for the rules
+    of the cost chart."""
     s = runs["scores"]
-    s = s[(s["level"] == level) & s["kind"].isin(["solver", "random", "best window"])]
-    return pd.DataFrame({"agent": s["label"], "win_rate": s["win_rate"]}).reset_index(drop=True)
+    s = s[(s["level"] == level) & s["kind"].isin(UNTRAINED)]
+    rates = [outcomes(runs["games"], who, level)[0][:boards] for who in s["label"]]
+    return pd.DataFrame({"agent": list(s["label"]), "win_rate": [float(r.mean()) for r in rates],
+                         "boards": [len(r) for r in rates]})
 
 
 def networks_note(runs: dict) -> str:
@@ -263,27 +476,37 @@ def own_policy_sentence(own: dict, runs: dict) -> str:
             f"per decision is {regret}.")
 
 
-def clock_sentence(runs: dict, here: float) -> str:
-    """How a CPU second of the stored runs converts to this machine: their calibration workload's speed against
-    ``here`` (games per CPU second of :func:`~sweeper.experiments.benchmark.calibration`), applied to the greedy
-    table's training."""
+def work_sentence(runs: dict, cpu_seconds: float, decisions: int, games: int, spec: str = "greedy",
+                  level: str = "beginner") -> str:
+    """Cost = counted work × unit cost, for the table agent ``spec``: a training timed on this machine
+    (``games`` training games that made ``decisions`` decisions in ``cpu_seconds`` process CPU seconds, compiling
+    excluded) gives the CPU per training decision here; times the leaderboard's training decisions of ``spec``
+    (mean over its seeds), an estimate of its training's CPU here, set beside the CPU seconds its stored runs
+    recorded (their range over the seeds)."""
     s = runs["scores"]
-    g = s[(s["spec"] == "greedy") & (s["level"] == "beginner")]
-    if not len(g):
-        return "No stored greedy table run to convert."
-    there, cpu, train = g["calibration"].mean(), g["cpu"].iloc[0], g["train_cpu_seconds"].mean()
-    ratio = there / here
-    return (f"The stored runs timed the calibration at {there:,.0f} games per CPU second (on {cpu}); here it runs "
-            f"at {here:,.0f}, so a CPU second there is about {ratio:.2f} CPU seconds here. The greedy table's "
-            f"{int(g['train_games'].iloc[0]):,} training games took {train:.1f} CPU seconds there (mean of "
-            f"{g['seed'].nunique()} seeds): about {train * ratio:.1f} here.")
+    g = s[(s["spec"] == spec) & (s["level"] == level)]
+    if not len(g) or not decisions:
+        return f"No stored {spec} run, or no decision timed here: nothing to compare."
+    name, unit = LABELS.get(spec, spec), cpu_seconds / decisions
+    work, cpu, n = g["train_decisions"].mean(), g["train_cpu_seconds"], g["seed"].nunique()
+    here = unit * work
+    lo, hi = cpu.min(), cpu.max()
+    where = ("inside" if lo <= here <= hi else "below" if here < lo else "above")
+    sec = lambda v: f"{v:.0f}" if v >= 10 else f"{v:.2f}"  # noqa: E731
+    return (f"Here {games:,} training games of the {name} made {decisions:,} decisions in {cpu_seconds:.2f} CPU "
+            f"seconds: {1e6 * unit:.2f} µs per training decision. The leaderboard's {name} made "
+            f"{work:,.0f} training decisions (mean of {n} seeds, {int(g['train_games'].iloc[0]):,} games each): at "
+            f"this unit cost, {sec(here)} CPU seconds here. Its stored runs recorded {sec(lo)} to {sec(hi)} s "
+            f"(mean {sec(cpu.mean())} s, {n} seeds, on {g['cpu'].iloc[0]}), as recorded on a shared machine: a "
+            f"spread of {hi / lo:.2f} times for the same count of games, whose decisions differ by "
+            f"{100 * (g['train_decisions'].max() / g['train_decisions'].min() - 1):.1f}% at most. The estimate is "
+            f"{where} that range ({here / cpu.mean():.2f} times their mean).")
 
 
 def paper_training(spec: str = "greedy") -> dict:
     """The process CPU seconds of a table agent's training as its stored paper-scale benchmark runs measured them
-    (``ext:benchmark``: 10⁶ beginner games, seeds 1-3): ``games``, ``cpu_seconds`` (per seed), ``mean``, the
-    ``cpu`` model of the machine and the ``calibration`` workload's speed there; an error naming the command when
-    the runs are not stored."""
+    (``ext:benchmark``: 10⁶ beginner games, seeds 1-3), as recorded: ``games``, ``cpu_seconds`` (per seed), ``mean``,
+    ``seeds`` and the ``cpu`` model of the machine; an error naming the command when the runs are not stored."""
     st = store_for(None, "paper")
     tasks = [t for t in ex.all_tasks(["ext:benchmark"], "paper") if t.params["agent"] == spec]
     if not tasks or any(st.status(t) != "ok" for t in tasks):
@@ -292,8 +515,7 @@ def paper_training(spec: str = "greedy") -> dict:
     info = [st.load(t).info for t in tasks]
     cpu = [i["train_cpu_seconds"] for i in info]
     return {"games": int(info[0]["games"]), "cpu_seconds": cpu, "mean": float(np.mean(cpu)),
-            "seeds": [int(t.params["seed"]) for t in tasks], "cpu": info[0]["machine"]["cpu"],
-            "calibration": float(np.mean([i["calibration_games_per_cpu_second"] for i in info]))}
+            "seeds": [int(t.params["seed"]) for t in tasks], "cpu": info[0]["machine"]["cpu"]}
 
 
 def chapter_note(d: pd.DataFrame, runs: dict, board: str = "8x8x10") -> str:
@@ -406,9 +628,17 @@ def glance_sentence(runs: dict) -> str:
     return "On [the leaderboard](15_benchmark.html): " + "; ".join(parts) + "."
 
 
+def _work_words(row) -> str:
+    """A leaderboard row's counted work of training in words (means over its seeds)."""
+    if row["kind"] == "PPO":
+        return f"{count_text(row['training decisions'])} environment steps of training"
+    steps = "" if pd.isna(row["gradient steps"]) else f" and {count_text(row['gradient steps'])} gradient steps"
+    return f"{count_text(row['training decisions'])} decisions{steps} of training"
+
+
 def ppo_sentence(runs: dict) -> str:
     """The deep-RL chapter's learners on the benchmark's beginner boards: the per-tile PPO, the CNN PPO and the
-    beginner networks, each with its training CPU, and the seed-level verdict of the per-tile PPO against the
+    beginner networks, each with its training's counted work, and the seed-level verdict of the per-tile PPO against the
     networks (the same trunk, another learning signal); or what is not stored yet."""
     s = runs["scores"]
     have = set(s.loc[s["level"] == "beginner", "label"])
@@ -422,9 +652,9 @@ def ppo_sentence(runs: dict) -> str:
                 f"ext:benchmark_neural`, with the extra `deep`).")
     lb = leaderboard(runs, "beginner").set_index("agent")
     part = lambda n: (f"the {n} {lb.loc[n, 'win rate']:.3f} [{lb.loc[n, 'low']:.3f}, {lb.loc[n, 'high']:.3f}] after "  # noqa: E731
-                      f"{lb.loc[n, 'training CPU min']:.0f} CPU minutes of training")
+                      + _work_words(lb.loc[n]))
     return (f"On the benchmark's {int(lb['boards'].iloc[0]):,} beginner boards, the same for every agent (mean of the "
-            f"seeds, with the t-interval over them): " + "; ".join(part(n) for n in ("PPO (per tile)", "PPO (CNN)",
-                                                                                     "network (beg.)"))
+            f"seeds, with the t-interval over them; the counted work of training, mean of the seeds): "
+            + "; ".join(part(n) for n in ("PPO (per tile)", "PPO (CNN)", "network (beg.)"))
             + ". " + verdict(runs, "PPO (per tile)", "network (beg.)", "beginner")
             + " These are the two learners as built, at their budgets: no verdict about the two signals.")
