@@ -57,6 +57,11 @@ AVERAGED_LEVELS = {"16x30x99": {**NEURAL_LEVELS["16x30x99"],
                                 "learning": {**NEURAL_LEVELS["16x30x99"]["learning"], "average": AVERAGE}}}
 
 
+def _path(level: dict, board: str) -> str:
+    """The boards a level's networks are trained on, in order: ``8x8x10 then 16x16x40 ...``."""
+    return " then ".join(dict.fromkeys([ph[0] for ph in level["curriculum"]] + [board]))
+
+
 def level_task(sc, board: str, seed: int, levels: dict = NEURAL_LEVELS) -> Task:
     """The run of ``board``'s level with ``seed`` (see the module docstring), by the recipe of ``levels``."""
     level = levels[board]
@@ -68,7 +73,7 @@ def level_task(sc, board: str, seed: int, levels: dict = NEURAL_LEVELS) -> Task:
     else:
         budget = {"games": QUICK_GAMES, "curriculum": _quick(level["curriculum"], QUICK_PHASE_GAMES),
                   "checkpoints": [QUICK_GAMES // 2]}
-    path = " then ".join(list(dict.fromkeys([ph[0] for ph in level["curriculum"]] + [board])))
+    path = _path(level, board)
     if "learning" in level:  # passed only where set: the other levels' tasks (and their stored runs) keep their ids
         budget["learning"] = level["learning"]
     return Task.make("neural_bandit", board=board, seed=seed, **budget, **NEURAL_LEARNING, boards="benchmark",
@@ -142,7 +147,7 @@ def work_task(sc, board: str, seed: int) -> Task:
     else:
         budget = {"decisions": QUICK_WORK, "checkpoints": [QUICK_WORK // 2],
                   "curriculum": [[ph[0], QUICK_WORK_PHASE, *ph[2:]] for ph in level["curriculum"]]}
-    path = " then ".join(list(dict.fromkeys([ph[0] for ph in level["curriculum"]] + [board])))
+    path = _path(level, board)
     work = f"{work_total(board):,} decisions" if paper else "quick"
     return Task.make("neural_bandit", board=board, seed=seed, **budget, learning=WORK_LEARNING, **NEURAL_LEARNING,
                      boards="benchmark", test_games=NEURAL_TEST[sc.name], calibration_games=NEURAL_CALIBRATION[sc.name],

@@ -542,16 +542,15 @@ def _averaged():
     return averaged_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"])
 
 
-def _benchmark_neural(sc, seeds, symmetric: bool = False):
-    """The networks of ``ext:neural`` (paper scale, the leaderboard's seeds) on the benchmark's boards."""
-    from .neural_runs import level_tasks
-    return benchmark_neural_tasks(sc, level_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]), symmetric)
-
-
-def _benchmark_work(sc, seeds, symmetric: bool = False):
-    """The book's networks, ``ext:neural_work`` (paper scale, the leaderboard's seeds), on the benchmark's boards."""
-    from .neural_runs import work_tasks
-    return benchmark_neural_tasks(sc, work_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"]), symmetric)
+def _benchmark_networks(networks: str, symmetric: bool = False):
+    """The builder of the tasks that score the networks of ``networks`` (the name of a builder of
+    :mod:`~sweeper.experiments.neural_runs`: ``level_tasks``, ``ext:neural``; ``work_tasks``, ``ext:neural_work``),
+    at paper scale and on the leaderboard's seeds, on the benchmark's boards."""
+    def build(sc, seeds):
+        from . import neural_runs
+        return benchmark_neural_tasks(sc, getattr(neural_runs, networks)(SCALES["paper"], BENCHMARK_SEEDS["paper"]),
+                                      symmetric)
+    return build
 
 
 EXTRA_SPECS["ext:benchmark"] = Spec(
@@ -562,21 +561,21 @@ EXTRA_SPECS["ext:benchmark"] = Spec(
 EXTRA_SPECS["ext:benchmark_neural"] = Spec(
     "ext:benchmark_neural", "The benchmark: the neural bandit's networks on the same boards",
     "The nine stored networks of ext:neural scored on the benchmark's fixed suites of the three levels (needs "
-    "`make deep`).", _benchmark_neural)
+    "`make deep`).", _benchmark_networks("level_tasks"))
 EXTRA_SPECS["ext:benchmark_neural_symmetric"] = Spec(
     "ext:benchmark_neural_symmetric", "The benchmark: the neural bandit's networks, playing symmetric",
     "The nine stored networks of ext:neural, each playing on the mean of its logits over the board's symmetries (8 "
     "forward passes per decision on a square board, 4 on an oblong one), scored on the benchmark's fixed suite of "
-    "its own level (needs `make deep`).", lambda sc, seeds: _benchmark_neural(sc, seeds, symmetric=True))
+    "its own level (needs `make deep`).", _benchmark_networks("level_tasks", symmetric=True))
 EXTRA_SPECS["ext:benchmark_neural_work"] = Spec(
     "ext:benchmark_neural_work", "The benchmark: the book's networks on the same boards",
     "The nine networks of ext:neural_work (the book's recipe, budgets of decisions) scored on the benchmark's fixed "
-    "suites of the three levels (needs `make deep`).", _benchmark_work)
+    "suites of the three levels (needs `make deep`).", _benchmark_networks("work_tasks"))
 EXTRA_SPECS["ext:benchmark_neural_work_symmetric"] = Spec(
     "ext:benchmark_neural_work_symmetric", "The benchmark: the book's networks, playing symmetric",
     "The nine networks of ext:neural_work, each playing on the mean of its logits over the board's symmetries, "
     "scored on the benchmark's fixed suite of its own level (needs `make deep`).",
-    lambda sc, seeds: _benchmark_work(sc, seeds, symmetric=True))
+    _benchmark_networks("work_tasks", symmetric=True))
 EXTRA_SPECS["ext:benchmark_neural_averaged"] = Spec(
     "ext:benchmark_neural_averaged", "The benchmark: the expert networks with averaged weights, playing symmetric",
     "The three networks of ext:neural_expert_averaged, each playing on the mean of its logits over the board's 4 "

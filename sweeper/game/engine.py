@@ -83,6 +83,8 @@ OPENING_TABLE = (
     Opening("safe", 0, "the first click (--first, default 0,0) is never a mine"),
     Opening("zero", 1, "the first click (--first, default 0,0) is a 0: no mine in its 3x3 square"),
 )
+
+
 def opening_rows(table=None) -> dict:
     """The openings of ``table`` (default :data:`OPENING_TABLE`) by name, the table checked: a tuple of
     :class:`Opening` rows, no name twice (``ValueError`` naming what is wrong, at import and wherever it is read)."""
