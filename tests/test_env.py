@@ -13,6 +13,8 @@ from gymnasium.utils.env_checker import check_env
 from sweeper import Game, make_agent, train
 from sweeper.game.grid import COVERED, EXPLODED, FLAG
 from sweeper.running.env import ENV_ID, TILE_PX, MinesweeperEnv, Rewards, action_mask
+from sweeper.experiments.suites import load_suite
+from sweeper.running.players import play_solver
 from sweeper.running.policies import bandit_policy, random_policy, run_episodes, solver_action, solver_policy
 from sweeper.running.episode import Episode
 
@@ -221,6 +223,64 @@ def test_solver_action_picks_a_certainly_safe_tile():
     assert solver_action(view, 1) == 2  # (0,1) is certainly the mine
     with pytest.raises(ValueError):
         solver_action(np.array([[EXPLODED, 1]]), 1)
+
+
+def test_the_solver_policy_clicks_a_turns_safe_tiles_in_row_major_order_from_one_analysis():
+    # 1 x 4 board, 1 mine at (0,1): (0,2) and (0,3) are certainly safe in one analysis; the tie-break alone (fewest
+    # covered neighbours) would click (0,3) first, the kernel's turn clicks them in row-major order
+    first = np.array([[1, COVERED, COVERED, COVERED]])
+    then = np.array([[1, COVERED, 1, COVERED]])
+    assert solver_action(first, 1) == 2  # the first click of the turn
+    policy = solver_policy(1)
+    assert [policy(first), policy(then)] == [2, 3]
+    assert policy(then) == 3  # the same observation again: the same action
+    assert policy(first) == 2  # an observation that does not continue the last one: a new turn
+
+
+def _clicks(policy, action_log):
+    """``policy``, each action it returns appended to ``action_log``."""
+    def logged(obs):
+        action_log.append(policy(obs))
+        return action_log[-1]
+    return logged
+
+
+@pytest.mark.parametrize("level, games", [("beginner", 50), ("intermediate", 50), ("expert", 10)])
+def test_the_solver_policy_makes_the_kernels_clicks_on_every_board(level, games):
+    """The solver's two paths (issue 65): through the environment, :func:`solver_policy` plays the games of
+    :func:`play_solver` (the numba kernel) click for click: per board the same outcome, revealed share and number
+    of clicks (the kernel keeps no list of its clicks; a different order of the safe tiles changes their number,
+    as it did before: 13, 5 and 9 of the first 50 boards of the three levels agreed)."""
+    suite = load_suite(level)
+    layouts = list(suite.layouts[:games])
+    kernel = play_solver(suite.setting, None, 0, suite.opening, suite.first, layouts=layouts)
+    env = MinesweeperEnv(suite.setting, opening=suite.opening, first=suite.first)
+    played = run_episodes(env, solver_policy(env), layouts=layouts)
+    safe = suite.setting.tiles - suite.setting.mines
+    np.testing.assert_array_equal([e["steps"] for e in played], kernel["decisions"])
+    np.testing.assert_array_equal([e["won"] for e in played], kernel["won"])
+    np.testing.assert_allclose([e["revealed"] / safe for e in played], kernel["revealed"])
+    assert all(e["invalid"] == 0 for e in played)
+
+
+def test_one_solver_policy_plays_many_episodes_as_fresh_ones_do():
+    """Its kept turn is per game: dropped at ``reset()`` and, without one, when the observation starts a new game."""
+    suite = load_suite("beginner")
+    layouts = list(suite.layouts[:60])
+    env = MinesweeperEnv(suite.setting, opening=suite.opening, first=suite.first)
+    fresh = []
+    for layout in layouts:
+        run_episodes(env, _clicks(solver_policy(env), fresh), layouts=[layout])
+    one = []
+    run_episodes(env, _clicks(solver_policy(env), one), layouts=layouts)  # reset() at each episode
+    assert one == fresh
+    never_reset, policy = [], solver_policy(suite.setting.mines)  # a plain loop that never calls reset()
+    for layout in layouts:
+        obs, info = env.reset(options={"mines": layout})
+        while info["status"] == "ongoing":
+            never_reset.append(policy(obs))
+            obs, _, _, _, info = env.step(never_reset[-1])
+    assert never_reset == fresh
 
 
 @pytest.fixture(scope="module")

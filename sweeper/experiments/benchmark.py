@@ -105,6 +105,7 @@ class _Solver(_Player):
         return pd.DataFrame({"won": r["won"], "revealed": r["revealed"], "clicks": r["decisions"]})
 
     def policy(self, env):
+        # the solver's environment path plays the kernel's turns (same analysis, same budget) click for click
         return random_policy(AGENT_SEED) if self.randomly else solver_policy(env)
 
 
@@ -557,7 +558,7 @@ def warm_up(player: _Player, suite: Suite) -> float:
     its games, and any state of its own (a random generator, a count of games), are left as they were; the
     package's solver plays the board through the same environment and referee instead, which compiles the
     environment's kernels and the exact probabilities (the regret's oracle, and
-    :func:`~sweeper.running.policies.solver_action`'s). What the policy's own code compiles on its first call is its
+    :func:`~sweeper.running.policies.solver_policy`'s). What the policy's own code compiles on its first call is its
     cost and stays in its test CPU."""
     t0 = time.perf_counter()
     if player.fast(suite, suite.layouts[:1]) is None:

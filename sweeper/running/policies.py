@@ -1,7 +1,8 @@
 """Players of :class:`~sweeper.running.env.MinesweeperEnv`: policies ``obs -> action`` and the episode loop.
 
-* :func:`solver_action` / :func:`solver_policy`: the exact-probability solver's
-  choice (lowest mine probability, :mod:`sweeper.running.players`'s tie-break);
+* :func:`solver_policy` / :class:`SolverPolicy`: the exact-probability solver, playing the turns of
+  :func:`sweeper.running.players.play_solver` click for click (every certainly safe tile of one analysis in
+  row-major order, else a guess by its tie-break); :func:`solver_action`: one move of such a turn, keeping nothing;
 * :class:`BanditPolicy` / :func:`bandit_policy`: a trained bandit agent of any
   kind (greedy, epsilon-greedy, UCB, Thompson, state-action, a plug-in rule)
   deciding through the agents' own kernels, never learning;
@@ -22,14 +23,14 @@ from ..agents.loop import check_rule, give_up_choice
 from ..agents.neural import as_neural
 from ..checks import whole
 from ..game.engine import ND, NFL, Setting, new_board, set_flag
-from ..game.probability import mine_probabilities
-from ..game.grid import COVERED, EXPLODED, FLAG, pad_view, padded_offsets, tile_of
+from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse, check_budget, prepared_view
+from ..game.grid import COVERED, EXPLODED, FLAG, pad_view, tile_of
 from ..rng import streams
 from .env import MinesweeperEnv
 from .players import lowest_tile, random_tile  # the solver's own tie-break; the floor's draw
 
 __all__ = ["BanditPolicy", "bandit_policy", "NeuralPolicy", "neural_policy", "random_policy", "run_episodes",
-           "solver_action", "solver_policy"]
+           "solver_action", "solver_policy", "SolverPolicy"]
 
 
 def _as_view(obs, setting: Setting | None = None) -> np.ndarray:
@@ -45,36 +46,126 @@ def _as_view(obs, setting: Setting | None = None) -> np.ndarray:
     return obs
 
 
-def solver_action(obs, mines: int) -> int:
-    """The exact solver's click on observation ``obs`` of a board with ``mines`` mines.
+def _solver_turn(view: np.ndarray, mines: int, budget: int) -> list[int]:
+    """One turn of the solver of :func:`sweeper.running.players.play_solver` on a checked observation ``view``,
+    as the actions ``r*cols + c`` it clicks in that turn.
 
-    The covered, unflagged tile of lowest exact mine probability
-    (:func:`sweeper.game.probability.mine_probabilities`; flags are read as covered tiles),
-    ties broken by the solver's own tie-break (fewest covered neighbours, then
-    row-major). Returns the action ``r*cols + c`` (a click in both action layouts).
+    This is the turn of the solver branch of the kernel ``sweeper.running.players._play``, and the only place the
+    environment's solver states it: the view is analysed once, by the kernel's own
+    :func:`~sweeper.game.probability.analyse` with the same enumeration budget and fallback (flags are read as
+    covered tiles); the turn is every covered, unflagged tile of probability exactly 0 of that analysis, in
+    row-major order; if there is none, it is one guess: the covered, unflagged tile that the kernel's
+    :func:`~sweeper.running.players.lowest_tile` picks (lowest probability, ties within
+    :data:`~sweeper.running.players.TIE` to the fewest covered neighbours, then row-major). The kernel skips a
+    tile of the turn that an earlier click of the same turn has revealed; the caller does the same."""
+    padded, tiles, off8, mines, budget = prepared_view(view, mines, budget)
+    prob = np.full(padded.shape[0], np.nan)
+    if analyse(padded, tiles, off8, mines, budget, prob) == INCONSISTENT:
+        raise ValueError(f"no layout of {mines} mines is consistent with this observation")
+    turn = tiles[(padded[tiles] == COVERED) & (prob[tiles] == 0.0)]
+    if turn.size == 0:
+        p = int(lowest_tile(padded, tiles, prob, off8))
+        if p < 0:
+            raise ValueError("no covered, unflagged tile to click")
+        turn = np.array([p])
+    cols = view.shape[1]
+    return [int((p // (cols + 2) - 1) * cols + p % (cols + 2) - 1) for p in turn]
 
-    Playing this in a loop is the solver of :func:`sweeper.running.players.play_solver`
-    move by move (that one clicks all the zero-probability tiles of a turn in
-    row-major order before recomputing; the guesses follow the same tie-break)."""
-    view = _as_view(obs)
-    rows, cols = view.shape
-    prob = mine_probabilities(view, mines)
-    padded = np.full((rows + 2, cols + 2), np.nan)
-    padded[1:-1, 1:-1] = prob
-    tiles = np.array([(r + 1) * (cols + 2) + c + 1 for r in range(rows) for c in range(cols)], dtype=np.int64)
-    off8, _ = padded_offsets(cols)
-    p = int(lowest_tile(pad_view(view), tiles, padded.ravel(), off8))
-    if p < 0:
-        raise ValueError("no covered, unflagged tile to click")
-    return (p // (cols + 2) - 1) * cols + p % (cols + 2) - 1
+
+def solver_action(obs, mines: int, *, budget: int = NODE_BUDGET) -> int:
+    """The exact solver's click on observation ``obs`` of a board with ``mines`` mines, as a single move: the first
+    click of the turn that the solver of :func:`sweeper.running.players.play_solver` would play on this
+    observation.
+
+    The view is analysed once (the exact probabilities of :mod:`sweeper.game.probability`, with ``budget`` and
+    its fallback as in ``play_solver``; flags are read as covered tiles). If some covered, unflagged tile has
+    probability exactly 0, the action is the first such tile in row-major order; otherwise it is the guess: the
+    covered, unflagged tile of lowest probability, ties broken by the solver's own tie-break (fewest covered
+    neighbours, then row-major). Returns the action ``r*cols + c`` (a click in both action layouts).
+
+    It keeps nothing between calls, so in a loop it analyses again after every click and clicks the first
+    zero-probability tile of *that* analysis: the same guesses and outcomes as ``play_solver`` (revealing every
+    certainly safe tile has one end result whatever the order), but not always its clicks. To play
+    ``play_solver``'s games click for click, use :func:`solver_policy`, which keeps the rest of the turn.
+
+    Raises ``ValueError`` if the observation is not a view of cell codes (or shows a lost game), has no covered,
+    unflagged tile, or no layout of ``mines`` mines is consistent with it."""
+    return _solver_turn(_as_view(obs), whole(mines, "mines", 0), check_budget(budget))[0]
 
 
-def solver_policy(mines) -> callable:
-    """``obs -> action`` playing :func:`solver_action`; ``mines`` is the mine count or the env."""
+class SolverPolicy:
+    """The exact solver of :func:`sweeper.running.players.play_solver` as a policy ``obs -> action`` of
+    :class:`~sweeper.running.env.MinesweeperEnv`: it plays the kernel's turns click for click.
+
+    A turn (the kernel's, stated once in this module): the observation is analysed once (the exact probabilities,
+    same ``budget`` and fallback as ``play_solver``; flags are read as covered tiles) and every covered, unflagged
+    tile of probability exactly 0 is clicked, in row-major order; if there is none, the turn is one guess, the
+    covered, unflagged tile of lowest probability (then the fewest covered neighbours, then row-major). Since the
+    environment takes one click per step, the policy keeps the turn's tiles not clicked yet: on each observation it
+    clicks the next of them, in row-major order, that is still covered (a tile a cascade revealed meanwhile is
+    skipped, as the kernel skips it); when none is left it analyses the new observation and starts the next turn.
+    Fed the same boards (``reset(options={"mines": layout})`` with the suite's layouts, the same opening), it makes
+    the clicks of ``play_solver(..., layouts=...)``: the same games, the same number of clicks per game, and no
+    random draws.
+
+    The kept turn belongs to one game. It is dropped at :meth:`reset` (:func:`run_episodes` calls it at every new
+    episode) and whenever an observation does not continue the last one: a tile it showed revealed is no longer the
+    same, or the tile last clicked is still covered (a new game, or a view this policy did not lead to). Given the
+    same observation twice in a row it returns the same action. So one policy object plays any number of episodes,
+    each the same as with a fresh object.
+
+    Parameters
+    ----------
+    mines : int
+        The board's mine count.
+    setting : Setting, optional
+        The environment's board: observations of another shape are refused.
+    budget : int, default :data:`~sweeper.game.probability.NODE_BUDGET`
+        The exact solver's enumeration budget (``play_solver``'s ``budget``)."""
+
+    def __init__(self, mines: int, setting: Setting | None = None, *, budget: int = NODE_BUDGET):
+        self.mines = whole(mines, "mines", 0)
+        self.setting = setting
+        self.budget = check_budget(budget)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the current game and its turn (call at the start of every episode)."""
+        self._turn = []  # the actions of the current turn not clicked yet, in row-major order
+        self._last = None  # (the last observation, the action returned for it)
+
+    def _continues(self, view: np.ndarray) -> bool:
+        seen, action = self._last
+        if seen.shape != view.shape or view.flat[action] == COVERED:
+            return False
+        shown = seen <= 8
+        return bool((view[shown] == seen[shown]).all())
+
+    def __call__(self, obs) -> int:
+        view = _as_view(obs, self.setting)
+        if self._last is not None and np.array_equal(view, self._last[0]):
+            return self._last[1]
+        if self._last is None or not self._continues(view):
+            self._turn = []
+        while self._turn:
+            a = self._turn.pop(0)
+            if view.flat[a] == COVERED:
+                break
+        else:
+            a, *self._turn = _solver_turn(view, self.mines, self.budget)
+        self._last = (view.copy(), a)
+        return a
+
+
+def solver_policy(mines, *, budget: int = NODE_BUDGET) -> SolverPolicy:
+    """``obs -> action`` playing the turns of :func:`sweeper.running.players.play_solver` click for click (see
+    :class:`SolverPolicy`); ``mines`` is the mine count or the environment (then observations of another shape are
+    refused). One move on its own, keeping nothing: :func:`solver_action`."""
+    setting = None
     if not isinstance(mines, (int, np.integer)):
-        mines = mines.unwrapped.setting.mines
-    k = whole(mines, "mines", 0)
-    return lambda obs: solver_action(obs, k)
+        setting = mines.unwrapped.setting
+        mines = setting.mines
+    return SolverPolicy(mines, setting, budget=budget)
 
 
 def random_policy(seed: int = 0) -> callable:
