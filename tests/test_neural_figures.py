@@ -501,11 +501,44 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     assert na.gain_sentence(summary, effect, na.work_table(runs["facts"], None)) == na.MISSING
     empty = na.averaged_play(runs, bench, None)
     assert empty.empty and na.averaged_sentence(na.averaged_summary(empty)) == na.MISSING
-    assert na.targets_note(na.averaged_summary(play), na.work_table(runs["facts"], faster)) == (
-        "Three more expert networks, trained by the same recipe with their weights averaged (and 2.0 times the "
-        "decisions per CPU second of training, the machine being less loaded), win on the same boards: as trained "
-        "0.321 (lowest seed 0.318, not met); symmetric 0.352 (lowest seed 0.350, target met). The section on "
-        "averaging the weights sets them beside these.")
-    assert na.targets_note(na.averaged_summary(empty), na.work_table(runs["facts"], None)) == ""
     assert na.averaged_table(na.averaged_summary(empty)).empty and np.isnan(na.training_minutes(None)[0])
     assert "ext:benchmark_neural_averaged" in na.MISSING
+
+
+# ------------------------------------------------------------- the two recipes --
+
+def test_the_books_networks_are_set_beside_the_first_ones_by_their_work():
+    from sweeper.viz.figures import neural_recipes as nrc
+    book = _runs()
+    outs = [_output("8x8x10", s, w, {}) for s, w in ((1, 700), (2, 710), (3, 720))]
+    outs += [_output("16x16x40", s, 600 + s, {}) for s in (1, 2, 3)]
+    first = nf.neural_runs(outs)
+    first["facts"] = first["facts"].assign(decisions=first["facts"]["decisions"] // 2)
+    c = nrc.recipes_compared(book, first)
+    assert list(zip(c["board"], c["recipe"])) == [("8x8x10", "work"), ("8x8x10", "cpu"),
+                                                  ("16x16x40", "work"), ("16x16x40", "cpu")]
+    beg = c[(c["board"] == "8x8x10") & (c["recipe"] == "work")].iloc[0]
+    assert beg["win_rate"] == pytest.approx(0.86) and beg["difference"] == pytest.approx(0.15)
+    assert beg["verdict"] == "more than" and beg["diff_lo"] > 0
+    inter = c[(c["board"] == "16x16x40") & (c["recipe"] == "work")].iloc[0]
+    assert inter["difference"] == pytest.approx(-0.002) and inter["verdict"] == "level with"
+    table = nrc.recipes_table(c)
+    assert table.loc[("8x8x10", "first"), "decisions (seeds' range)"] == "3,000 (3,000-3,000)"
+    assert table.loc[("8x8x10", "first"), "book's minus first [95%]"] == ""
+    assert table.loc[("8x8x10", "book's"), "book's minus first [95%]"].endswith("(more than)")
+    text = nrc.recipes_sentence(c)
+    assert "on 8x8x10, 2.00 times the first networks' training decisions, 0.860 against 0.710 (+0.150 [" in text
+    assert "the book's win more" in text and "on 16x16x40" in text and "level within ±0.01" in text
+    assert nrc.recipes_sentence(c[c["recipe"] == "work"]) == ""
+
+
+def test_the_recipe_is_told_from_its_spec_and_priced_by_the_committed_bench():
+    from sweeper.bench import work_cost
+    from sweeper.experiments import neural_runs as nr
+    from sweeper.viz.figures import neural_recipes as nrc
+    text = nrc.learning_sentence()
+    for board, level in nr.WORK_LEVELS.items():
+        assert f"{level['decisions']:,} on {level['name']} ({nr.work_total(board):,} in all)" in text
+    minutes = ", ".join(f"{work_cost('neural', b, lv['decisions']) / 60:.1f}" for b, lv in nr.WORK_LEVELS.items())
+    assert f"the own-level decisions cost {minutes} CPU minutes" in text
+    assert f"{nr.WORK_WARM_START[1]:,} decisions on 8x8x10 boards" in text and "`ext:neural`" in text

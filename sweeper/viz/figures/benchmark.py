@@ -1,5 +1,5 @@
 """The leaderboard page: every agent of the book on the benchmark's boards (the stored runs of ``ext:benchmark`` at
-the page's scale, and, at paper scale, ``ext:benchmark_neural``: the networks of the optional extra).
+the page's scale, and, at paper scale, ``ext:benchmark_neural_work``: the book's networks, of the optional extra).
 
 Nothing here computes a result: the functions read stored runs, or take the frames those give, so a test can hand
 them made ones. Every win rate of a trained learner is shown per seed and over its seeds (a Student t-interval over
@@ -45,7 +45,7 @@ def label(agent: str, facts: dict | None = None) -> str:
 def stored_outputs() -> list:
     """``(task, output)`` of every stored benchmark run the page shows: ``ext:benchmark`` at the page's scale (an
     error naming the command when one is missing), and at paper scale the runs of the optional extra,
-    ``ext:benchmark_neural`` (the networks) and ``ext:benchmark_ppo`` (the PPO policies), each spec when all its
+    ``ext:benchmark_neural_work`` (the book's networks) and ``ext:benchmark_ppo`` (the PPO policies), each spec when all its
     runs are stored (else none of it: the page says so)."""
     st, tasks = ensure_spec("ext:benchmark")
     out = [(t, st.load(t)) for t in tasks]
@@ -58,8 +58,14 @@ def stored_outputs() -> list:
     return out
 
 
-#: The specs of the optional extra whose runs the leaderboard adds at paper scale.
-EXTRA_SPECS = ("ext:benchmark_neural", "ext:benchmark_neural_symmetric", "ext:benchmark_ppo")
+#: The scoring of the networks, per recipe (the keys of :data:`~sweeper.viz.figures.neural.RECIPES`): the book's
+#: networks (``work``) and the chapter's first ones (``cpu``, an ablation the leaderboard does not show).
+NETWORK_SPECS = {"work": ("ext:benchmark_neural_work", "ext:benchmark_neural_work_symmetric"),
+                 "cpu": ("ext:benchmark_neural", "ext:benchmark_neural_symmetric")}
+#: The PPO policies' scoring.
+PPO_SPECS = ("ext:benchmark_ppo",)
+#: The specs of the optional extra whose runs the leaderboard adds at paper scale: the book's networks and PPO.
+EXTRA_SPECS = NETWORK_SPECS["work"] + PPO_SPECS
 
 
 #: The players without training: no counted work to record.
@@ -218,7 +224,7 @@ def leaderboard_caption() -> str:
 
 
 def network_checkpoints(runs: dict, load=None) -> pd.DataFrame:
-    """The plain networks' checkpoints as their own runs stored them (``ext:neural``, the run named by the
+    """The plain networks' checkpoints as their own runs stored them (``ext:neural_work``, the run named by the
     benchmark run's ``source``), when those runs scored them on the benchmark's suite (``boards="benchmark"``: the
     first boards of their level's suite, reference opening); none for a run scored on held-out boards. One row per
     checkpoint: label, seed, level, games trained, decisions of training so far (the curriculum's included), boards
@@ -421,16 +427,18 @@ def networks_note(runs: dict) -> str:
                  "runs, so they appear only in the paper-scale build of this page.")
     elif len(nets):
         first = (f"The neural bandit's {nets[['label', 'seed']].drop_duplicates().shape[0]} networks are scored from "
-                 f"their stored runs of `ext:neural` (`python -m sweeper reproduce ext:benchmark_neural`, which needs "
-                 f"the extra `deep`).")
+                 f"their stored runs of `ext:neural_work`, the book's networks: one recipe, each trained on a budget of "
+                 f"decisions (`python -m sweeper reproduce ext:benchmark_neural_work`, which needs the extra `deep`). "
+                 f"The chapter's first networks (`ext:neural`, budgets of CPU time) are an ablation of "
+                 f"[the neural chapter](05c_neural.html), not shown here.")
         if len(sym):
             first += (f" The same networks also play symmetric ({sym[['label', 'seed']].drop_duplicates().shape[0]} "
-                      f"runs of `ext:benchmark_neural_symmetric`: the mean of a network's outputs over the board's "
+                      f"runs of `ext:benchmark_neural_work_symmetric`: the mean of a network's outputs over the board's "
                       f"rotations and reflections, 8 forward passes per decision on a square board and 4 on an "
                       f"oblong one), each on its own level only.")
     else:
-        first = ("The neural bandit's networks are not scored yet: `python -m sweeper reproduce ext:benchmark_neural` "
-                 "(needs the extra `deep`) scores them.")
+        first = ("The neural bandit's networks are not scored yet: `python -m sweeper reproduce "
+                 "ext:benchmark_neural_work` (needs the extra `deep`) scores them.")
     ppo = runs["scores"][runs["scores"]["kind"] == "PPO"]
     if len(ppo):
         second = (f" The deep-RL chapter's two PPO policies are trained again by `ext:benchmark_ppo` ("
@@ -649,7 +657,7 @@ def ppo_sentence(runs: dict) -> str:
     if missing:
         return (f"On the benchmark's boards: not yet, {', '.join(missing)} "
                 f"{'is' if len(missing) == 1 else 'are'} not scored (`python -m sweeper reproduce ext:benchmark_ppo "
-                f"ext:benchmark_neural`, with the extra `deep`).")
+                f"ext:benchmark_neural_work`, with the extra `deep`).")
     lb = leaderboard(runs, "beginner").set_index("agent")
     part = lambda n: (f"the {n} {lb.loc[n, 'win rate']:.3f} [{lb.loc[n, 'low']:.3f}, {lb.loc[n, 'high']:.3f}] after "  # noqa: E731
                       + _work_words(lb.loc[n]))

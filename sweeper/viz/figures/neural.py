@@ -1,6 +1,8 @@
-"""The chapter "From a table to a network": the stored runs of ``ext:neural_beginner``, ``ext:neural_intermediate``
-and ``ext:neural_expert`` (three seeds each, trained on a budget of 30 CPU minutes per network, curriculum included)
-beside random clicks, the paper's greedy table, MaskablePPO and the exact solver on the same boards of the benchmark.
+"""The chapter "From a table to a network": the book's networks, the stored runs of ``ext:neural_work_beginner``,
+``ext:neural_work_intermediate`` and ``ext:neural_work_expert`` (three seeds each, one recipe, each trained on a budget
+of decisions, curriculum included), beside random clicks, the paper's greedy table, MaskablePPO and the exact solver on
+the same boards of the benchmark; and the chapter's first networks, ``ext:neural`` (budgets of 30 CPU minutes), kept
+as an ablation (``recipe="cpu"``).
 Training is counted in work (decisions, gradient steps, environment steps); the CPU seconds the runs recorded are a
 record only (:func:`~sweeper.viz.figures.deep.clock_noise`).
 
@@ -26,33 +28,38 @@ from .results import paper_spec
 
 #: The three levels, in reading order.
 LEVELS = ("8x8x10", "16x16x40", "16x30x99")
-#: The stored runs of each level.
-SPECS = {"8x8x10": "ext:neural_beginner", "16x16x40": "ext:neural_intermediate", "16x30x99": "ext:neural_expert"}
+#: The stored runs of each level, per recipe: ``work``, the book's networks (``ext:neural_work``: one recipe, budgets of
+#: decisions); ``cpu``, the chapter's first networks (``ext:neural``: budgets of 30 CPU minutes, kept as an ablation).
+RECIPES = {"work": {"8x8x10": "ext:neural_work_beginner", "16x16x40": "ext:neural_work_intermediate",
+                    "16x30x99": "ext:neural_work_expert"},
+           "cpu": {"8x8x10": "ext:neural_beginner", "16x16x40": "ext:neural_intermediate",
+                   "16x30x99": "ext:neural_expert"}}
+#: The book's networks.
+SPECS = RECIPES["work"]
 #: The seeds the chapter's networks were trained with.
 SEEDS = (1, 2, 3)
-#: The targets the project set for networks trained at most 30 CPU minutes each under the reference opening: the
-#: pooled win rate of the three seeds, and no seed more than :data:`SEED_SLACK` below it.
+#: The targets the project set for the book's networks under the reference opening, on the first 1,000 boards of each
+#: level's suite: the pooled win rate of the three seeds, and no seed more than :data:`SEED_SLACK` below it.
 TARGETS = {"8x8x10": 0.87, "16x16x40": 0.80, "16x30x99": 0.35}
 SEED_SLACK = 0.02
-#: The CPU budget of every stored network, curriculum included (a record of how the runs were made: the page counts
-#: what it bought in decisions).
-BUDGET_MINUTES = 30
 #: What the comparison players are called on the page.
 PLAYERS = {"random": "random clicks", "greedy": "greedy bandit (table, trained on beginner)",
            "solver": "exact solver"}
 
 
-def stored_outputs() -> list:
-    """``(task, output)`` of every stored run of the three levels (paper scale, :data:`SEEDS`), or one clear error
-    naming the command that trains the missing ones."""
+def stored_outputs(recipe: str = "work") -> list:
+    """``(task, output)`` of every stored run of the three levels by ``recipe`` (a key of :data:`RECIPES`; paper
+    scale, :data:`SEEDS`), or one clear error naming the command that trains the missing ones."""
+    if recipe not in RECIPES:
+        raise ValueError(f"recipe must be one of {', '.join(RECIPES)}, got {recipe!r}")
     outputs = []
-    for spec in SPECS.values():
+    for spec in RECIPES[recipe].values():
         st, tasks = paper_spec(spec, SEEDS, needs="`make deep` installs the optional extra 'deep', then ")
         outputs += [(t, st.load(t)) for t in tasks]
     return outputs
 
 
-def neural_runs(outputs=None) -> dict:
+def neural_runs(outputs=None, recipe: str = "work") -> dict:
     """The stored runs as tidy frames: ``facts`` (per network: board, seed, ``path`` (the boards it learnt on, in
     order), games, decisions and gradient steps of training on its own board (``games``, ``decisions_own``,
     ``updates_own``) and in all phases (``games_all``, ``decisions``, ``updates``), the CPU seconds recorded (a
@@ -62,8 +69,8 @@ def neural_runs(outputs=None) -> dict:
     board, seed, the worst decisions' rows with their views and mines as arrays in the columns ``view`` and
     ``mines``) and ``calibration`` (train board, seed, test board and the bins of the network's P(mine) against the
     exact probabilities). Every test of every network plays the same boards: the first ones of its level's
-    benchmark suite."""
-    outputs = stored_outputs() if outputs is None else outputs
+    benchmark suite. ``recipe``: whose stored runs are read when ``outputs`` is not given (:data:`RECIPES`)."""
+    outputs = stored_outputs(recipe) if outputs is None else outputs
     facts, points, tests, wrong, cal = [], [], [], [], []
     for t, out in outputs:
         board, seed = t.params["board"], t.params["seed"]
@@ -126,11 +133,13 @@ def transfer_table(tests: pd.DataFrame, spread: bool = False) -> pd.DataFrame:
                         index=pd.Index([f"from {a}" for a in trains], name=None))
 
 
-def yardstick(outputs=None) -> dict:
-    """The benchmark's stored paper-scale runs (``ext:benchmark``, and ``ext:benchmark_neural`` and
-    ``ext:benchmark_ppo`` when all their runs are stored) as the frames of
-    :func:`~sweeper.viz.figures.benchmark.benchmark_runs`; an error naming the command when a table run is
-    missing."""
+def yardstick(outputs=None, networks: str = "work") -> dict:
+    """The benchmark's stored paper-scale runs (``ext:benchmark``, and the networks' and ``ext:benchmark_ppo`` when
+    all of a spec's runs are stored) as the frames of :func:`~sweeper.viz.figures.benchmark.benchmark_runs`; an error
+    naming the command when a table run is missing. ``networks``: whose networks' scoring is read (a key of
+    :data:`RECIPES`: the book's, ``ext:benchmark_neural_work``, or the first ones', ``ext:benchmark_neural``)."""
+    if networks not in RECIPES:
+        raise ValueError(f"networks must be one of {', '.join(RECIPES)}, got {networks!r}")
     if outputs is None:
         st = store_for(None, "paper")
         tasks = ex.all_tasks(["ext:benchmark"], "paper")
@@ -138,7 +147,7 @@ def yardstick(outputs=None) -> dict:
             raise ValueError("the paper-scale benchmark runs are missing: `python -m sweeper reproduce ext:benchmark` "
                              "computes them")
         outputs = [(t, st.load(t)) for t in tasks]
-        for spec in bf.EXTRA_SPECS:  # the networks, the PPO policies: all of a spec's runs or none
+        for spec in bf.NETWORK_SPECS[networks] + bf.PPO_SPECS:  # all of a spec's runs or none
             more = ex.all_tasks([spec], "paper")
             if more and all(st.status(t) == "ok" for t in more):
                 outputs += [(t, st.load(t)) for t in more]
@@ -571,31 +580,6 @@ def _symmetries_clause(levels: dict) -> str:
             f"reflections of a square board, the 4 flips of an oblong one), in all their phases.") if names else ""
 
 
-def learning_sentence() -> str:
-    """How the stored networks learn, from the specs that made them (:mod:`~sweeper.experiments.neural_runs`): their
-    budgets were process CPU seconds, as they are stated; then the budgets of decisions of ``ext:neural_work``."""
-    from ...experiments import neural_runs as nr
-    warm_board, warm_cpu, warm = nr.WARM_START
-    exp = nr.NEURAL_LEVELS["16x30x99"]["curriculum"][1:]
-    mb, rp = nr.NEURAL_LEARNING["minibatch"], nr.NEURAL_LEARNING["replay"]
-    work = ", ".join(f"{nr.work_total(b):,} on {lv['name']}" for b, lv in nr.WORK_LEVELS.items())
-    return (f"The stored networks were trained on budgets of process CPU time. Every network starts with "
-            f"{warm_cpu:.0f} CPU seconds on {warm_board} boards, one Adam step on {warm['minibatch']} views per "
-            f"{warm['minibatch'] / warm['replay']:.0f} decisions; then it plays its own level"
-            + "".join(f" (the expert networks first {cpu:.0f} CPU seconds on {b})" for b, cpu, *_ in exp)
-            + f", one Adam step on {mb} views per {mb / rp:.0f} decisions at a learning rate of "
-              f"{nr.NEURAL_LEARNING['lr']:g}, until {nr.NEURAL_BUDGET:,.0f} CPU seconds of training in all have "
-              f"passed (the games in progress are finished)."
-            + _symmetries_clause(nr.NEURAL_LEVELS)
-            + " Each is frozen and tested after " + ", ".join(f"{c:,.0f}" for c in nr.NEURAL_CHECKPOINTS[:-1])
-            + f" and {nr.NEURAL_CHECKPOINTS[-1]:,.0f}"
-            + f" CPU seconds and at the end, on the first {nr.NEURAL_TEST['paper']:,} boards of its level's "
-              f"benchmark suite, and at the end on those of the other two levels too. What those budgets bought is "
-              f"counted on this page in training decisions and gradient steps. The book's next networks "
-              f"(`ext:neural_work`) are trained by one recipe on budgets of decisions instead ({work}, curriculum "
-              f"included), so that a seed gives the same network however loaded the machine is.")
-
-
 def learners_sentence(c: pd.DataFrame, noise: float | None = None) -> str:
     """:func:`learners` on beginner in words: each trained agent's training decisions and win rate beside the
     networks' last checkpoint within as many decisions (if none, their first, and how many times the decisions), and
@@ -680,7 +664,7 @@ def gap_sentence(gap: pd.DataFrame) -> str:
               "games reach other positions than the network's, which this accounting does not follow.")
 
 
-__all__ += ["facts_table", "targets_table", "learners_table", "learning_sentence", "learners_sentence", "gap_sentence",
+__all__ += ["facts_table", "targets_table", "learners_table", "learners_sentence", "gap_sentence",
             "mistakes_per_game", "calibration_errors_table", "quality_table",
             "regret_sentence", "mistakes_sentence", "budget_sentence"]
 

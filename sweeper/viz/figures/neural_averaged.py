@@ -27,7 +27,7 @@ MISSING = ("The networks with averaged weights are not stored yet: `python -m sw
            "ext:benchmark_neural_averaged` (with the extra `deep`) make them.")
 #: The networks of the section, as the page names them: the stored recipe's, the averaged ones, and the same
 #: trainings' own last weights (which the averaged ones replaced).
-RECIPES = {"recipe": "the expert recipe", "averaged": "the recipe, weights averaged",
+RECIPES = {"recipe": "the first expert recipe", "averaged": "the recipe, weights averaged",
            "online": "the same trainings' own last weights"}
 
 
@@ -256,19 +256,3 @@ def gain_sentence(summary: pd.DataFrame, effect: tuple, work: pd.DataFrame) -> s
             + " The averaged runs' own last weights come close to the recipe trained again under the same load: they "
               "differ from it only in that each phase began from the previous phase's averaged weights; training the "
               "recipe again on the same seeds under the same load would close that gap.")
-
-
-def targets_note(s: pd.DataFrame, work: pd.DataFrame) -> str:
-    """One sentence for the targets' table: where the averaged expert networks stand against the expert target, as
-    trained and playing symmetric, and how much training per CPU second they bought against the recipe's
-    (:func:`work_table`); empty when they are not stored."""
-    avg = s[s["recipe"] == RECIPES["averaged"]] if len(s) else s
-    if avg.empty or work.empty:
-        return ""
-    ratio = work.loc[RECIPES["averaged"], "decisions_per_cpu_second"] / work.loc[RECIPES["recipe"],
-                                                                                 "decisions_per_cpu_second"]
-    parts = [f"{r.play} {r.pooled:.3f} (lowest seed {r.seed_min:.3f}{', target met' if r.met else ', not met'})"
-             for r in avg.itertuples()]
-    return (f"Three more expert networks, trained by the same recipe with their weights averaged (and {ratio:.1f} "
-            f"times the decisions per CPU second of training, the machine being less loaded), win on the same boards: "
-            f"{'; '.join(parts)}. The section on averaging the weights sets them beside these.")

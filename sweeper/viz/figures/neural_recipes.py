@@ -1,0 +1,120 @@
+"""The chapter "From a table to a network", on its two recipes: how the book's networks learn and what their budgets of
+decisions cost at the bench's unit costs (``ext:neural_work``), and the chapter's first networks (``ext:neural``,
+budgets of 30 CPU minutes) set beside them on the same boards, by the work each training did. Nothing here computes a
+result: the functions read the specs' constants and the committed bench, or take the frames of
+:func:`~sweeper.viz.figures.neural.neural_runs`, so a test can hand them made ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...bench import work_cost
+from ...experiments import neural_runs as nr
+from ...experiments.stats import compare_seed_rates, mean_interval
+from .neural import LEVELS
+
+#: How the page names the two recipes.
+NAMES = {"work": "the book's networks (`ext:neural_work`)", "cpu": "the first networks (`ext:neural`)"}
+
+
+def learning_sentence(record=None) -> str:
+    """How the book's networks learn, from the spec that made them (``ext:neural_work``,
+    :mod:`~sweeper.experiments.neural_runs`), and what their budgets of decisions cost at the unit costs of the
+    committed bench (``record``: a bench record, as for :func:`sweeper.bench.unit_costs`); then how the chapter's
+    first networks (``ext:neural``) were budgeted."""
+    warm_board, warm_decisions, warm = nr.WORK_WARM_START
+    mb, rp = nr.NEURAL_LEARNING["minibatch"], nr.NEURAL_LEARNING["replay"]
+    exp = nr.WORK_LEVELS["16x30x99"]["curriculum"][1:]
+    own = "; ".join(f"{lv['decisions']:,} on {lv['name']} ({nr.work_total(b):,} in all)"
+                    for b, lv in nr.WORK_LEVELS.items())
+    minutes = [work_cost("neural", b, lv["decisions"], record=record) / 60 for b, lv in nr.WORK_LEVELS.items()]
+    phase = sum(work_cost("neural", b, d, record=record) for b, d, *_ in exp) / 60
+    checkpoints = ", ".join(f"{f:.0%}" for f in nr.WORK_CHECKPOINTS)
+    return (f"The book's networks (`ext:neural_work`) are trained by one recipe, on budgets of decisions. Every "
+            f"network starts with {warm_decisions:,} decisions on {warm_board} boards, one Adam step on "
+            f"{warm['minibatch']} views per {warm['minibatch'] / warm['replay']:.0f} decisions; then it plays its "
+            f"own level" + "".join(f" (the expert networks first {d:,} decisions on {b})" for b, d, *_ in exp)
+            + f", one Adam step on {mb} views per {mb / rp:.0f} decisions at a learning rate of "
+              f"{nr.NEURAL_LEARNING['lr']:g}, and every view of a minibatch is turned by one of its board's "
+              f"symmetries, drawn at random (the 8 rotations and reflections of a square board, the 4 flips of an "
+              f"oblong one). A network stops when its own level's decisions are done (the games in progress are "
+              f"finished): {own}, curriculum included. A count is the same on every machine and under any load, "
+              f"so a seed gives the same network anywhere. Each network is frozen and tested at {checkpoints} of "
+              f"its decisions (those that fall on its own board) and at the end, on the first "
+              f"{nr.NEURAL_TEST['paper']:,} boards of its level's benchmark suite, and at the end on those of the "
+              f"other two levels too. At the committed bench's unit costs (one process alone on one core: "
+              f"[Speed and reproducibility](12_speed.html)), the own-level decisions cost "
+            + ", ".join(f"{m:.1f}" for m in minutes)
+            + f" CPU minutes per beginner, intermediate and expert network, and the expert networks' intermediate "
+              f"phase {phase:.1f} more (the warm start, at {warm['minibatch']} views per "
+              f"{warm['minibatch'] / warm['replay']:.0f}, is not one of the bench's units). The chapter's first "
+              f"networks (`ext:neural`, an ablation further down) were trained by an earlier recipe on budgets of 30 "
+              f"CPU minutes of process time, so what each bought depended on how busy its machine was.")
+
+
+def recipes_compared(runs: dict, first: dict) -> pd.DataFrame:
+    """Per level, the book's networks (``runs``) and the first ones (``first``: the frames of
+    :func:`~sweeper.viz.figures.neural.neural_runs` with ``recipe="cpu"``), each on its own level's first boards
+    of the suite (the same boards for both): per recipe the means over the seeds of training decisions, gradient
+    steps and games (all phases), the mean win rate with its 95% t-interval over the seeds and the seeds' range; then
+    the book's minus the first's mean with Welch's 95% interval over the seeds and its verdict
+    (:func:`~sweeper.experiments.stats.compare_seed_rates`)."""
+    rows = []
+    for board in LEVELS:
+        rates = {}
+        for recipe, r in (("work", runs), ("cpu", first)):
+            t, f = r["tests"], r["facts"]
+            own = t[(t["train"] == board) & (t["test"] == board)].sort_values("seed")
+            fb = f[f["board"] == board]
+            if own.empty or fb.empty:
+                break
+            rates[recipe] = own["win_rate"].to_numpy(float)
+            mean, lo, hi = mean_interval(rates[recipe])
+            rows.append({"board": board, "recipe": recipe, "seeds": len(own), "boards": int(own["test_games"].iloc[0]),
+                         "decisions": float(fb["decisions"].mean()), "gradient_steps": float(fb["updates"].mean()),
+                         "games": float(fb["games_all"].mean()), "decisions_min": int(fb["decisions"].min()),
+                         "decisions_max": int(fb["decisions"].max()), "win_rate": mean, "lo": lo, "hi": hi,
+                         "seed_min": float(rates[recipe].min()), "seed_max": float(rates[recipe].max())})
+        if len(rates) == 2:
+            c = compare_seed_rates(rates["work"], rates["cpu"])
+            rows[-2].update({"difference": c["difference"], "diff_lo": c["low"], "diff_hi": c["high"],
+                             "verdict": c["verdict"]})
+    return pd.DataFrame(rows)
+
+
+def recipes_table(c: pd.DataFrame) -> pd.DataFrame:
+    """:func:`recipes_compared` for the page: one row per level and recipe, the work first."""
+    f = lambda v: f"{v:,.0f}"  # noqa: E731
+    diff = [("" if pd.isna(getattr(r, "difference", np.nan)) else
+             f"{r.difference:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}] ({r.verdict})") for r in c.itertuples()]
+    return pd.DataFrame({
+        "level": c["board"], "networks": c["recipe"].map({"work": "book's", "cpu": "first"}),
+        "decisions (seeds' range)": [f"{f(r.decisions)} ({f(r.decisions_min)}-{f(r.decisions_max)})"
+                                     for r in c.itertuples()],
+        "gradient steps": c["gradient_steps"].map(f), "games": c["games"].map(f),
+        "win rate [95%, over seeds]": [f"{r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]" for r in c.itertuples()],
+        "seeds": [f"{r.seed_min:.3f}-{r.seed_max:.3f}" for r in c.itertuples()],
+        "book's minus first [95%]": diff}).set_index(["level", "networks"])
+
+
+def recipes_sentence(c: pd.DataFrame) -> str:
+    """:func:`recipes_compared` in words: per level, how many times the first networks' decisions the book's made
+    and the difference of the means with its verdict; only what the intervals allow."""
+    parts = []
+    for board, g in c.groupby("board", sort=False):
+        if len(g) < 2:
+            continue
+        w, p = g[g["recipe"] == "work"].iloc[0], g[g["recipe"] == "cpu"].iloc[0]
+        verdict = {"more than": "the book's win more", "less than": "the book's win less",
+                   "level with": "level within ±0.01"}.get(w["verdict"], "cannot be told apart")
+        parts.append(f"on {board}, {w['decisions'] / p['decisions']:.2f} times the first networks' training "
+                     f"decisions, {w['win_rate']:.3f} against {p['win_rate']:.3f} ({w['difference']:+.3f} "
+                     f"[{w['diff_lo']:+.3f}, {w['diff_hi']:+.3f}] over {int(w['seeds'])} + {int(p['seeds'])} seeds, "
+                     f"{int(w['boards']):,} boards each: {verdict})")
+    return ("The book's networks against the first ones, each on its level's same boards: " + "; ".join(parts) + "."
+            ) if parts else ""
+
+
+__all__ = ["NAMES", "learning_sentence", "recipes_compared", "recipes_table", "recipes_sentence"]
