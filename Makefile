@@ -74,6 +74,7 @@ deep: $(DEEP)
 	$(PY) -m sweeper reproduce ext:neural ext:neural_expert_averaged ext:deep_rl --scale paper --seeds 1,2,3 --workers 2
 	$(PY) -m sweeper reproduce ext:neural_levers ext:neural_levers_expert --scale paper --workers 2
 	$(PY) -m sweeper reproduce ext:benchmark_neural_work ext:benchmark_neural_work_symmetric ext:benchmark_neural ext:benchmark_neural_symmetric ext:benchmark_neural_averaged ext:benchmark_ppo --scale paper --workers 2
+	$(PY) -m sweeper reproduce ext:benchmark_fresh ext:benchmark_fresh_deep --scale paper --workers 2
 
 test-deep: $(DEEP)
 	SWEEPER_REQUIRE_DEEP=1 $(PY) -m pytest -q -rs -p no:cacheprovider tests/test_deep_rl.py tests/test_neural.py \

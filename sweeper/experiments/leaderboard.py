@@ -33,6 +33,10 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 #: ``neural-symmetric:neural_bandit/ID`` plays it on the mean of its logits over the board's symmetries
 #: (:class:`~sweeper.agents.neural.NeuralAgent`'s ``symmetric``).
 NEURAL_PREFIXES = ("neural:", "neural-symmetric:")
+#: How a fresh-board run names a PPO policy stored by a run of ``ext:benchmark_ppo``: ``stored-ppo:benchmark/ID``
+#: plays the ``policy.npz`` that run kept (checked against its checksum), with that run's training facts, instead
+#: of training it again.
+STORED_PPO = "stored-ppo:"
 
 
 class _Snapshots:
@@ -73,6 +77,18 @@ def best_window_agent(board: str) -> Agent:
     return agent
 
 
+def _stored_file(run: str, name: str) -> tuple[Path, dict]:
+    """The folder and ``meta.json`` of the stored paper-scale run ``run`` (``KIND/ID``), its file ``name`` checked
+    against the checksum the run recorded."""
+    folder = REPOSITORY / "results" / "runs" / "paper" / run
+    if not (folder / "meta.json").is_file() or not (folder / name).is_file():
+        raise ValueError(f"no stored run {run} with a file {name} (reproduce the spec that stores it first)")
+    meta = json.loads((folder / "meta.json").read_text())
+    if hashlib.sha256((folder / name).read_bytes()).hexdigest() != meta["files"].get(name):
+        raise ValueError(f"the {name} of {run} does not match its stored checksum")
+    return folder, meta
+
+
 def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
     """The agent of a benchmark run, its training facts and its checkpoints (copies with their training CPU)."""
     if agent_spec in ("solver", "random"):
@@ -80,14 +96,18 @@ def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
     if agent_spec.startswith("best-window:"):
         board = agent_spec.split(":", 1)[1]
         return best_window_agent(board), {"kind": "best window", "board": board}, []
+    if agent_spec.startswith(STORED_PPO):
+        from .deep_rl import load_ppo
+        run = agent_spec[len(STORED_PPO):]
+        folder, meta = _stored_file(run, "policy.npz")
+        info = meta["info"]
+        facts = {"kind": "PPO", "board": info["board"], "source": run, "trained_as": info["agent"],
+                 **{k: info[k] for k in ("steps", "games", "train_cpu_seconds") if k in info}}
+        return load_ppo(folder / "policy.npz"), facts, []
     if agent_spec.startswith(NEURAL_PREFIXES):
         from ..agents.neural import load_neural
         prefix, run = agent_spec.split(":", 1)
-        folder = REPOSITORY / "results" / "runs" / "paper" / run
-        meta = json.loads((folder / "meta.json").read_text())
-        data = (folder / "agent.npz").read_bytes()
-        if hashlib.sha256(data).hexdigest() != meta["files"]["agent.npz"]:
-            raise ValueError(f"the network of {run} does not match its stored checksum")
+        folder, meta = _stored_file(run, "agent.npz")
         info = meta["info"]  # a curriculum's games and CPU count in the training's
         facts = {"kind": "neural bandit", "board": meta["task"]["params"]["board"], "source": run,
                  "games": info["train_games"] + sum(info.get("curriculum_games", [])),
@@ -135,28 +155,36 @@ def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None)
     """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, an agent spec of
     :func:`~sweeper.agents.kinds.make_agent` trained on ``train["board"]`` for ``train["games"]`` games with
     ``seed``, ``"best-window:BOARD"``, or a stored network, ``"neural:neural_bandit/ID"`` or, playing symmetric,
-    ``"neural-symmetric:neural_bandit/ID"``) scored on the first
+    ``"neural-symmetric:neural_bandit/ID"``, or a PPO policy a run stored, ``"stored-ppo:benchmark/ID"``) scored
+    on the first
     ``test["games"][i]`` boards of the suite of each of ``test["levels"]`` (opening ``test["opening"]``), regret on
     the first ``test["regret_games"][i]``; a table agent also at its training ``train["checkpoints"]``, on the first
-    ``test["checkpoint_games"]`` boards of its training level. Tables: ``scores`` (one row per level), ``games``
+    ``test["checkpoint_games"]`` boards of its training level. With ``test["fresh"]`` (a seed), the boards are dealt
+    from that seed at scoring time instead (:func:`~sweeper.experiments.suites.fresh_suite`), each board's regret
+    is kept in ``games`` and no checkpoint is scored. Tables: ``scores`` (one row per level), ``games``
     (one row per board: won, revealed, clicks), ``checkpoints``; CPU times and the calibration go in ``info``
     (names with ``second``), never in the tables, beside the ``machine`` they were measured on
     (:func:`sweeper.machine.machine`); verification compares neither."""
     player, facts, snaps = _trained(agent, seed, train or {})
     kept = facts.pop("arrays", None)  # a PPO policy's file: stored with the run, to be scored again by anyone
     rows, games, cpu = [], [], {}
+    fresh = test.get("fresh")
     for level, n, k in zip(test["levels"], test["games"], test["regret_games"]):
-        s = score(player, level, test["opening"], n, k)
+        s = score(player, level, test["opening"], n, k, fresh=fresh)
         summ = s.summary()
         cpu[level] = summ.pop("test_cpu_seconds")
         for key in ("machine", "oracle", "cpu_us_per_decision"):
             summ.pop(key)
-        rows.append({"level": level, **summ, "agent": agent})
-        g = s.games.assign(level=level, board=np.arange(len(s.games)))
-        games.append(g[["level", "board", "won", "revealed", "clicks"]])
+        rows.append({"level": level, **summ, "agent": agent, **({} if fresh is None else {"fresh_seed": fresh})})
+        if fresh is None:
+            g = s.games.assign(level=level, board=np.arange(len(s.games)))
+            games.append(g[["level", "board", "won", "revealed", "clicks"]])
+        else:  # a fresh run keeps each board's regret too (the leaderboard's interval is over these boards)
+            games.append(s.boards().assign(level=level)[["level", "board", "won", "revealed", "clicks",
+                                                         "regret_decisions", "regret"]])
     named = {str(Setting.parse(lv)): lv for lv in LEVELS}
     checks = []
-    for at, _, snap in snaps:
+    for at, _, snap in (snaps if fresh is None else ()):  # a fresh run's checkpoints: those of its public run
         s = score(snap, named[facts["board"]], test["opening"], test["checkpoint_games"], 0)
         checks.append({"games_trained": at, "level": named[facts["board"]], "games": len(s.games),
                        "wins": s.wins, "win_rate": s.win_rate})
@@ -256,3 +284,34 @@ def benchmark_neural_tasks(sc, networks, symmetric: bool = False):
                                label=f"benchmark: neural bandit trained on {t.params['board']}, symmetric play, "
                                      f"seed {t.params['seed']}"))
     return tasks
+
+
+# ------------------------------------------------------------ fresh boards --
+
+#: The leaderboard's fresh boards: one seed, fixed here and named on the page, that no public suite uses; every entry
+#: plays the first :data:`FRESH_GAMES` boards of each of its levels dealt from it at scoring time, so no policy can
+#: have seen them (the public suites ship with the package).
+FRESH_SEED = 2026
+FRESH_GAMES = {"paper": 1_000, "quick": 20}
+
+
+def fresh_tasks(sc, tasks) -> list[Task]:
+    """Each leaderboard run of ``tasks`` again on fresh boards (``ext:benchmark_fresh``): the same agent, seed and
+    training (a table agent is trained again, the same games; a network is read from its stored run; a PPO policy
+    from the ``policy.npz`` its benchmark run kept), scored on :data:`FRESH_GAMES` boards of each of its levels
+    dealt from :data:`FRESH_SEED`, regret on as many of them as its public run."""
+    out = []
+    for t in tasks:
+        p = t.params
+        games = [min(FRESH_GAMES[sc.name], g) for g in p["test"]["games"]]
+        test = {**p["test"], "games": games, "fresh": FRESH_SEED,
+                "regret_games": [min(k, g) for k, g in zip(p["test"]["regret_games"], games)]}
+        agent, train = p["agent"], p.get("train")
+        if agent.startswith("ppo:"):
+            agent, train = f"{STORED_PPO}benchmark/{t.id}", None
+        extra = {} if train is None else {"train": train}
+        out.append(Task.make("benchmark", agent=agent, seed=p["seed"], test=test, **extra,
+                             label=f"{p['label']}; fresh boards of seed {FRESH_SEED}",
+                             cost=p.get("cost", 1.0) / 5))
+    return out
+

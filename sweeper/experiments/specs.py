@@ -53,7 +53,7 @@ BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 #: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
 BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
 BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq", "ext:regret", "ext:paper_code",
-               "ext:benchmark")
+               "ext:benchmark", "ext:benchmark_fresh")
 
 
 @task_kind("player")
@@ -582,6 +582,31 @@ EXTRA_SPECS["ext:benchmark_neural_averaged"] = Spec(
     "symmetries, scored on the benchmark's expert suite, as ext:benchmark_neural_symmetric scores the other "
     "networks (needs `make deep`).",
     lambda sc, seeds: benchmark_neural_tasks(sc, _averaged(), symmetric=True))
+
+
+def _fresh(deep: bool):
+    """The builder of the leaderboard's runs again on fresh boards: every entry of ``ext:benchmark``; with ``deep``,
+    at paper scale, the book's networks (as trained and symmetric) and the PPO policies (read from their runs)."""
+    def build(sc, seeds):
+        from .leaderboard import fresh_tasks
+        if not deep:
+            return fresh_tasks(sc, benchmark_tasks(sc, seeds))
+        if sc.name != "paper":
+            return []
+        return fresh_tasks(sc, _benchmark_networks("work_tasks")(sc, seeds)
+                           + _benchmark_networks("work_tasks", True)(sc, seeds) + benchmark_ppo_tasks(sc))
+    return build
+
+
+EXTRA_SPECS["ext:benchmark_fresh"] = Spec(
+    "ext:benchmark_fresh", "The benchmark on fresh boards: every entry of the leaderboard on boards no one has seen",
+    "Every entry of ext:benchmark scored again on 1,000 boards per level dealt at scoring time from one seed that no "
+    "public suite uses, each board's regret kept, so that a public score far above the fresh one shows.",
+    _fresh(deep=False))
+EXTRA_SPECS["ext:benchmark_fresh_deep"] = Spec(
+    "ext:benchmark_fresh_deep", "The benchmark on fresh boards: the book's networks and the PPO policies",
+    "The book's networks (as trained and playing symmetric) and the PPO policies of the leaderboard (read from their "
+    "stored runs) on the fresh boards of ext:benchmark_fresh (needs `make deep`).", _fresh(deep=True))
 EXTRA_SPECS["ext:benchmark_ppo"] = Spec(
     "ext:benchmark_ppo", "The benchmark: the deep-RL chapter's PPO policies on the same boards",
     "MaskablePPO with the per-tile policy and with the CNN policy, trained on beginner for the deep-RL chapter's "

@@ -39,6 +39,8 @@ def label(agent: str, facts: dict | None = None) -> str:
     if agent.startswith(("neural:", "neural-symmetric:")):
         how = ", symmetric" if agent.startswith("neural-symmetric:") else ""
         return f"network{how} ({SHORT.get((facts or {}).get('board'), '?')})"
+    if agent.startswith("stored-ppo:"):  # a fresh-board run of a stored PPO policy: named as the policy's run
+        return LABELS.get((facts or {}).get("trained_as"), agent)
     return LABELS.get(agent, agent)
 
 

@@ -1,0 +1,145 @@
+"""The leaderboard page's fresh boards: every entry's score on the public suite beside its score on boards dealt at
+scoring time from one seed that no public suite uses (the stored runs of ``ext:benchmark_fresh``), so that a score
+resting on knowledge of the public boards shows, and each entry's regret per decision with an interval.
+
+Nothing here computes a result: the functions read stored runs, or take the frames
+:func:`~sweeper.viz.figures.benchmark.benchmark_runs` gives, so a test can hand them made ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...experiments import specs as ex
+from ...experiments.leaderboard import FRESH_GAMES, FRESH_SEED
+from ...experiments.reproduce import store_for
+from ...experiments.stats import bootstrap_ratio, difference_interval, mean_interval
+from . import benchmark as bf
+from .results import scale
+
+#: The specs of the fresh runs: the entries of ``ext:benchmark``, and the networks' and PPO's (paper scale, ``make
+#: deep``).
+SPEC, DEEP_SPEC = "ext:benchmark_fresh", "ext:benchmark_fresh_deep"
+#: A public win rate is flagged when the lower end of the 95% interval of (public - fresh) is above this: a gap
+#: beyond both the boards' noise and a small margin.
+FLAG_MARGIN = 0.02
+#: The columns of :func:`fresh_comparison` (also of its empty frame).
+COLUMNS = ["level", "agent", "seeds", "boards", "public", "fresh", "difference", "diff_lo", "diff_hi", "flagged",
+           "regret", "regret_lo", "regret_hi", "regret_boards"]
+
+
+def fresh_outputs() -> tuple[list, int]:
+    """``(task, output)`` of the stored runs of :data:`SPEC` at the page's scale, and how many runs the spec has (at
+    paper scale the networks' and PPO's need the extra ``deep``; a run not stored is left out, and the page says
+    how many)."""
+    st = store_for(None, scale())
+    tasks = ex.all_tasks([SPEC, DEEP_SPEC], scale())
+    return [(t, st.load(t)) for t in tasks if st.status(t) == "ok"], len(tasks)
+
+
+def fresh_frames(outputs: list) -> dict:
+    """The frames of :func:`~sweeper.viz.figures.benchmark.benchmark_runs` of the fresh runs ``outputs``
+    (:func:`fresh_outputs`), or empty ones when none is stored."""
+    if outputs:
+        return bf.benchmark_runs(outputs)
+    return {"scores": pd.DataFrame(columns=["level", "label"]), "games": pd.DataFrame(columns=["level", "label"])}
+
+
+def fresh_comparison(runs: dict, fresh: dict) -> pd.DataFrame:
+    """Per level and entry scored on fresh boards: its win rate on the first boards of the public suite (as many as
+    the fresh ones) and on the fresh boards (the means over its seeds), the difference public - fresh with its 95%
+    interval (over the seeds, each seed's own difference: a Student t-interval; one run, or seeds whose differences
+    do not vary: Newcombe's interval for two independent samples, the games pooled), ``flagged`` when that interval
+    lies above :data:`FLAG_MARGIN`, and its regret per decision on the fresh regret boards with its 95% interval (over
+    the seeds, never below 0; one run, or seeds alike: a bootstrap over the boards, pooled). ``runs``/``fresh``: the frames of :func:`~sweeper.viz.figures.benchmark.benchmark_runs` of the public
+    and the fresh runs."""
+    rows = []
+    g = fresh["games"]
+    for (level, who), _ in fresh["scores"].groupby(["level", "label"], sort=False):
+        new = bf.outcomes(g, who, level)
+        old = bf.outcomes(runs["games"], who, level)
+        n = len(new[0])
+        if len(old) != len(new) or len(old[0]) < n:
+            continue
+        old = [r[:n] for r in old]
+        a, b = np.array([r.mean() for r in old]), np.array([r.mean() for r in new])
+        if len(a) > 1 and np.std(a - b) > 0:
+            diff, lo, hi = mean_interval(a - b)
+        else:  # one run, or seeds that do not differ (no spread is not no uncertainty): the games pooled
+            diff, lo, hi = difference_interval(int(sum(r.sum() for r in old)), n * len(old),
+                                               int(sum(r.sum() for r in new)), n * len(new))
+        mine = g[(g["label"] == who) & (g["level"] == level) & g["regret_decisions"].notna()]
+        per_seed = [(grp["regret"].to_numpy(float), grp["regret_decisions"].to_numpy(float))
+                    for _, grp in mine.groupby("seed")]
+        rates = [r.sum() / d.sum() for r, d in per_seed]
+        if len(per_seed) > 1 and np.std(rates) > 0:
+            regret, r_lo, r_hi = mean_interval(rates)
+            r_lo = max(0.0, r_lo)  # a regret is never below 0
+        elif per_seed:  # one run, or seeds alike: a bootstrap over the boards, the seeds' boards pooled
+            regret, r_lo, r_hi = bootstrap_ratio(np.concatenate([r for r, _ in per_seed]),
+                                                 np.concatenate([d for _, d in per_seed]))
+        else:
+            regret = r_lo = r_hi = np.nan
+        rows.append({"level": level, "agent": who, "seeds": len(a), "boards": n, "public": a.mean(),
+                     "fresh": b.mean(), "difference": diff, "diff_lo": lo, "diff_hi": hi,
+                     "flagged": bool(lo > FLAG_MARGIN), "regret": regret, "regret_lo": r_lo, "regret_hi": r_hi,
+                     "regret_boards": len(per_seed[0][0]) if per_seed else 0})
+    order = {lv: i for i, lv in enumerate(bf.LEVEL_OF.values())}
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    return out.sort_values(["level", "fresh"], key=lambda c: c.map(order) if c.name == "level" else -c,
+                           kind="stable").reset_index(drop=True)
+
+
+def fresh_table(c: pd.DataFrame, level: str) -> pd.DataFrame:
+    """:func:`fresh_comparison` on ``level`` for the page, best on the fresh boards first."""
+    c = c[c["level"] == level]
+    ci = lambda v, lo, hi, f: f"{v:{f}}" + ("" if np.isnan(lo) else f" [{lo:{f}}, {hi:{f}}]")  # noqa: E731
+    return pd.DataFrame({
+        "seeds": c["seeds"].to_numpy(),
+        "public": c["public"].map(lambda v: f"{v:.3f}").to_numpy(),
+        "fresh": c["fresh"].map(lambda v: f"{v:.3f}").to_numpy(),
+        "public − fresh [95%]": [ci(r.difference, r.diff_lo, r.diff_hi, "+.3f") for r in c.itertuples()],
+        "flag": c["flagged"].map(lambda v: "public far above" if v else "").to_numpy(),
+        "regret/dec., fresh [95%]": [ci(r.regret, r.regret_lo, r.regret_hi, ".4f") for r in c.itertuples()]},
+        index=pd.Index(c["agent"], name="agent"))
+
+
+def fresh_caption(c: pd.DataFrame, stored: int, total: int) -> str:
+    """The caption under the fresh tables: the seed, the boards, what each column holds, and how many runs of the
+    spec are stored."""
+    n = int(c["boards"].max()) if len(c) else FRESH_GAMES[scale()]
+    missing = "" if stored == total else (f" {total - stored} of the spec's {total} runs are not stored (`python -m "
+                                          f"sweeper reproduce {SPEC} {DEEP_SPEC}`; the second needs `make deep`), so "
+                                          f"their entries are missing.")
+    return (f"*Each entry on the first {n:,} boards of the level's public suite and on {n:,} fresh boards dealt at "
+            f"scoring time from seed {FRESH_SEED} (the same boards for every entry; no public suite uses that seed), "
+            f"the means over its seeds. \"public − fresh\": the difference with its 95% interval (over the seeds, "
+            f"each seed's own difference; for one run, or seeds that do not differ, Newcombe's interval for two "
+            f"independent samples); flagged "
+            f"where that interval lies above {FLAG_MARGIN}. Regret per decision on the fresh regret boards, with its "
+            f"95% interval (over the seeds, never below 0; for one run, or seeds alike, a bootstrap over the boards).*"
+            + missing)
+
+
+def fresh_sentence(c: pd.DataFrame) -> str:
+    """What the fresh boards show, in words: how many entries and levels, which are flagged, and the largest gap
+    either way."""
+    if c.empty:
+        return (f"No entry has been scored on fresh boards yet: `python -m sweeper reproduce {SPEC}` scores them.")
+    flagged = c[c["flagged"]]
+    big = c.loc[c["difference"].abs().idxmax()]
+    head = (f"{c['agent'].nunique()} entries were scored on fresh boards of seed {FRESH_SEED}, {len(c)} scores in all "
+            f"over the levels. ")
+    if flagged.empty:
+        head += (f"None scores far above its fresh rate on the public boards: every interval of public − fresh "
+                 f"reaches {FLAG_MARGIN} or below.")
+    else:
+        head += "Flagged, the public rate far above the fresh one: " + "; ".join(
+            f"{r.agent} on {r.level} ({r.public:.3f} against {r.fresh:.3f})" for r in flagged.itertuples()) + "."
+    return head + (f" The largest gap either way is {big['agent']}'s on {big['level']}: {big['difference']:+.3f} "
+                   f"[{big['diff_lo']:+.3f}, {big['diff_hi']:+.3f}].")
+
+
+__all__ = ["SPEC", "DEEP_SPEC", "FLAG_MARGIN", "fresh_outputs", "fresh_frames", "fresh_comparison", "fresh_table", "fresh_caption",
+           "fresh_sentence"]
