@@ -542,3 +542,16 @@ def test_the_recipe_is_told_from_its_spec_and_priced_by_the_committed_bench():
     minutes = ", ".join(f"{work_cost('neural', b, lv['decisions']) / 60:.1f}" for b, lv in nr.WORK_LEVELS.items())
     assert f"the own-level decisions cost {minutes} CPU minutes" in text
     assert f"{nr.WORK_WARM_START[1]:,} decisions on 8x8x10 boards" in text and "`ext:neural`" in text
+
+
+def test_the_stretch_goals_are_the_solver_on_small_boards_and_the_published_agent_on_expert():
+    from sweeper.viz.figures import neural_recipes as nrc
+    goals = nrc.stretch_goals()
+    assert goals["8x8x10"] == ("solver", 0.02) and goals["16x30x99"][1] == 0.411
+    t = nf.against_targets(_runs()["tests"], _players())
+    sym = pd.DataFrame({"board": ["8x8x10"], "pooled": [0.875]})
+    text = nrc.stretch_sentence(t, sym)
+    assert text.startswith("Stretch goals, the seeds pooled on the same boards: on 8x8x10, within 0.02 of the exact "
+                           "solver's 0.879: as trained 0.860 (met), symmetric 0.875 (met); on 16x16x40, within 0.02 "
+                           "of the exact solver's 0.851: as trained 0.600 (not met).")
+    assert nrc.stretch_sentence(t.iloc[:0], sym) == ""

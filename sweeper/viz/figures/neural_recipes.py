@@ -13,7 +13,12 @@ import pandas as pd
 from ...bench import work_cost
 from ...experiments import neural_runs as nr
 from ...experiments.stats import compare_seed_rates, mean_interval
+from ...experiments.paper import published_learned_agents
 from .neural import LEVELS
+
+#: The stretch goals of the book's networks: within this of the exact solver on the same boards (beginner,
+#: intermediate), and on expert the best published learned agent's win rate (:func:`stretch_goals`).
+SOLVER_SLACK = 0.02
 
 #: How the page names the two recipes.
 NAMES = {"work": "the book's networks (`ext:neural_work`)", "cpu": "the first networks (`ext:neural`)"}
@@ -117,4 +122,37 @@ def recipes_sentence(c: pd.DataFrame) -> str:
             ) if parts else ""
 
 
-__all__ = ["NAMES", "learning_sentence", "recipes_compared", "recipes_table", "recipes_sentence"]
+def stretch_goals() -> dict:
+    """The stretch goal of each level: ``("solver", SOLVER_SLACK)`` on beginner and intermediate; on expert the best
+    win rate a published learned agent reports on 16x30x99 (``published_learned_agents``), with its row."""
+    pub = published_learned_agents()
+    best = pub[pub["board"] == "16x30x99"].sort_values("win_rate").iloc[-1]
+    return {"8x8x10": ("solver", SOLVER_SLACK), "16x16x40": ("solver", SOLVER_SLACK),
+            "16x30x99": ("published", float(best["win_rate"]), best)}
+
+
+def stretch_sentence(targets: pd.DataFrame, sym: pd.DataFrame) -> str:
+    """Whether the book's networks meet the stretch goals (:func:`stretch_goals`), as trained (``targets``: the
+    frame of :func:`~sweeper.viz.figures.neural.against_targets`) and playing symmetric (``sym``: that of
+    :func:`~sweeper.viz.figures.neural_symmetric.symmetric_play` on the same boards), the seeds pooled."""
+    goals, parts = stretch_goals(), []
+    sym = sym.set_index("board") if len(sym) else sym
+    for r in targets.itertuples():
+        if np.isnan(r.own):
+            continue
+        goal = goals[r.board]
+        if goal[0] == "solver":
+            bar, what = r.solver - goal[1], f"within {goal[1]} of the exact solver's {r.solver:.3f}"
+        else:
+            row = goal[2]
+            bar, what = goal[1], (f"the {goal[1]:.3f} that the best published learned agent reports ({row['agent']}, "
+                                  f"{row['learning']}, {row['first_click']}: other rules than the reference opening; "
+                                  f"{row['source']})")
+        plays = [("as trained", r.own)] + ([("symmetric", float(sym.loc[r.board, "pooled"]))]
+                                           if r.board in getattr(sym, "index", []) else [])
+        said = ", ".join(f"{how} {v:.3f} ({'met' if v >= bar else 'not met'})" for how, v in plays)
+        parts.append(f"on {r.board}, {what}: {said}")
+    return ("Stretch goals, the seeds pooled on the same boards: " + "; ".join(parts) + ".") if parts else ""
+
+
+__all__ = ["NAMES", "SOLVER_SLACK", "stretch_goals", "stretch_sentence", "learning_sentence", "recipes_compared", "recipes_table", "recipes_sentence"]
