@@ -47,7 +47,19 @@ class RuleError(RuntimeError):
     flag that is not a truth value, a wrong return shape, or an exception inside the rule stop the run with this
     error, which names the game and decision, chains the rule's own exception (for a compiled rule, the error its
     Python source gives on the same inputs, when it gives one, so that the message is the Python path's) and
-    carries the finished games in ``error.run``."""
+    carries the finished games in ``error.run``.
+
+    Parameters
+    ----------
+    message : str
+        What went wrong, naming the game and the decision (and the rule's own error, which is chained).
+    run : Run, optional
+        The games finished before the failure (:class:`~sweeper.running.training.Run`); None outside a run.
+
+    Attributes
+    ----------
+    run : Run or None
+        As given: the finished games, kept so that a failure late in a long run loses nothing."""
 
     def __init__(self, message, run=None):
         super().__init__(message)
