@@ -158,8 +158,9 @@ def _eval_command(sub) -> None:
     e = sub.add_parser("eval", help="evaluate a saved agent, or the solver / random players")
     who = e.add_mutually_exclusive_group(required=True)
     who.add_argument("--load", help="an agent .npz written by train --save")
-    who.add_argument("--agent", choices=["solver", "random"],
-                     help="the exact-probability solver (ceiling) or a random clicker (floor)")
+    who.add_argument("--agent", choices=["solver", "search", "random"],
+                     help="the exact-probability solver (ceiling), the searching solver (its guesses by look-ahead "
+                          "and an exact endgame search) or a random clicker (floor)")
     e.add_argument("--freeze", action="store_true", help="no learning during the test games")
     e.add_argument("--save", default=None, help="write the agent after the test games (when learning)")
     e.add_argument("--force", action="store_true", help="let --save replace an existing file")
@@ -236,7 +237,7 @@ def _benchmark_command(sub) -> None:
     m = sub.add_parser("benchmark", help="score an agent on the benchmark's fixed test suite of a level (the same "
                                          "boards for every agent): wins, win rate, safe tiles revealed, test CPU per "
                                          "decision, regret per decision against the exact probabilities")
-    m.add_argument("agent", help="solver | random | FILE.npz (an agent saved by train --save; with the extra deep, a neural "
+    m.add_argument("agent", help="solver | search | random | FILE.npz (an agent saved by train --save; with the extra deep, a neural "
                                  "bandit or a PPO policy file, e.g. policy.npz of a run of ext:benchmark_ppo) | "
                                  "MODULE:FUNCTION (your policy: it is given the view, a NumPy int8 array rows x cols "
                                  "of cell codes, 0-8 a revealed tile's count of neighbouring mines, 9 covered, and "
@@ -619,9 +620,10 @@ def _audit(args) -> int:
 def _players(args, first) -> int:
     """``eval --agent solver|random``: the same summary keys as the bandit agents."""
     from .running.players import play_random, play_solver
+    from .running.search import play_search
     if args.save:
         raise ValueError("--save is for bandit agents; the solver and the random player learn nothing")
-    fn = play_solver if args.agent == "solver" else play_random
+    fn = {"solver": play_solver, "search": play_search, "random": play_random}[args.agent]
     boards = _check_run(args)
     t0 = time.perf_counter()
     fn(boards[0], 1, opening=args.opening, first=first)  # compile outside the timing

@@ -40,6 +40,7 @@ from ..running.env import MinesweeperEnv
 from ..running.neural_play import evaluate_neural
 from ..running.players import play_random, play_solver
 from ..running.policies import bandit_policy, neural_policy, random_policy, run_episodes, solver_policy
+from ..running.search import play_search, search_policy
 from ..running.training import evaluate, train
 from .stats import bootstrap_ratio, wilson
 from .suites import (LEVELS, OPENINGS, SUITE_DIR, SUITE_GAMES, SUITE_SEEDS, Suite, deal_suite,  # noqa: F401
@@ -109,6 +110,24 @@ class _Solver(_Player):
         return random_policy(AGENT_SEED) if self.randomly else solver_policy(env)
 
 
+class _Search(_Player):
+    """The searching solver (:func:`~sweeper.running.search.play_search`, default parameters)."""
+
+    def __init__(self):
+        super().__init__("search")
+
+    def fast(self, suite, layouts):
+        r = play_search(suite.setting, None, AGENT_SEED, suite.opening, suite.first, layouts=list(layouts))
+        return pd.DataFrame({"won": r["won"], "revealed": r["revealed"], "clicks": r["decisions"]})
+
+    def policy(self, env):
+        return search_policy(env)  # the kernel's turns, click for click
+
+
+#: The package's own players, named on the command line and in the leaderboard's specs.
+BUILT_IN = ("solver", "search", "random")
+
+
 class _Neural(_Player):
     def __init__(self, agent):
         super().__init__(agent.name)
@@ -152,17 +171,19 @@ ENTRY_POINT = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 
 def resolve_agent(text: str):
-    """What the command line's AGENT names: ``"solver"`` or ``"random"``; an agent file (``.npz``: a bandit agent
+    """What the command line's AGENT names: ``"solver"``, ``"search"`` (the searching solver) or ``"random"``; an
+    agent file (``.npz``: a bandit agent
     saved by ``train --save``, or, with the extra ``deep``, a neural bandit or a PPO policy file, e.g. the
     ``policy.npz`` of a stored run of ``ext:benchmark_ppo``); or ``MODULE:FUNCTION``, a policy
     imported from the Python path (the current directory first), see :func:`player_of`."""
-    if text in ("solver", "random"):
+    if text in BUILT_IN:
         return text
     path = Path(text)
     if text.endswith(".npz") or path.is_file():
         return _load_file(path)
     if not ENTRY_POINT.fullmatch(text):
-        raise ValueError(f"agent must be solver, random, an agent file (.npz) or MODULE:FUNCTION, got {text!r}")
+        raise ValueError(f"agent must be solver, search, random, an agent file (.npz) or MODULE:FUNCTION, got "
+                         f"{text!r}")
     module, _, attr = text.partition(":")
     try:
         obj = importlib.import_module(module)
@@ -254,7 +275,7 @@ def _label(fn) -> str:
 
 
 def player_of(agent, name: str | None = None) -> _Player:
-    """The benchmark's player of ``agent``: ``"solver"``, ``"random"``, a trained bandit agent (any kind, a
+    """The benchmark's player of ``agent``: ``"solver"``, ``"search"``, ``"random"``, a trained bandit agent (any kind, a
     plug-in rule too), a trained neural bandit, or a policy: a callable given the view, a NumPy ``int8`` array rows
     x cols (a copy) of cell codes, 0-8 a revealed tile's count of neighbouring mines and 9 covered (a policy places
     no flags, so 10, flagged, never appears), and returning the tile to click, as ``(row, col)``, as the index
@@ -267,7 +288,10 @@ def player_of(agent, name: str | None = None) -> _Player:
     if isinstance(agent, str):
         if agent in ("solver", "random"):
             return _Solver(agent == "random")
-        raise BenchmarkError(f"agent must be 'solver', 'random', a trained agent or a policy, got {agent!r}")
+        if agent == "search":
+            return _Search()
+        raise BenchmarkError(f"agent must be 'solver', 'search', 'random', a trained agent or a policy, got "
+                             f"{agent!r}")
     if isinstance(agent, Agent):
         return _Table(agent)
     if type(agent).__name__ == "NeuralAgent":
@@ -480,7 +504,8 @@ def score(agent, level: str = "beginner", opening: str = "reference", games: int
     Parameters
     ----------
     agent : str, Agent, NeuralAgent or callable
-        ``"solver"``, ``"random"``, a trained agent, a trained neural bandit or a policy (:func:`player_of`).
+        ``"solver"``, ``"search"``, ``"random"``, a trained agent, a trained neural bandit or a policy
+        (:func:`player_of`).
     level : str, default "beginner"
         ``"beginner"``, ``"intermediate"`` or ``"expert"``.
     opening : str, default "reference"

@@ -91,7 +91,7 @@ def _stored_file(run: str, name: str) -> tuple[Path, dict]:
 
 def _trained(agent_spec: str, seed: int, budget: dict) -> tuple:
     """The agent of a benchmark run, its training facts and its checkpoints (copies with their training CPU)."""
-    if agent_spec in ("solver", "random"):
+    if agent_spec in ("solver", "random", "search"):
         return agent_spec, {"kind": agent_spec}, []
     if agent_spec.startswith("best-window:"):
         board = agent_spec.split(":", 1)[1]
@@ -152,7 +152,8 @@ def training_work(info: dict) -> dict:
 
 @task_kind("benchmark")
 def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None):
-    """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, an agent spec of
+    """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, ``"search"`` (the
+    searching solver, :mod:`sweeper.running.search`), an agent spec of
     :func:`~sweeper.agents.kinds.make_agent` trained on ``train["board"]`` for ``train["games"]`` games with
     ``seed``, ``"best-window:BOARD"``, or a stored network, ``"neural:neural_bandit/ID"`` or, playing symmetric,
     ``"neural-symmetric:neural_bandit/ID"``, or a PPO policy a run stored, ``"stored-ppo:benchmark/ID"``) scored
@@ -315,3 +316,21 @@ def fresh_tasks(sc, tasks) -> list[Task]:
                              cost=p.get("cost", 1.0) / 5))
     return out
 
+
+
+#: The searching solver's runs (``ext:benchmark_search``): boards of each level's suite, and regret boards, per scale.
+SEARCH_TEST = {"paper": {"games": (10_000, 10_000, 10_000), "regret_games": (200, 100, 50)},
+               "quick": {"games": (40, 20, 10), "regret_games": (5, 3, 2)}}
+
+
+def benchmark_search_tasks(sc, seeds=None):
+    """The one-step solver and the searching solver on all nine suites (three levels, three openings), all of each
+    suite's boards at paper scale, so that the two are compared on the same boards under every opening (one run per
+    agent and opening; ``seeds`` is not used: neither draws at random)."""
+    from .suites import OPENINGS
+    t = SEARCH_TEST[sc.name]
+    return [Task.make("benchmark", agent=a, seed=0,
+                      test={"levels": list(LEVELS), "games": list(t["games"]), "regret_games": list(t["regret_games"]),
+                            "opening": o, "checkpoint_games": 0},
+                      label=f"benchmark: {a} on the three levels, {o} opening", cost=(5e6 if a == "search" else 5e5))
+            for a in ("search", "solver") for o in OPENINGS]

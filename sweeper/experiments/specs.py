@@ -612,5 +612,11 @@ EXTRA_SPECS["ext:benchmark_ppo"] = Spec(
     "MaskablePPO with the per-tile policy and with the CNN policy, trained on beginner for the deep-RL chapter's "
     "budgets on three seeds, scored on the benchmark's beginner suite; each run keeps its policy as a plain-data "
     "file (needs `make deep`).", benchmark_ppo_tasks)
+from .leaderboard import benchmark_search_tasks  # noqa: E402
+EXTRA_SPECS["ext:benchmark_search"] = Spec(
+    "ext:benchmark_search", "The benchmark: the searching solver beside the one-step solver",
+    "The searching solver (exact probabilities, guesses by a look-ahead over the numbers a click can reveal, an exact "
+    "endgame search) and the one-step solver on every board of the nine suites (three levels, three openings).",
+    benchmark_search_tasks)
 from .neural_runs import NEURAL_SPECS  # noqa: E402
 EXTRA_SPECS.update({i: Spec(i, title, text, build) for i, title, text, build in NEURAL_SPECS})

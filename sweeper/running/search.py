@@ -1,0 +1,395 @@
+"""The searching solver: the exact solver's probabilities, and guesses chosen by what a click is expected to bring.
+
+The one-step solver (:func:`~sweeper.running.players.play_solver`) guesses the safest covered tile. The searching
+solver (:func:`play_search`) plays the same turns — the exact probabilities of
+:func:`~sweeper.game.probability.analyse`, then every covered tile of probability 0 clicked in row-major order — and
+differs only in its guess. Among the *candidates*, the covered tiles whose mine probability is within ``margin`` of
+the lowest, it picks the one of highest *look-ahead value* (:func:`guess_values`):
+
+    value(c) = sum over the numbers v that c can show of Pr(c is safe and shows v) x next(view with c = v)
+
+where ``next`` is 1 if the view with ``c`` revealed as ``v`` has some covered tile of probability 0 (a *progress*:
+the game goes on without a guess) or no safe tile left, and otherwise the safety ``1 - min P`` of the best guess
+in that view (the chance of surviving the guess after it); with ``blend`` > 0, blended with the second best's
+(JSMinesweeper's "blended safety" weighs the best and second-best living tiles 4:1). Each ``Pr(c is safe and shows v)`` is exact: the view is
+analysed again with ``c`` revealed as ``v`` (:func:`~sweeper.game.probability.analyse_counted`), and its count of
+consistent layouts divided by the current view's is that probability. So the value is the probability of surviving
+this guess and, where it brings no certain tile, the next one too: a two-step look-ahead over the numbers a click
+can reveal, weighted by their exact probabilities. Ties (within :data:`~sweeper.running.players.TIE`): the lower
+probability, then the one-step solver's own tie-break (fewest covered neighbours, then row-major). Tiles that no
+revealed number touches, nor any of their covered neighbours, are interchangeable up to their count of covered
+neighbours, so one of each count is analysed. When the view has at most ``limit`` consistent layouts, the guess is
+instead the one of the exact endgame search (:func:`~sweeper.running.endgame.endgame_tile`: the highest chance of
+winning the game under the best play from there), unless that search exceeds its budget. The rule draws nothing at
+random: the seed deals the boards only.
+
+Games are played by the engine's own kernels (:func:`~sweeper.game.engine.new_game`, :func:`~sweeper.game.engine.click`)
+in calls of about a tenth of a second, like the one-step solver's; Ctrl-C stops the run with ``KeyboardInterrupt``
+once the call in progress returns. :class:`SearchPolicy` plays the same turns in
+:class:`~sweeper.running.env.MinesweeperEnv`, click for click.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from ..checks import whole
+from ..game.engine import (G_K, ONGOING, REV, ST, WON, Setting, check_layout, click, new_board, new_game,
+                           with_openings)
+from ..game.grid import COVERED
+from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse_counted, check_budget, prepared_view
+from ..rng import check_seed, streams
+from ..agents.custom import POLL_SECONDS
+from .endgame import endgame_tile
+from .players import TIE, _covered_neighbours, _interchangeable
+from .training import InterruptBetweenCalls, check_episodes, next_chunk
+
+#: Default candidate margin: tiles whose mine probability is at most this much above the lowest are weighed.
+MARGIN = 0.05
+#: Default weight of the second-best guess's safety in a view's worth (:func:`_next_value`).
+BLEND = 0.0
+#: Default most layouts for the exact endgame search (:mod:`~sweeper.running.endgame`; 0: never).
+LIMIT = 200
+#: Default most sets of layouts the endgame search may expand before it gives up (then the look-ahead guesses).
+NODES = 20_000
+
+
+@njit(cache=True)
+def _next_value(hyp, tiles, p2, c, blend):
+    """What the view ``hyp`` (just analysed into ``p2``, tile ``c`` revealed in it) is worth to the next turn: 1 if a
+    covered tile other than ``c`` has probability 0 or none is safe, else the safety of its best guess (with
+    ``blend`` > 0, blended with the second best's: ``(1 - blend) s1 + blend s2``)."""
+    low = 1.0
+    low2 = 1.0
+    for j in range(tiles.shape[0]):
+        x = tiles[j]
+        if x != c and hyp[x] == COVERED:
+            if p2[x] < low:
+                low2 = low
+                low = p2[x]
+            elif p2[x] < low2:
+                low2 = p2[x]
+    if low == 0.0 or low >= 1.0:
+        return 1.0
+    if low2 >= 1.0:
+        return 1.0 - low
+    return 1.0 - low - blend * (low2 - low)
+
+
+@njit(cache=True)
+def _value(view, hyp, tiles, off8, mines, budget, c, logz0, p2, lz, blend):
+    """The look-ahead value of clicking covered tile ``c`` of ``view`` (``logz0``: the log count of the view's
+    layouts); ``hyp`` is a copy of ``view``, left as it was."""
+    nc = _covered_neighbours(view, c, off8)
+    total = 0.0
+    for v in range(nc + 1):
+        hyp[c] = v
+        if analyse_counted(hyp, tiles, off8, mines, budget, p2, lz) == INCONSISTENT:
+            continue
+        total += math.exp(lz[0] - logz0) * _next_value(hyp, tiles, p2, c, blend)
+    hyp[c] = COVERED
+    return total
+
+
+@njit(cache=True)
+def guess_values(view, tiles, prob, off8, mines, budget, margin, logz0, blend):
+    """The candidates of a guess (covered tiles of probability below 1 and within ``margin`` of the lowest, in
+    row-major order) and their look-ahead values (see the module's text)."""
+    low = np.inf
+    for j in range(tiles.shape[0]):
+        x = tiles[j]
+        if view[x] == COVERED and prob[x] < low:
+            low = prob[x]
+    cand = np.empty(tiles.shape[0], np.int64)
+    m = 0
+    for j in range(tiles.shape[0]):
+        x = tiles[j]
+        if view[x] == COVERED and prob[x] < 1.0 and prob[x] <= low + margin + TIE:
+            cand[m] = x
+            m += 1
+    val = np.empty(m)
+    hyp = view.copy()
+    p2 = np.empty(view.shape[0])
+    lz = np.zeros(1)
+    known = np.full(9, np.nan)  # interchangeable tiles' values, by their count of covered neighbours
+    for i in range(m):
+        c = cand[i]
+        same = _interchangeable(view, c, off8)
+        nc = _covered_neighbours(view, c, off8)
+        if same and not np.isnan(known[nc]):
+            val[i] = known[nc]
+            continue
+        val[i] = _value(view, hyp, tiles, off8, mines, budget, c, logz0, p2, lz, blend)
+        if same:
+            known[nc] = val[i]
+    return cand[:m], val
+
+
+@njit(cache=True)
+def search_tile(view, tiles, prob, off8, mines, budget, margin, logz0, blend):
+    """The searching solver's guess: the candidate of highest look-ahead value; ties (within ``TIE``) to the lower
+    probability, then the fewest covered neighbours, then row-major order."""
+    cand, val = guess_values(view, tiles, prob, off8, mines, budget, margin, logz0, blend)
+    pick = -1
+    for i in range(cand.shape[0]):
+        c = cand[i]
+        if pick < 0:
+            pick, best = i, val[i]
+            continue
+        if val[i] > best + TIE:
+            pick, best = i, val[i]
+        elif val[i] >= best - TIE:
+            q = cand[pick]
+            if prob[c] < prob[q] - TIE:
+                pick, best = i, max(best, val[i])
+            elif prob[c] <= prob[q] + TIE and \
+                    _covered_neighbours(view, c, off8) < _covered_neighbours(view, q, off8):
+                pick, best = i, max(best, val[i])
+    return cand[pick]
+
+
+@njit(cache=True)
+def search_turn(view, tiles, off8, mines, budget, margin, blend, limit, nodes, prob, out):
+    """One turn on the padded ``view``: writes into ``out`` the tiles to click (every covered tile of probability 0
+    in row-major order, else the one guess) and returns (their number, fallbacks, whether it is a guess);
+    -1 tiles when the view is inconsistent."""
+    lz = np.zeros(1)
+    f = analyse_counted(view, tiles, off8, mines, budget, prob, lz)
+    if f == INCONSISTENT:
+        return -1, 0, False
+    k = 0
+    for j in range(tiles.shape[0]):
+        x = tiles[j]
+        if view[x] == COVERED and prob[x] == 0.0:
+            out[k] = x
+            k += 1
+    if k > 0:
+        return k, f, False
+    if limit > 0 and lz[0] <= math.log(limit) + 1e-9:
+        pick, _ = endgame_tile(view, tiles, off8, mines, limit, nodes)
+        if pick >= 0:
+            out[0] = pick
+            return 1, f, True
+    out[0] = search_tile(view, tiles, prob, off8, mines, budget, margin, lz[0], blend)
+    return 1, f, True
+
+
+@njit(cache=True)
+def _play_search(b, rng_b, budget, margin, blend, limit, nodes, layouts, won, dec, rev, gue):
+    """Play ``won.shape[0]`` games (on ``layouts`` when it has rows, else dealt from ``rng_b``); fills the per-game
+    arrays, returns the fallback count."""
+    tiles, view, off8 = b.tiles, b.shown, b.off8
+    K = b.geo[G_K]
+    prob = np.empty(view.shape[0])
+    out = np.empty(tiles.shape[0], np.int64)
+    no_layout = layouts.reshape(layouts.size)[:0]
+    fallbacks = 0
+    for e in range(won.shape[0]):
+        new_game(b, rng_b, layouts[e] if layouts.shape[0] > 0 else no_layout)
+        while b.gs[ST] == ONGOING:
+            k, f, guess = search_turn(view, tiles, off8, K, budget, margin, blend, limit, nodes, prob, out)
+            if k < 0:
+                raise RuntimeError("the searching solver found a real board's view inconsistent")
+            fallbacks += f
+            for i in range(k):
+                if b.gs[ST] == ONGOING and view[out[i]] == COVERED:
+                    dec[e] += 1
+                    click(b, out[i])
+            gue[e] += guess
+        won[e] = b.gs[ST] == WON
+        rev[e] = b.gs[REV]
+    return fallbacks
+
+
+# ------------------------------------------------------------- Python face --
+
+def _fraction(x, name: str) -> float:
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) \
+            or not 0.0 <= float(x) <= 1.0:
+        raise ValueError(f"{name} must be a number in [0, 1], got {x!r}")
+    return float(x)
+
+
+def _checked(budget, margin, blend, limit, nodes) -> tuple:
+    """The rule's parameters, checked, in the kernels' order (budget, margin, blend, limit, nodes)."""
+    budget = check_budget(budget)
+    margin, blend = _fraction(margin, "margin"), _fraction(blend, "blend")
+    limit = whole(limit, "limit", 0)
+    nodes = whole(nodes, "nodes", 1)
+    if limit == 0 and nodes != NODES:
+        raise ValueError("nodes bounds the endgame search, which limit=0 turns off: leave nodes at its default")
+    return budget, margin, blend, limit, nodes
+
+
+@with_openings
+def play_search(board, episodes: int | None, seed: int = 0, opening: str = "reference", first=None, *,
+                budget: int = NODE_BUDGET, margin: float = MARGIN, blend: float = BLEND, limit: int = LIMIT,
+                nodes: int = NODES, layouts=None) -> dict:
+    """Play ``episodes`` games with the searching solver (the one-step solver's turns, guesses by look-ahead).
+
+    Parameters
+    ----------
+    board : str or Setting
+        One board setting: ``"8x8x10"`` (rows x cols x mines), a preset name or a
+        :class:`~sweeper.game.engine.Setting`.
+    episodes : int or None
+        Games, a non-negative integer; with ``layouts``, None or the number of layouts.
+    seed : int, default 0
+        The seed, in ``[0, 2**64)``: boards come from its board stream (unless ``layouts`` are given; the rule
+        itself draws nothing, so the one-step solver of the same seed plays the same boards).
+    opening : str, default "reference"
+        The opening: {openings}.
+    first : tuple of int, optional
+        ``(row, col)`` of the first click for the {first_openings} openings.
+    budget : int, default 1000000
+        The exact analysis's budget, a positive integer (as :func:`~sweeper.running.players.play_solver`'s).
+    margin : float, default 0.05
+        Candidates of a guess: the covered tiles whose mine probability is at most ``margin`` above the lowest,
+        a number in [0, 1] (0: only the safest tiles, ranked by their look-ahead value).
+    blend : float, default 0.0
+        How a view without a certain tile is worth to the next turn: ``(1 - blend)`` times the safety of its best
+        guess plus ``blend`` times the second best's, a number in [0, 1] (measured on 3,000 fresh expert boards of the
+        safe opening: 0.2, JSMinesweeper's weight, won 0.4060 against 0.4080 with 0).
+    limit : int, default 200
+        The exact endgame search (:mod:`~sweeper.running.endgame`) chooses the guess when the view has at most this
+        many consistent layouts (0: never).
+    nodes : int, default 20000
+        The most sets of layouts the endgame search may expand for one guess, a positive integer; beyond it the
+        look-ahead chooses (refused with ``limit=0``, where it would have no effect).
+    layouts : sequence of numpy.ndarray, optional
+        The boards to play, one game each (as :func:`~sweeper.running.players.play_solver`'s).
+
+    Returns
+    -------
+    dict
+        Per-game arrays ``won``, ``decisions`` (clicks after the opening), ``revealed`` (fraction of safe tiles),
+        ``guesses`` (turns that ended in a guess) and the totals ``fallbacks`` and ``seconds``, as
+        :func:`~sweeper.running.players.play_solver` returns them.
+
+    Raises
+    ------
+    ValueError
+        If the board setting does not parse; ``episodes``, ``seed`` or ``budget`` is invalid; ``margin`` or
+        ``blend`` is not a number in [0, 1]; ``limit`` is not a non-negative integer or ``nodes`` not a positive one
+        (or not its default with ``limit=0``); ``opening`` or ``first`` is invalid; or a layout does not fit the setting or the opening,
+        or their number is not ``episodes``.
+    KeyboardInterrupt
+        On Ctrl-C, once the kernel call in progress returns (about a tenth of a second).
+    """
+    setting = Setting.parse(board)
+    budget, margin, blend, limit, nodes = _checked(budget, margin, blend, limit, nodes)
+    if layouts is None:
+        episodes = check_episodes(episodes)
+        lay = np.zeros((0, setting.tiles), np.uint8)
+    else:
+        if episodes is not None and check_episodes(episodes) != len(layouts):
+            raise ValueError(f"episodes ({episodes:,}) must be the number of layouts given ({len(layouts):,}), "
+                             "or None")
+        episodes = len(layouts)
+        lay = np.stack([check_layout(m, setting, opening, first) for m in layouts]) if episodes else \
+            np.zeros((0, setting.tiles), np.uint8)
+    seed = check_seed(seed)
+    b = new_board(setting, opening, first)
+    won = np.zeros(episodes, np.bool_)
+    dec = np.zeros(episodes, np.int64)
+    rev = np.zeros(episodes, np.int64)
+    gue = np.zeros(episodes, np.int64)
+    t0 = time.perf_counter()
+    rng = streams(seed)
+    interrupt = InterruptBetweenCalls()
+    fallbacks = start = 0
+    size = 1
+    try:
+        while start < episodes:
+            count = min(size, episodes - start)
+            t_call = time.perf_counter()
+            part = slice(start, start + count)
+            fallbacks += _play_search(b, rng.boards, budget, margin, blend, limit, nodes, lay[part] if lay.shape[0] else lay,
+                                      won[part], dec[part], rev[part], gue[part])
+            start += count
+            size = next_chunk(count, time.perf_counter() - t_call, POLL_SECONDS)
+            if interrupt.hit:
+                raise KeyboardInterrupt(f"stopped after {start:,} of {episodes:,} games")
+    finally:
+        interrupt.restore()
+    return {"won": won, "decisions": dec, "revealed": rev / (setting.tiles - setting.mines), "guesses": gue,
+            "fallbacks": int(fallbacks), "seconds": time.perf_counter() - t0}
+
+
+# ------------------------------------------------------ the environment's path --
+
+class SearchPolicy:
+    """The searching solver of :func:`play_search` as a policy ``obs -> action`` of
+    :class:`~sweeper.running.env.MinesweeperEnv` (an environment without flags): it plays the kernel's turns click
+    for click, as :class:`~sweeper.running.policies.SolverPolicy` plays the one-step solver's. A turn is
+    :func:`search_turn` on the observation (every covered tile of probability 0 in row-major order, else the one
+    guess); the policy keeps the turn's tiles not clicked yet and clicks the next one still covered (a tile a
+    cascade revealed meanwhile is skipped, as the kernel skips it). The kept turn is dropped at :meth:`reset` and
+    whenever an observation does not continue the last one. Fed the suite's layouts, it makes the clicks of
+    ``play_search(..., layouts=...)`` with the same parameters."""
+
+    def __init__(self, mines: int, setting: Setting | None = None, *, budget: int = NODE_BUDGET,
+                 margin: float = MARGIN, blend: float = BLEND, limit: int = LIMIT, nodes: int = NODES):
+        self.mines = whole(mines, "mines", 0)
+        self.setting = setting
+        self.params = _checked(budget, margin, blend, limit, nodes)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the current game and its turn (call at the start of every episode)."""
+        self._turn = []
+        self._last = None
+
+    def _continues(self, view) -> bool:
+        seen, action = self._last
+        if seen.shape != view.shape or view.flat[action] == COVERED:
+            return False
+        shown = seen <= 8
+        return bool((view[shown] == seen[shown]).all())
+
+    def _new_turn(self, view) -> list:
+        padded, tiles, off8, mines, _ = prepared_view(view, self.mines, self.params[0])
+        prob = np.full(padded.shape[0], np.nan)
+        out = np.empty(tiles.shape[0], np.int64)
+        k, _, _ = search_turn(padded, tiles, off8, mines, *self.params, prob, out)
+        if k < 0:
+            raise ValueError(f"no layout of {mines} mines is consistent with this observation")
+        cols = view.shape[1]
+        return [int((p // (cols + 2) - 1) * cols + p % (cols + 2) - 1) for p in out[:k]]
+
+    def __call__(self, obs) -> int:
+        view = np.asarray(obs)
+        if view.ndim != 2 or not np.issubdtype(view.dtype, np.integer) or ((view < 0) | (view > COVERED)).any():
+            raise ValueError(f"an observation of the searching solver is a 2-D array of cell codes 0-8 and "
+                             f"{COVERED} (covered; no flags, no exploded tile)")
+        if self.setting is not None and view.shape != (self.setting.rows, self.setting.cols):
+            raise ValueError(f"observation shape {view.shape} does not match the board {self.setting}")
+        if not (view == COVERED).any():
+            raise ValueError("no covered tile to click")
+        if self._last is not None and np.array_equal(view, self._last[0]):
+            return self._last[1]
+        if self._last is None or not self._continues(view):
+            self._turn = []
+        while self._turn:
+            a = self._turn.pop(0)
+            if view.flat[a] == COVERED:
+                break
+        else:
+            a, *self._turn = self._new_turn(view)
+        self._last = (view.copy(), a)
+        return a
+
+
+def search_policy(mines, **params) -> SearchPolicy:
+    """``obs -> action`` playing the turns of :func:`play_search` click for click (see :class:`SearchPolicy`);
+    ``mines`` is the mine count or the environment (then observations of another shape are refused); ``params``
+    are :func:`play_search`'s ``budget``, ``margin``, ``blend``, ``limit`` and ``nodes``."""
+    setting = None
+    if not isinstance(mines, (int, np.integer)):
+        setting = mines.unwrapped.setting
+        mines = setting.mines
+    return SearchPolicy(mines, setting, **params)
