@@ -213,10 +213,17 @@ def test_bad_arguments_are_refused():
         bm.score("solver", games=5, regret_games=6)
     with pytest.raises(ValueError, match="level and opening have no effect"):
         bm.score("solver", "expert", suite=bm.load_suite("beginner"))
-    with pytest.raises(ValueError, match="agent must be 'solver', 'random'"):
+    with pytest.raises(ValueError, match="agent must be 'solver', 'search', 'random'"):
         bm.score("greedy")
     with pytest.raises(ValueError, match="not a function"):
         bm.resolve_agent("sweeper.experiments.benchmark:SUITE_GAMES")
+
+
+def test_the_searching_solver_is_an_agent_and_its_two_paths_agree():
+    assert bm.resolve_agent("search") == "search"
+    s = bm.score("search", "expert", "safe", games=8, regret_games=3)
+    assert s.agent == "search" and len(s.games) == 8
+    assert s.paths_agree == 3 and s.paths_agree_clicks == 3  # the environment's games click as the kernel does
 
 
 def test_the_command_line_scores_a_policy_and_names_a_bad_one(tmp_path):
@@ -238,7 +245,7 @@ def test_the_command_line_scores_a_policy_and_names_a_bad_one(tmp_path):
                                   "raised KeyError: 'x'")
     for args, message in ((("nothere:f",), "cannot import 'nothere'"), (("mine:nope",), "'mine' has no 'nope'"),
                           (("x.npz",), "no agent file at x.npz"), (("solver", "--name", "s"), "--name names a"),
-                          (("greedy",), "agent must be solver, random, an agent file")):
+                          (("greedy",), "agent must be solver, search, random, an agent file")):
         r = run(*args)
         assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
 
