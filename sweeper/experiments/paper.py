@@ -12,6 +12,8 @@ package), whose ``README.md`` gives the full citations and the meaning of each c
   of each figure;
 * ``published-learned-agents.csv`` -- win rates other projects report for learned Minesweeper
   agents (:func:`published_learned_agents`);
+* ``published-solver-figures.csv`` -- win rates other solvers (minesolve, JSMinesweeper) report on the
+  expert board, with their rules and CPU per game where stated (:func:`published_solver_figures`);
 * ``paper-code-games/`` -- games played by the paper's published code on fixed mine
   layouts (:data:`PAPER_CODE_CITATION`), game by game: what that program does, as
   measurements (:func:`paper_code_games`).
@@ -129,3 +131,13 @@ def paper_code_games(name: str) -> dict:
 def published_learned_agents() -> pd.DataFrame:
     """Learned Minesweeper agents of other projects and the win rates they report (``data/README.md``)."""
     return _read("published-learned-agents.csv")
+
+
+def published_solver_figures() -> pd.DataFrame:
+    """Other solvers' published expert win rates (minesolve by search depth, JSMinesweeper's classic and modern
+    rules): solver, setting, method, board, the rule and our matching opening, games, win rate, CPU ms per game where
+    stated, the benchmark suite the chapter sets it beside, and the source (``data/README.md``)."""
+    d = _read("published-solver-figures.csv")
+    d["opening"] = d["opening"].fillna("")
+    d["games"] = d["games"].astype("Int64")
+    return d
