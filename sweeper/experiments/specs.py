@@ -53,7 +53,7 @@ BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 #: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
 BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
 BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq", "ext:regret", "ext:paper_code",
-               "ext:benchmark", "ext:benchmark_fresh")
+               "ext:benchmark", "ext:benchmark_fresh", "ext:benchmark_search")
 
 
 @task_kind("player")
