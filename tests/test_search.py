@@ -239,7 +239,7 @@ def test_ctrl_c_stops_it_between_kernel_calls():
 
 @pytest.mark.parametrize("kw, match", [
     ({"margin": -0.1}, "margin"), ({"margin": 2}, "margin"), ({"margin": "0.1"}, "margin"),
-    ({"margin": True}, "margin"), ({"blend": 1.5}, "blend"), ({"limit": -1}, "limit"), ({"limit": 2.5}, "limit"),
+    ({"margin": True}, "margin"), ({"limit": -1}, "limit"), ({"limit": 2.5}, "limit"),
     ({"nodes": 0}, "nodes"), ({"limit": 0, "nodes": 5}, "nodes"), ({"budget": 0}, "budget"),
     ({"seed": -1}, "seed"), ({"episodes": -1}, "episodes"), ({"opening": "nope"}, "opening")])
 def test_bad_arguments_are_refused(kw, match):

@@ -42,7 +42,8 @@ GUESSES = ("fewest", "pseq")
 
 
 @njit(cache=True)
-def _covered_neighbours(view, x, off8):
+def covered_neighbours(view, x, off8):
+    """How many of tile ``x``'s 8 neighbours are covered (the solver's tie-break counts them)."""
     c = 0
     for k in range(8):
         if view[x + off8[k]] == COVERED:
@@ -63,7 +64,7 @@ def lowest_tile(view, tiles, prob, off8):
     for j in range(tiles.shape[0]):
         p = tiles[j]
         if view[p] == COVERED and prob[p] <= best + TIE:
-            c = _covered_neighbours(view, p, off8)
+            c = covered_neighbours(view, p, off8)
             if c < fewest:
                 fewest = c
                 pick = p
@@ -94,7 +95,7 @@ def _numbers_near(view, x, off8):
 
 
 @njit(cache=True)
-def _interchangeable(view, x, off8):
+def interchangeable(view, x, off8):
     """No revealed number touches ``x`` or any of its covered neighbours."""
     if _numbers_near(view, x, off8):
         return False
@@ -109,7 +110,7 @@ def _interchangeable(view, x, off8):
 def _reveal_outcomes(view, hyp, tiles, off8, mines, budget, b, p2, lz, out):
     """PSEQ's S and E (before the factor ``1 - P``) and Q of tile ``b`` into ``out``: for every number
     ``b`` could show, the view is analysed with ``b`` revealed as that number."""
-    nc = _covered_neighbours(view, b, off8)
+    nc = covered_neighbours(view, b, off8)
     logw = np.full(9, -np.inf)
     safe = np.zeros(9)
     for w in range(nc + 1):
@@ -164,8 +165,8 @@ def pseq_choices(view, tiles, prob, off8, rows, cols, mines, budget):
         if not keep[i]:
             continue
         b = cand[i]
-        nc = _covered_neighbours(view, b, off8)
-        same = _interchangeable(view, b, off8)
+        nc = covered_neighbours(view, b, off8)
+        same = interchangeable(view, b, off8)
         if same and not np.isnan(known[nc, 0]):
             out[:] = known[nc]
         else:
@@ -259,9 +260,12 @@ def _play(b, rng_b, rng_a, randomly, pseq, budget, layouts, won, dec, rev, gue):
 
 
 
-def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="fewest", layouts=None) -> dict:
-    if guess not in GUESSES:
-        raise ValueError(f"guess must be one of {', '.join(GUESSES)}, got {guess!r}")
+def drive(board, episodes, seed, opening, first, layouts, kernel) -> dict:
+    """The one driver of the players' kernels: checks the games (``episodes``, or the ``layouts`` to play, one game
+    each) and the seed, then plays them in calls of about :data:`POLL_SECONDS` each, so that Ctrl-C (noted
+    meanwhile) is acted on within a call; the streams carry on from call to call, so the games are those of one call.
+    ``kernel(board, rng, layouts, won, decisions, revealed, guesses)`` plays the games of one call (``rng``: the
+    seed's :func:`~sweeper.rng.streams`) and returns its fallbacks. Returns the per-game arrays and the totals."""
     setting = Setting.parse(board)
     if layouts is None:
         episodes = check_episodes(episodes)
@@ -274,16 +278,13 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="f
         lay = np.stack([check_layout(m, setting, opening, first) for m in layouts]) if episodes else \
             np.zeros((0, setting.tiles), np.uint8)
     seed = check_seed(seed)
-    budget = check_budget(budget)
-    board = new_board(setting, opening, first)
+    b = new_board(setting, opening, first)
     won = np.zeros(episodes, np.bool_)
     dec = np.zeros(episodes, np.int64)
     rev = np.zeros(episodes, np.int64)
     gue = np.zeros(episodes, np.int64)
     t0 = time.perf_counter()
     rng = streams(seed)
-    # the games in calls of about POLL_SECONDS each, so that Ctrl-C (noted meanwhile) is acted on within a call;
-    # the streams carry on from call to call, so the games are those of one call
     interrupt = InterruptBetweenCalls()
     fallbacks = start = 0
     size = 1
@@ -292,8 +293,8 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="f
             count = min(size, episodes - start)
             t_call = time.perf_counter()
             part = slice(start, start + count)
-            fallbacks += _play(board, rng.boards, rng.agent, randomly, guess == "pseq", budget,
-                               lay[part] if lay.shape[0] else lay, won[part], dec[part], rev[part], gue[part])
+            fallbacks += kernel(b, rng, lay[part] if lay.shape[0] else lay, won[part], dec[part], rev[part],
+                                gue[part])
             start += count
             size = next_chunk(count, time.perf_counter() - t_call, POLL_SECONDS)
             if interrupt.hit:
@@ -303,6 +304,18 @@ def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="f
     seconds = time.perf_counter() - t0
     return {"won": won, "decisions": dec, "revealed": rev / (setting.tiles - setting.mines), "guesses": gue,
             "fallbacks": int(fallbacks), "seconds": seconds}
+
+
+def _run(randomly: bool, board, episodes, seed, opening, first, budget, guess="fewest", layouts=None) -> dict:
+    if guess not in GUESSES:
+        raise ValueError(f"guess must be one of {', '.join(GUESSES)}, got {guess!r}")
+    Setting.parse(board)
+    check_seed(seed)
+    budget = check_budget(budget)
+    pseq = guess == "pseq"
+    return drive(board, episodes, seed, opening, first, layouts,
+                 lambda b, rng, lay, won, dec, rev, gue: _play(b, rng.boards, rng.agent, randomly, pseq, budget, lay,
+                                                               won, dec, rev, gue))
 
 
 @with_openings

@@ -10,8 +10,8 @@ the lowest, it picks the one of highest *look-ahead value* (:func:`guess_values`
 
 where ``next`` is 1 if the view with ``c`` revealed as ``v`` has some covered tile of probability 0 (a *progress*:
 the game goes on without a guess) or no safe tile left, and otherwise the safety ``1 - min P`` of the best guess
-in that view (the chance of surviving the guess after it); with ``blend`` > 0, blended with the second best's
-(JSMinesweeper's "blended safety" weighs the best and second-best living tiles 4:1). Each ``Pr(c is safe and shows v)`` is exact: the view is
+in that view (the chance of surviving the guess after it; :data:`BLEND` would mix in the second best's, as
+JSMinesweeper's "blended safety" does, which measured no better here). Each ``Pr(c is safe and shows v)`` is exact: the view is
 analysed again with ``c`` revealed as ``v`` (:func:`~sweeper.game.probability.analyse_counted`), and its count of
 consistent layouts divided by the current view's is that probability. So the value is the probability of surviving
 this guess and, where it brings no certain tile, the next one too: a two-step look-ahead over the numbers a click
@@ -32,25 +32,22 @@ once the call in progress returns. :class:`SearchPolicy` plays the same turns in
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 from numba import njit
 
 from ..checks import whole
-from ..game.engine import (G_K, ONGOING, REV, ST, WON, Setting, check_layout, click, new_board, new_game,
-                           with_openings)
+from ..game.engine import G_K, ONGOING, REV, ST, WON, Setting, click, new_game, with_openings
 from ..game.grid import COVERED
 from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse_counted, check_budget, prepared_view
-from ..rng import check_seed, streams
-from ..agents.custom import POLL_SECONDS
 from .endgame import endgame_tile
-from .players import TIE, _covered_neighbours, _interchangeable
-from .training import InterruptBetweenCalls, check_episodes, next_chunk
+from .players import TIE, covered_neighbours, drive, interchangeable
 
 #: Default candidate margin: tiles whose mine probability is at most this much above the lowest are weighed.
 MARGIN = 0.05
-#: Default weight of the second-best guess's safety in a view's worth (:func:`_next_value`).
+#: The weight of the second-best guess's safety in a view's worth (:func:`_next_value`): 0, the best guess's alone
+#: (measured on 3,000 fresh expert boards of the safe opening: 0.2, JSMinesweeper's weight, won 0.4060 against
+#: 0.4080 with 0).
 BLEND = 0.0
 #: Default most layouts for the exact endgame search (:mod:`~sweeper.running.endgame`; 0: never).
 LIMIT = 200
@@ -84,7 +81,7 @@ def _next_value(hyp, tiles, p2, c, blend):
 def _value(view, hyp, tiles, off8, mines, budget, c, logz0, p2, lz, blend):
     """The look-ahead value of clicking covered tile ``c`` of ``view`` (``logz0``: the log count of the view's
     layouts); ``hyp`` is a copy of ``view``, left as it was."""
-    nc = _covered_neighbours(view, c, off8)
+    nc = covered_neighbours(view, c, off8)
     total = 0.0
     for v in range(nc + 1):
         hyp[c] = v
@@ -118,8 +115,8 @@ def guess_values(view, tiles, prob, off8, mines, budget, margin, logz0, blend):
     known = np.full(9, np.nan)  # interchangeable tiles' values, by their count of covered neighbours
     for i in range(m):
         c = cand[i]
-        same = _interchangeable(view, c, off8)
-        nc = _covered_neighbours(view, c, off8)
+        same = interchangeable(view, c, off8)
+        nc = covered_neighbours(view, c, off8)
         if same and not np.isnan(known[nc]):
             val[i] = known[nc]
             continue
@@ -147,7 +144,7 @@ def search_tile(view, tiles, prob, off8, mines, budget, margin, logz0, blend):
             if prob[c] < prob[q] - TIE:
                 pick, best = i, max(best, val[i])
             elif prob[c] <= prob[q] + TIE and \
-                    _covered_neighbours(view, c, off8) < _covered_neighbours(view, q, off8):
+                    covered_neighbours(view, c, off8) < covered_neighbours(view, q, off8):
                 pick, best = i, max(best, val[i])
     return cand[pick]
 
@@ -214,21 +211,21 @@ def _fraction(x, name: str) -> float:
     return float(x)
 
 
-def _checked(budget, margin, blend, limit, nodes) -> tuple:
-    """The rule's parameters, checked, in the kernels' order (budget, margin, blend, limit, nodes)."""
+def _checked(budget, margin, limit, nodes) -> tuple:
+    """The rule's parameters, checked, in the kernels' order (budget, margin, :data:`BLEND`, limit, nodes)."""
     budget = check_budget(budget)
-    margin, blend = _fraction(margin, "margin"), _fraction(blend, "blend")
+    margin = _fraction(margin, "margin")
     limit = whole(limit, "limit", 0)
     nodes = whole(nodes, "nodes", 1)
     if limit == 0 and nodes != NODES:
         raise ValueError("nodes bounds the endgame search, which limit=0 turns off: leave nodes at its default")
-    return budget, margin, blend, limit, nodes
+    return budget, margin, BLEND, limit, nodes
 
 
 @with_openings
 def play_search(board, episodes: int | None, seed: int = 0, opening: str = "reference", first=None, *,
-                budget: int = NODE_BUDGET, margin: float = MARGIN, blend: float = BLEND, limit: int = LIMIT,
-                nodes: int = NODES, layouts=None) -> dict:
+                budget: int = NODE_BUDGET, margin: float = MARGIN, limit: int = LIMIT, nodes: int = NODES,
+                layouts=None) -> dict:
     """Play ``episodes`` games with the searching solver (the one-step solver's turns, guesses by look-ahead).
 
     Parameters
@@ -250,10 +247,6 @@ def play_search(board, episodes: int | None, seed: int = 0, opening: str = "refe
     margin : float, default 0.05
         Candidates of a guess: the covered tiles whose mine probability is at most ``margin`` above the lowest,
         a number in [0, 1] (0: only the safest tiles, ranked by their look-ahead value).
-    blend : float, default 0.0
-        How a view without a certain tile is worth to the next turn: ``(1 - blend)`` times the safety of its best
-        guess plus ``blend`` times the second best's, a number in [0, 1] (measured on 3,000 fresh expert boards of the
-        safe opening: 0.2, JSMinesweeper's weight, won 0.4060 against 0.4080 with 0).
     limit : int, default 200
         The exact endgame search (:mod:`~sweeper.running.endgame`) chooses the guess when the view has at most this
         many consistent layouts (0: never).
@@ -273,51 +266,18 @@ def play_search(board, episodes: int | None, seed: int = 0, opening: str = "refe
     Raises
     ------
     ValueError
-        If the board setting does not parse; ``episodes``, ``seed`` or ``budget`` is invalid; ``margin`` or
-        ``blend`` is not a number in [0, 1]; ``limit`` is not a non-negative integer or ``nodes`` not a positive one
+        If the board setting does not parse; ``episodes``, ``seed`` or ``budget`` is invalid; ``margin`` is not
+        a number in [0, 1]; ``limit`` is not a non-negative integer or ``nodes`` not a positive one
         (or not its default with ``limit=0``); ``opening`` or ``first`` is invalid; or a layout does not fit the setting or the opening,
         or their number is not ``episodes``.
     KeyboardInterrupt
         On Ctrl-C, once the kernel call in progress returns (about a tenth of a second).
     """
-    setting = Setting.parse(board)
-    budget, margin, blend, limit, nodes = _checked(budget, margin, blend, limit, nodes)
-    if layouts is None:
-        episodes = check_episodes(episodes)
-        lay = np.zeros((0, setting.tiles), np.uint8)
-    else:
-        if episodes is not None and check_episodes(episodes) != len(layouts):
-            raise ValueError(f"episodes ({episodes:,}) must be the number of layouts given ({len(layouts):,}), "
-                             "or None")
-        episodes = len(layouts)
-        lay = np.stack([check_layout(m, setting, opening, first) for m in layouts]) if episodes else \
-            np.zeros((0, setting.tiles), np.uint8)
-    seed = check_seed(seed)
-    b = new_board(setting, opening, first)
-    won = np.zeros(episodes, np.bool_)
-    dec = np.zeros(episodes, np.int64)
-    rev = np.zeros(episodes, np.int64)
-    gue = np.zeros(episodes, np.int64)
-    t0 = time.perf_counter()
-    rng = streams(seed)
-    interrupt = InterruptBetweenCalls()
-    fallbacks = start = 0
-    size = 1
-    try:
-        while start < episodes:
-            count = min(size, episodes - start)
-            t_call = time.perf_counter()
-            part = slice(start, start + count)
-            fallbacks += _play_search(b, rng.boards, budget, margin, blend, limit, nodes, lay[part] if lay.shape[0] else lay,
-                                      won[part], dec[part], rev[part], gue[part])
-            start += count
-            size = next_chunk(count, time.perf_counter() - t_call, POLL_SECONDS)
-            if interrupt.hit:
-                raise KeyboardInterrupt(f"stopped after {start:,} of {episodes:,} games")
-    finally:
-        interrupt.restore()
-    return {"won": won, "decisions": dec, "revealed": rev / (setting.tiles - setting.mines), "guesses": gue,
-            "fallbacks": int(fallbacks), "seconds": time.perf_counter() - t0}
+    Setting.parse(board)
+    budget, margin, blend, limit, nodes = _checked(budget, margin, limit, nodes)
+    return drive(board, episodes, seed, opening, first, layouts,
+                 lambda b, rng, lay, won, dec, rev, gue: _play_search(b, rng.boards, budget, margin, blend, limit,
+                                                                      nodes, lay, won, dec, rev, gue))
 
 
 # ------------------------------------------------------ the environment's path --
@@ -333,10 +293,10 @@ class SearchPolicy:
     ``play_search(..., layouts=...)`` with the same parameters."""
 
     def __init__(self, mines: int, setting: Setting | None = None, *, budget: int = NODE_BUDGET,
-                 margin: float = MARGIN, blend: float = BLEND, limit: int = LIMIT, nodes: int = NODES):
+                 margin: float = MARGIN, limit: int = LIMIT, nodes: int = NODES):
         self.mines = whole(mines, "mines", 0)
         self.setting = setting
-        self.params = _checked(budget, margin, blend, limit, nodes)
+        self.params = _checked(budget, margin, limit, nodes)
         self.reset()
 
     def reset(self) -> None:
@@ -387,7 +347,7 @@ class SearchPolicy:
 def search_policy(mines, **params) -> SearchPolicy:
     """``obs -> action`` playing the turns of :func:`play_search` click for click (see :class:`SearchPolicy`);
     ``mines`` is the mine count or the environment (then observations of another shape are refused); ``params``
-    are :func:`play_search`'s ``budget``, ``margin``, ``blend``, ``limit`` and ``nodes``."""
+    are :func:`play_search`'s ``budget``, ``margin``, ``limit`` and ``nodes``."""
     setting = None
     if not isinstance(mines, (int, np.integer)):
         setting = mines.unwrapped.setting
