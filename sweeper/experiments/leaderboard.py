@@ -223,13 +223,13 @@ def _bench_test(sc) -> dict:
 
 
 def benchmark_tasks(sc, seeds):
-    """Every agent of the book without the extra on the benchmark's boards: the solver and random clicks (no
-    training, one run each), the best window agents of beginner (and, at paper scale, intermediate), and the table
+    """Every agent of the book without the extra on the benchmark's boards: the one-step solver, random clicks and
+    the searching solver (no training, one run each), the best window agents of beginner (and, at paper scale, intermediate), and the table
     agents of :data:`BENCHMARK_TABLES` on :data:`BENCHMARK_SEEDS` (``seeds`` is not used: the leaderboard fixes
     its own)."""
     test = _bench_test(sc)
     tasks = [Task.make("benchmark", agent=a, seed=0, test=test, label=f"benchmark: {a}", cost=5e5)
-             for a in ("solver", "random")]
+             for a in ("solver", "random", "search")]
     boards = ("8x8x10", "16x16x40") if sc.name == "paper" else ("8x8x10",)
     tasks += [Task.make("benchmark", agent=f"best-window:{b}", seed=0, test=test, label=f"benchmark: best window {b}",
                         cost=1e5) for b in boards]

@@ -18,7 +18,7 @@ from ...experiments.reproduce import store_for
 from .results import ensure_spec, scale
 
 #: How the agents are named on the page (the neural networks are named by the level they were trained on).
-LABELS = {"solver": "exact solver", "random": "random clicks", "greedy": "greedy table",
+LABELS = {"solver": "exact solver", "search": "searching solver", "random": "random clicks", "greedy": "greedy table",
           "egreedy:0.01": "ε-greedy table", "ucb:0.1": "UCB table", "thompson": "Thompson table",
           "rule:decaying-eps:1000": "decaying-ε rule", "rule:softmax:0.05": "softmax rule", "rule:ucb1:1": "UCB1 rule",
           "best-window:8x8x10": "best window (beg.)", "best-window:16x16x40": "best window (int.)",
@@ -26,8 +26,11 @@ LABELS = {"solver": "exact solver", "random": "random clicks", "greedy": "greedy
 LEVEL_OF = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
 SHORT = {"8x8x10": "beg.", "16x16x40": "int.", "16x30x99": "exp."}
 #: What each short label stands for (the page's key to its tables).
-KEY = ("greedy, ε-greedy (ε = 0.01) and UCB (c = 0.1) tables: the paper's agents; Thompson table: Thompson sampling "
-       "on the same table; decaying-ε, softmax (τ = 0.05) and UCB1 rules: the plug-in rules of the chapter \"Write "
+KEY = ("exact solver: the one-step solver, which clicks a safest tile by the exact probabilities (the regret's "
+       "oracle, so its regret is 0 by construction); searching solver: the same probabilities, guesses chosen by "
+       "what a click is expected to reveal and an exact endgame search ([How good can it get?](11_how_good.html)), "
+       "the ceiling; greedy, ε-greedy (ε = 0.01) and UCB (c = 0.1) tables: the paper's agents; Thompson table: "
+       "Thompson sampling on the same table; decaying-ε, softmax (τ = 0.05) and UCB1 rules: the plug-in rules of the chapter \"Write "
        "your own bandit\"; best window (beg., int.): the best window agent of beginner or intermediate boards; "
        "network (beg., int., exp.): the neural bandit trained on that level; network, symmetric: the same network "
        "playing on the mean of its outputs over the board's rotations and reflections, scored on its own level; PPO (per tile) and PPO (CNN): the deep-RL "
@@ -71,7 +74,7 @@ EXTRA_SPECS = NETWORK_SPECS["work"] + PPO_SPECS
 
 
 #: The players without training: no counted work to record.
-UNTRAINED = ("solver", "random", "best window")
+UNTRAINED = ("solver", "search", "random", "best window")
 #: What a trained run records of its training's counted work, by kind (a PPO policy's decisions are its ``steps``).
 WORK_FACTS = {"table": ("train_decisions", "checkpoint_train_decisions"),
               "neural bandit": ("train_decisions", "train_updates"), "PPO": ("steps",)}

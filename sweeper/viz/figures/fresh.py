@@ -52,7 +52,8 @@ def fresh_comparison(runs: dict, fresh: dict) -> pd.DataFrame:
     interval (over the seeds, each seed's own difference: a Student t-interval; one run, or seeds whose differences
     do not vary: Newcombe's interval for two independent samples, the games pooled), ``flagged`` when that interval
     lies above :data:`FLAG_MARGIN`, and its regret per decision on the fresh regret boards with its 95% interval (over
-    the seeds, never below 0; one run, or seeds alike: a bootstrap over the boards, pooled). ``runs``/``fresh``: the frames of :func:`~sweeper.viz.figures.benchmark.benchmark_runs` of the public
+    the seeds, never below 0; one run, or seeds alike: a bootstrap over the boards, pooled). ``runs``/``fresh``:
+    the frames of :func:`~sweeper.viz.figures.benchmark.benchmark_runs` of the public
     and the fresh runs."""
     rows = []
     g = fresh["games"]
@@ -141,5 +142,6 @@ def fresh_sentence(c: pd.DataFrame) -> str:
                    f"[{big['diff_lo']:+.3f}, {big['diff_hi']:+.3f}].")
 
 
-__all__ = ["SPEC", "DEEP_SPEC", "FLAG_MARGIN", "fresh_outputs", "fresh_frames", "fresh_comparison", "fresh_table", "fresh_caption",
+__all__ = ["SPEC", "DEEP_SPEC", "FLAG_MARGIN", "fresh_outputs", "fresh_frames", "fresh_comparison", "fresh_table",
+           "fresh_caption",
            "fresh_sentence"]

@@ -155,4 +155,5 @@ def stretch_sentence(targets: pd.DataFrame, sym: pd.DataFrame) -> str:
     return ("Stretch goals, the seeds pooled on the same boards: " + "; ".join(parts) + ".") if parts else ""
 
 
-__all__ = ["NAMES", "SOLVER_SLACK", "stretch_goals", "stretch_sentence", "learning_sentence", "recipes_compared", "recipes_table", "recipes_sentence"]
+__all__ = ["NAMES", "SOLVER_SLACK", "stretch_goals", "stretch_sentence", "learning_sentence", "recipes_compared",
+           "recipes_table", "recipes_sentence"]
