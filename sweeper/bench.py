@@ -453,13 +453,15 @@ def _table_units(units: _Units, learners: list[str]) -> None:
 
 
 def _solver_units(units: _Units) -> None:
-    """The exact solver and random clicks (no training): the leaderboard's fast players (the engine's kernels,
-    :func:`~sweeper.running.players.play_solver`, ``play_random``), and the solver as a policy of the Gymnasium
-    environment (``solver-env``: ``solver_policy``, refereed as the benchmark plays any policy and its regret games)."""
+    """The exact solver, the searching solver and random clicks (no training): the leaderboard's fast players (the
+    engine's kernels, :func:`~sweeper.running.players.play_solver`, :func:`~sweeper.running.search.play_search`,
+    ``play_random``), and the solver as a policy of the Gymnasium environment (``solver-env``: ``solver_policy``,
+    refereed as the benchmark plays any policy and its regret games)."""
     from .experiments.benchmark import LEVELS
     from .game.engine import Setting
     from .running.policies import solver_policy
-    for name, path in (("solver", "play_solver (kernel)"), ("random", "play_random (kernel)")):
+    for name, path in (("solver", "play_solver (kernel)"), ("search", "play_search (kernel)"),
+                       ("random", "play_random (kernel)")):
         for level, games in zip(LEVELS, units.work["test"]):
             units.test(name, name, level, games, path)
     for level, games in zip(LEVELS, units.work["solver_env"]):
@@ -571,8 +573,8 @@ def unit_cost_section(quick: bool = False, out=print, repeats: int | None = None
     with alone_on_one_cpu() as pin, LoadWatch() as watch:
         units = _Units(out, repeats, UNIT_WORK["quick" if quick else "full"])
         _solver_units(units)
-        _table_units(units, [x for x in learners if x not in ("solver", "random") and not x.startswith(("ppo:",
-                                                                                                      "neural"))])
+        _table_units(units, [x for x in learners if x not in ("solver", "search", "random")
+                             and not x.startswith(("ppo:", "neural"))])
         _deep_units(units, [x for x in learners if x.startswith("ppo:")], quick)
     torch, busy = sys.modules.get("torch"), [r for r in units.rows if r.get("busy")]
     setup = {**pin, "repeats": repeats, "busy_load": BUSY_LOAD, "mode": "quick" if quick else "full",

@@ -48,7 +48,7 @@ def test_the_quick_unit_costs_have_every_learner_with_its_fields_and_spread(quic
     for name in learners:
         if name in deep and not HAS_TORCH:
             continue
-        if name in ("solver", "random") or name.startswith(("best-window:", "neural-symmetric")):
+        if name in ("solver", "search", "random") or name.startswith(("best-window:", "neural-symmetric")):
             assert {(name, lv, "test") for lv in LEVELS} <= have and not any(
                 k[0] == name and k[2] == "train" for k in have), name
         elif name == "neural-averaged":
