@@ -17,7 +17,7 @@ from sweeper.running.endgame import endgame_tile, layouts_of
 from sweeper.running.env import MinesweeperEnv
 from sweeper.running.players import play_solver
 from sweeper.running.policies import run_episodes
-from sweeper.running.search import guess_values, play_search, search_policy
+from sweeper.running.search import forced_tile, guess_values, play_search, search_policy
 
 
 def _neighbours(i, R, C):
@@ -52,7 +52,8 @@ def _all_layouts(view, K):
 # ------------------------------------------------------- slow readable references --
 
 def _reference_values(view, K, margin, blend):
-    """The look-ahead value of every candidate, computed from the public probabilities and layout counts."""
+    """The look-ahead value of every candidate, computed from the public probabilities and layout counts, and
+    whether it is alive (can show more than one number)."""
     R, C = view.shape
     p = mine_probabilities(view, K)
     low = np.nanmin(p)
@@ -62,6 +63,7 @@ def _reference_values(view, K, margin, blend):
         if not (p[r, c] < 1 and p[r, c] <= low + margin + 1e-12):
             continue
         total = 0.0
+        shows = 0
         covered = sum(view[a, b] == COVERED for a in range(max(r - 1, 0), min(r + 2, R))
                       for b in range(max(c - 1, 0), min(c + 2, C))) - 1
         for v in range(covered + 1):
@@ -70,6 +72,7 @@ def _reference_values(view, K, margin, blend):
             n = count_layouts(hyp, K)
             if n == 0:
                 continue
+            shows += 1
             q = mine_probabilities(hyp, K)
             rest = sorted(q[(hyp == COVERED)].tolist())
             if not rest or rest[0] == 0.0 or rest[0] >= 1.0:
@@ -79,7 +82,7 @@ def _reference_values(view, K, margin, blend):
             else:
                 nxt = (1 - blend) * (1.0 - rest[0]) + blend * (1.0 - rest[1])
             total += n / z * nxt
-        out[r * C + c] = total
+        out[r * C + c] = (total, shows > 1)
     return out
 
 
@@ -130,14 +133,108 @@ def test_guess_values_match_the_reference(seed):
         if (prob[tiles][padded[tiles] == COVERED] == 0).any():
             continue  # a turn with a certain tile: no guess
         for margin, blend in ((0.0, 0.0), (0.1, 0.2)):
-            cand, val = guess_values(padded, tiles, prob, off8, K, budget, margin, lz[0], blend)
+            cand, val, alive = guess_values(padded, tiles, prob, off8, K, budget, margin, lz[0], blend)
             ref = _reference_values(view, 5, margin, blend)
-            got = {int((x // 7 - 1) * 5 + x % 7 - 1): float(v) for x, v in zip(cand, val)}
+            got = {int((x // 7 - 1) * 5 + x % 7 - 1): (float(v), bool(a)) for x, v, a in zip(cand, val, alive)}
             assert got.keys() == ref.keys()
             for k in ref:
-                assert got[k] == pytest.approx(ref[k], abs=1e-9)
+                assert got[k][0] == pytest.approx(ref[k][0], abs=1e-9)
+                assert got[k][1] == ref[k][1]
             checked += 1
     assert checked >= 10
+
+
+def _reference_unavoidable(view, K):
+    """The first revealed tile (row-major) whose covered neighbours that are not certain mines, G, hold an
+    unavoidable guess, by its meaning: some but not all of G are mines in every layout, and exchanging a mine of G
+    with a safe tile of G gives a layout again in which every tile outside G that is not a certain mine has the same
+    count of neighbouring mines (so nothing but a click on G tells them apart). Returns G's tiles, or None."""
+    R, C = view.shape
+    cov, lays = _all_layouts(view, K)
+    flat = view.ravel()
+    certain = {t for t in cov if all(m[t] for m in lays)}
+    keys = {m.tobytes() for m in lays}
+    for w in range(R * C):
+        if flat[w] > 8:
+            continue
+        g = [t for t in _neighbours(w, R, C) if flat[t] == COVERED and t not in certain]
+        if len(g) < 2 or not all(0 < sum(m[t] for t in g) < len(g) for m in lays):
+            continue
+        outside = [t for t in range(R * C) if t not in g and t not in certain]
+        ok = True
+        for m in lays:
+            for a, b in itertools.permutations(g, 2):
+                if m[a] and not m[b]:
+                    x = m.copy()
+                    x[a], x[b] = False, True
+                    ok = ok and x.tobytes() in keys and all(
+                        m[_neighbours(t, R, C)].sum() == x[_neighbours(t, R, C)].sum() for t in outside)
+        if ok:
+            return g
+    return None
+
+
+def test_unavoidable_guesses_match_the_reference():
+    rng = np.random.default_rng(11)
+    found = none = 0
+    for _ in range(150):  # two rows: unavoidable guesses are common there
+        view = _random_view(rng, 2, 5, 3, 0.6)
+        if not (view == COVERED).any():
+            continue
+        p = mine_probabilities(view, 3)
+        if np.nanmin(p) == 0.0:
+            continue  # not a guess
+        padded, tiles, off8, K, budget = prepared_view(view, 3, 10 ** 6)
+        prob = np.full(padded.shape[0], np.nan)
+        lz = np.zeros(1)
+        from sweeper.game.probability import analyse_counted
+        analyse_counted(padded, tiles, off8, K, budget, prob, lz)
+        pick = forced_tile(padded, tiles, prob, off8, K, budget, lz[0], 0.0)
+        ref = _reference_unavoidable(view, 3)
+        if ref is None:
+            assert pick == -1
+            none += 1
+        else:
+            assert int((pick // 7 - 1) * 5 + pick % 7 - 1) in ref
+            found += 1
+    assert found >= 5 and none >= 5, (found, none)
+
+
+def test_a_dead_tile_and_a_forced_fifty_fifty():
+    view = np.array([[1, 1], [COVERED, COVERED]], np.int8)  # one mine: a 50/50 no other click can settle
+    padded, tiles, off8, K, budget = prepared_view(view, 1, 10 ** 6)
+    prob = np.full(padded.shape[0], np.nan)
+    lz = np.zeros(1)
+    from sweeper.game.probability import analyse_counted
+    analyse_counted(padded, tiles, off8, K, budget, prob, lz)
+    cand, val, alive = guess_values(padded, tiles, prob, off8, K, budget, 0.05, lz[0], 0.0)
+    assert len(cand) == 2 and not alive.any()  # each shows 1 if safe
+    assert forced_tile(padded, tiles, prob, off8, K, budget, lz[0], 0.0) == cand[0]
+
+
+def test_the_guess_is_a_live_tile_when_one_is_on_offer():
+    from sweeper.game.probability import analyse_counted
+    from sweeper.running.search import search_tile
+    rng = np.random.default_rng(2)
+    mixed = 0
+    for _ in range(200):  # two rows: dead tiles are common there
+        view = _random_view(rng, 2, 5, 3, 0.6)
+        padded, tiles, off8, K, budget = prepared_view(view, 3, 10 ** 6)
+        prob = np.full(padded.shape[0], np.nan)
+        lz = np.zeros(1)
+        analyse_counted(padded, tiles, off8, K, budget, prob, lz)
+        p = prob[tiles][padded[tiles] == COVERED]
+        if not (p < 1).any() or (p == 0).any():
+            continue  # no guess to make
+        cand, val, alive = guess_values(padded, tiles, prob, off8, K, budget, 0.05, lz[0], 0.0)
+        pick = search_tile(padded, tiles, prob, off8, K, budget, 0.05, lz[0], 0.0)
+        i = list(cand).index(pick)
+        if alive.any():
+            assert alive[i] and val[i] >= val[alive].max() - 1e-12
+            mixed += not alive.all()
+        else:
+            assert val[i] >= val.max() - 1e-12
+    assert mixed >= 5, mixed
 
 
 def test_layouts_and_endgame_match_brute_force():
