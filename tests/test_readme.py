@@ -52,3 +52,17 @@ def test_the_readme_states_the_committed_bench():
                   README.read_text())
     assert m, "the README no longer quotes the bench"
     assert (m.group(1), m.group(2)) == (f"{loop['x_greedy']:.2f}", f"{thompson['x_greedy']:.2f}")
+
+
+def test_the_readme_states_the_book_networks_budgets_and_their_bench_price():
+    """The budgets of ``ext:neural_work`` and their price at the committed bench's unit costs, as the README quotes
+    them, are those of the spec and of results/bench.json."""
+    from sweeper.bench import work_cost
+    from sweeper.experiments.neural_runs import WORK_LEVELS, work_total
+    text = " ".join(README.read_text().split())
+    budgets = " / ".join(f"{work_total(b):,}" for b in WORK_LEVELS)
+    assert f"each on a budget of decisions: {budgets} per beginner / intermediate / expert network" in text
+    minutes = " / ".join(f"{work_cost('neural', b, lv['decisions']) / 60:.1f}" for b, lv in WORK_LEVELS.items())
+    phase = sum(work_cost("neural", b, d) for b, d, *_ in WORK_LEVELS["16x30x99"]["curriculum"][1:]) / 60
+    assert f"their own-level decisions take {minutes} CPU minutes, the expert networks' intermediate phase " \
+           f"{phase:.1f} more" in text
