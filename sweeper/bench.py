@@ -453,10 +453,8 @@ def _table_units(units: _Units, learners: list[str]) -> None:
 
 
 def _solver_units(units: _Units) -> None:
-    """The exact solver, the searching solver and random clicks (no training): the leaderboard's fast players (the
-    engine's kernels, :func:`~sweeper.running.players.play_solver`, :func:`~sweeper.running.search.play_search`,
-    ``play_random``), and the solver as a policy of the Gymnasium environment (``solver-env``: ``solver_policy``,
-    refereed as the benchmark plays any policy and its regret games)."""
+    """The untrained players' kernels (``play_solver``, ``play_search``, ``play_random``), and the solver as a policy
+    of the Gymnasium environment (``solver-env``: ``solver_policy``, refereed as the benchmark plays policies)."""
     from .experiments.benchmark import LEVELS
     from .game.engine import Setting
     from .running.policies import solver_policy
