@@ -141,8 +141,16 @@ class SolverPolicy:
         shown = seen <= 8
         return bool((view[shown] == seen[shown]).all())
 
+    def _view(self, obs) -> np.ndarray:
+        """The observation, checked (a subclass may check it its own way)."""
+        return _as_view(obs, self.setting)
+
+    def _new_turn(self, view: np.ndarray) -> list:
+        """The actions of the turn that starts at ``view``, in the order they are clicked."""
+        return _solver_turn(view, self.mines, self.budget)
+
     def __call__(self, obs) -> int:
-        view = _as_view(obs, self.setting)
+        view = self._view(obs)
         if self._last is not None and np.array_equal(view, self._last[0]):
             return self._last[1]
         if self._last is None or not self._continues(view):
@@ -152,7 +160,7 @@ class SolverPolicy:
             if view.flat[a] == COVERED:
                 break
         else:
-            a, *self._turn = _solver_turn(view, self.mines, self.budget)
+            a, *self._turn = self._new_turn(view)
         self._last = (view.copy(), a)
         return a
 

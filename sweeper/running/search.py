@@ -42,6 +42,7 @@ from ..game.grid import COVERED
 from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse_counted, check_budget, prepared_view
 from .endgame import endgame_tile
 from .players import TIE, covered_neighbours, drive, interchangeable
+from .policies import SolverPolicy
 
 #: Default candidate margin: tiles whose mine probability is at most this much above the lowest are weighed.
 MARGIN = 0.05
@@ -390,7 +391,7 @@ def play_search(board, episodes: int | None, seed: int = 0, opening: str = "refe
 
 # ------------------------------------------------------ the environment's path --
 
-class SearchPolicy:
+class SearchPolicy(SolverPolicy):
     """The searching solver of :func:`play_search` as a policy ``obs -> action`` of
     :class:`~sweeper.running.env.MinesweeperEnv` (an environment without flags): it plays the kernel's turns click
     for click, as :class:`~sweeper.running.policies.SolverPolicy` plays the one-step solver's. A turn is
@@ -402,22 +403,8 @@ class SearchPolicy:
 
     def __init__(self, mines: int, setting: Setting | None = None, *, budget: int = NODE_BUDGET,
                  margin: float = MARGIN, limit: int = LIMIT, nodes: int = NODES):
-        self.mines = whole(mines, "mines", 0)
-        self.setting = setting
         self.params = _checked(budget, margin, limit, nodes)
-        self.reset()
-
-    def reset(self) -> None:
-        """Forget the current game and its turn (call at the start of every episode)."""
-        self._turn = []
-        self._last = None
-
-    def _continues(self, view) -> bool:
-        seen, action = self._last
-        if seen.shape != view.shape or view.flat[action] == COVERED:
-            return False
-        shown = seen <= 8
-        return bool((view[shown] == seen[shown]).all())
+        super().__init__(mines, setting, budget=self.params[0])
 
     def _new_turn(self, view) -> list:
         padded, tiles, off8, mines, _ = prepared_view(view, self.mines, self.params[0])
@@ -429,7 +416,7 @@ class SearchPolicy:
         cols = view.shape[1]
         return [int((p // (cols + 2) - 1) * cols + p % (cols + 2) - 1) for p in out[:k]]
 
-    def __call__(self, obs) -> int:
+    def _view(self, obs) -> np.ndarray:
         view = np.asarray(obs)
         if view.ndim != 2 or not np.issubdtype(view.dtype, np.integer) or ((view < 0) | (view > COVERED)).any():
             raise ValueError(f"an observation of the searching solver is a 2-D array of cell codes 0-8 and "
@@ -438,18 +425,7 @@ class SearchPolicy:
             raise ValueError(f"observation shape {view.shape} does not match the board {self.setting}")
         if not (view == COVERED).any():
             raise ValueError("no covered tile to click")
-        if self._last is not None and np.array_equal(view, self._last[0]):
-            return self._last[1]
-        if self._last is None or not self._continues(view):
-            self._turn = []
-        while self._turn:
-            a = self._turn.pop(0)
-            if view.flat[a] == COVERED:
-                break
-        else:
-            a, *self._turn = self._new_turn(view)
-        self._last = (view.copy(), a)
-        return a
+        return view
 
 
 def search_policy(mines, **params) -> SearchPolicy:
