@@ -4,7 +4,8 @@ jupyter-book 1.x builds through Sphinx, whose reading of the documents (and so m
 notebooks) can run in several processes, but its command line has no option for it. This runs its ``build``
 command unchanged, with Sphinx's ``jobs`` set: ``BOOK_JOBS`` (default: the number of cores, at most 4). The pages are
 the same as a serial build's; ``offline_html.py`` declares jupyter-book's section-numbering extension safe for
-parallel reading. Usage (the Makefile's ``book`` target): ``python book/_ext/parallel_build.py . --all ...``, with
+parallel reading, and the kernels talk over Unix sockets (``ipc_kernels.py``: parallel kernels over TCP can be handed
+the same port). Usage (the Makefile's ``book`` target): ``python book/_ext/parallel_build.py . --all ...``, with
 the arguments of ``jupyter-book build``.
 """
 
@@ -26,9 +27,11 @@ def jobs() -> int:
 
 def main(argv: list[str]) -> None:
     import jupyter_book.sphinx as jb_sphinx
+    from ipc_kernels import use_ipc_kernels
     from jupyter_book.cli.main import main as jupyter_book
 
     serial, n = jb_sphinx.build_sphinx, jobs()
+    use_ipc_kernels()
 
     def build_sphinx(*args, **kwargs):
         kwargs["jobs"] = n
