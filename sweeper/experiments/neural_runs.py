@@ -112,14 +112,16 @@ def _level_spec(board: str) -> tuple:
 #: :data:`NEURAL_LEARNING` and from views turned by a random symmetry of the board; the expert networks pass through
 #: intermediate boards first (the curriculum measured in ``ext:neural_levers_expert``). Weight averaging is not in
 #: the recipe: on the expert networks it measured +0.004 [-0.020, +0.027] against the same trainings' own weights.
-#: Each level's decisions on its own board are what about 29 CPU minutes buy, curriculum included, at the rates of
-#: one process alone on its core (training decisions per CPU second, symmetries on: about 2,600 on beginner at 16
-#: per 16, 6,600 on beginner, 1,600 on intermediate and 800 on expert at 128 per 256; ``python -m sweeper bench``).
+#: Priced at the committed bench's unit costs (``python -m sweeper bench``: one process alone on its core, 130.4 /
+#: 500.6 / 779.7 µs per training decision on beginner / intermediate / expert at 128 views per 256, symmetries on,
+#: and about 320 µs on beginner at 16 per 16), the expert networks' budget is what about 29 CPU minutes buy, warm start
+#: and intermediate phase included; the beginner and intermediate ones about 24, set from rates measured on a busier
+#: machine before the bench was controlled (their networks met their targets and were not retrained).
 WORK_WARM_START = ["8x8x10", 360_000, {"minibatch": 16, "replay": 1.0}]
 WORK_LEVELS = {"8x8x10": {"name": "beginner", "curriculum": [WORK_WARM_START], "decisions": 10_000_000},
                "16x16x40": {"name": "intermediate", "curriculum": [WORK_WARM_START], "decisions": 2_700_000},
                "16x30x99": {"name": "expert", "curriculum": [WORK_WARM_START, ["16x16x40", 640_000]],
-                            "decisions": 1_100_000}}
+                            "decisions": 1_700_000}}
 WORK_LEARNING = {"symmetries": True}
 #: Where along its training each network is also frozen and tested: shares of its training decisions, curriculum
 #: included (those that fall in the curriculum are not taken: a checkpoint is tested on the network's own board).
