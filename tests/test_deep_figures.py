@@ -310,3 +310,20 @@ def test_the_same_networks_sentence_holds_the_stored_numbers():
         test = bench[(policy, 1)][1]["test"]
         assert (f"the first {test['games'][0]:,} boards of the benchmark's suite `{test['levels'][0]}-"
                 f"{test['opening']}` ({test['opening']} opening)") in text
+
+
+def test_the_solvers_beside_the_published_figure_read_the_stored_runs():
+    from sweeper.viz.figures import ceiling, how_good
+    hg, p = how_good(), ceiling.paired(ceiling.search_runs())
+    text = deep.solvers_beside_published(hg, p)
+    beg = hg[(hg["player"] == "solver") & (hg["board"] == "8x8x10") & (hg["opening"] == "reference")].iloc[0]
+    ref = p.set_index("suite").loc["intermediate-reference"]
+    assert f"{beg['win_rate']:.1%} of {int(beg['games']):,} beginner games" in text
+    assert f"the one-step solver wins {ref['solver_rate']:.3f} and the searching solver {ref['search_rate']:.3f}" in text
+    zero = p.set_index("suite").loc["intermediate-zero"]
+    mid = hg[(hg["player"] == "solver") & (hg["board"] == "16x16x40") & (hg["opening"] == "reference")].iloc[0]
+    above = 0.872 > max(ref["search_rate"], zero["search_rate"], mid["win_rate"])  # paper scale: 0.856 at most
+    assert f"87.2% on 16x16x40 (PPO with a residual CNN) is {'above' if above else 'not above'} both" in text
+    b = p.set_index("suite").loc["beginner-reference"]
+    assert f"The same player's {b['solver_rate']:.3f} on the benchmark's {int(b['boards']):,} beginner boards" in text
+    assert deep.training_reported().startswith("Training as reported: the PPO with a residual CNN (minesweeper-ppo)")

@@ -59,6 +59,49 @@ def published_sources() -> str:
     return "Reported by, row by row: " + "; ".join(f"{a}: `{s}`" for a, s in zip(t["agent"], t["source"])) + "."
 
 
+def training_reported() -> str:
+    """How the published learned agents were trained, as reported, where the table of
+    :func:`published_learned_agents` states it."""
+    from ...experiments.paper import published_learned_agents as table
+    rows = [r for r in table().itertuples() if r.training != "not stated here"]
+    return ("Training as reported: " + "; ".join(f"the {r.agent} ({r.source.split('/')[-1]}) for {r.training}"
+                                                   for r in rows) + ".")
+
+
+def solvers_beside_published(how_good: pd.DataFrame, paired: pd.DataFrame) -> str:
+    """The book's two solvers beside the published learned agents, as the page's sentence: the one-step solver on
+    beginner under the chapter's opening (``how_good``: :func:`~sweeper.viz.figures.how_good`) and where its other
+    beginner figures come from; then the published figure on 16x16x40 beside both solvers on that board
+    (``paired``: :func:`~sweeper.viz.figures.ceiling.paired`, the suites of ``ext:benchmark_search``), and how the
+    rules differ."""
+    from ...experiments.paper import published_learned_agents as table
+    solver = how_good[how_good["player"] == "solver"].set_index(["board", "opening"])
+    beg, mid = solver.loc[("8x8x10", "reference")], solver.loc[("16x16x40", "reference")]
+    suite = paired.set_index("suite")
+    pub = table().set_index("board").loc["16x16x40"]
+    ref, zero = suite.loc["intermediate-reference"], suite.loc["intermediate-zero"]
+    b = suite.loc["beginner-reference"]
+    gap = abs(beg["win_rate"] - b["solver_rate"])
+    se = np.sqrt(sum(r * (1 - r) / n for r, n in ((beg["win_rate"], beg["games"]),
+                                                  (b["solver_rate"], b["boards"]))))
+    noise = "within" if gap < 1.96 * se else "beyond"
+    above = pub["win_rate"] > max(ref["search_rate"], zero["search_rate"], mid["win_rate"])
+    return (f"The book's exact one-step solver ([How good can it get?](11_how_good.html)) plays this chapter's rules "
+            f"with no learning at all: it wins {beg['win_rate']:.1%} of {int(beg['games']):,} beginner games under "
+            f"this chapter's opening. The same player's {b['solver_rate']:.3f} on the benchmark's "
+            f"{int(b['boards']):,} beginner boards ([The benchmark](15_benchmark.html)) is another deal of the same "
+            f"rules; the two differ by {gap:.3f}, {noise} sampling error (1.96 standard errors: {1.96 * se:.3f}). "
+            f"The first row's {pub['win_rate']:.1%} on 16x16x40 ({pub['agent']}) is "
+            f"{'above' if above else 'not above'} both of this book's solvers on that board: on "
+            f"{int(ref['boards']):,} boards each, the one-step solver wins {ref['solver_rate']:.3f} and the "
+            f"searching solver {ref['search_rate']:.3f} under the reference opening, {zero['solver_rate']:.3f} and "
+            f"{zero['search_rate']:.3f} when the first click, in the corner (0,0), is a 0. Its rules are not these: "
+            f"its first click opens a {pub['first_click'].replace(' opening', '')} square, and {pub['note']}. The "
+            f"figures are therefore not on equal terms (and the published one rests on a sample this page cannot "
+            f"check); the comparison on equal terms is that network's policy scored on this book's boards, as "
+            f"[The benchmark](15_benchmark.html) scores an outside policy.")
+
+
 # ----------------------------------------------------- three seeds, the per-tile policy and the floor --
 
 #: The seeds of the chapter's runs.
