@@ -186,7 +186,10 @@ def _reproduce_command(sub) -> None:
     r.add_argument("--seeds", default="1", help="comma-separated seeds (one run per seed)")
     r.add_argument("--results", default=None, help="results directory (default: the repository's results/ at paper "
                                                     "scale, the git-ignored .cache/quick-results/ at quick scale)")
-    r.add_argument("--list", action="store_true", help="list the experiments and their tasks, run nothing")
+    r.add_argument("--list", action="store_true",
+                   help="list the experiments with their tasks, the stored ones and the games they play (the games "
+                        "still to play), then the stored runs that no experiment asks for, with how to remove them; "
+                        "run nothing")
     r.add_argument("--book", action="store_true",
                    help="everything the book reads: every spec, the seed bands and the extras shown beyond the paper")
     r.add_argument("--no-progress", action="store_true")
@@ -467,8 +470,8 @@ def _check_run(args) -> list:
 def _reproduce(args) -> int:
     import time
 
-    from .experiments.specs import EXTRA_SPECS, SPECS, all_tasks, check_seeds
-    from .experiments.reproduce import book_reproduction, default_results, reproduce, store_for
+    from .experiments.specs import all_tasks, check_seeds
+    from .experiments.reproduce import book_reproduction, default_results, list_specs, reproduce
 
     try:
         seeds = tuple(int(s) for s in args.seeds.split(","))
@@ -478,14 +481,7 @@ def _reproduce(args) -> int:
     results = Path(args.results) if args.results else default_results(args.scale)
     exact = args.scale != "paper"  # below paper scale a store is a cache: results of older code are recomputed
     if args.list:
-        store = store_for(results, args.scale, exact_source=exact)
-        known = {**SPECS, **EXTRA_SPECS}
-        for sid in (args.ids or known):
-            if sid not in known:
-                raise ValueError(f"unknown experiment id {sid!r}; known: {list(known)}")
-            tasks = known[sid].tasks(args.scale, seeds)
-            done = sum(store.status(t) == "ok" for t in tasks)
-            print(f"{sid:<15} {len(tasks):>4} tasks, {done:>4} done  {known[sid].title}")
+        print("\n".join(list_specs(args.ids, args.scale, seeds, results)))
         return 0
     if args.book:
         if args.ids or args.seeds != "1":

@@ -21,6 +21,9 @@ their SHA-256, the behaviour version, and the runs behind them (each run's
 ``meta.json`` checksum). :func:`read_table` refuses a table that does not match
 (edited, half-written, or made from runs that have since been recomputed or
 belong to another behaviour version), with the command that rewrites it.
+
+``reproduce --list`` (:func:`list_specs`) plays no game: each spec's tasks, the stored ones, the games they play,
+and the stored runs that no spec asks for under the book's seeds (:func:`orphans`), with how to remove them.
 """
 
 from __future__ import annotations
@@ -219,6 +222,132 @@ def quick_reproduction(workers: int = 1, progress: bool = False) -> Path:
     if counts["summary"] is None:
         raise RuntimeError(f"the quick reproduction in {QUICK_RESULTS} is incomplete ({counts['missing']} tasks)")
     return QUICK_RESULTS
+
+
+# ------------------------------------------------------- the list of runs --
+
+#: The seeds of ``make deep``'s runs (``--seeds 1,2,3`` in the Makefile: the networks and the PPO policies).
+DEEP_SEEDS = (1, 2, 3)
+
+
+def book_seed_sets(scale="paper", seeds=(1,)) -> list[tuple]:
+    """The seed sets the book's runs are made with at ``scale``: seed 1 (every spec of ``reproduce --book``), the
+    seed bands (:data:`~sweeper.experiments.specs.BAND_SEEDS`, which ``--book`` gives
+    :data:`~sweeper.experiments.specs.BAND_SPECS`), ``make deep``'s :data:`DEEP_SEEDS`, and ``seeds``."""
+    return list(dict.fromkeys([(1,), tuple(ex.BAND_SEEDS[scale]), DEEP_SEEDS, ex.check_seeds(seeds)]))
+
+
+def wanted_runs(scale="paper", seeds=(1,)) -> set[str]:
+    """Every run (``kind/id``) that a spec asks for under one of :func:`book_seed_sets` (task ids only: no games)."""
+    specs = {**ex.SPECS, **ex.EXTRA_SPECS}.values()
+    return {f"{t.kind}/{t.id}" for s in book_seed_sets(scale, seeds) for spec in specs for t in spec.tasks(scale, s)}
+
+
+def _label(folder: Path) -> str:
+    """What a stored run was, from its ``meta.json`` (its task's label), or why that cannot be read."""
+    try:
+        task = json.loads((folder / "meta.json").read_text())["task"]
+        if task["id"] != folder.name:
+            return "(its meta.json describes another task)"
+        return task["params"].get("label") or task["kind"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return "(its meta.json cannot be read)"
+
+
+def orphans(store: Store, scale="paper", seeds=(1,)) -> list[tuple[str, str]]:
+    """The stored runs of ``store`` that no spec asks for (not in :func:`wanted_runs`): ``(kind/id, label)``,
+    sorted. Nothing reads them: left from a spec that changed (a budget, a list of openings) or was removed."""
+    from .verify import stored_runs
+    wanted = wanted_runs(scale, seeds)
+    return [(r, _label(store.root / r)) for r in stored_runs(store) if r not in wanted]
+
+
+def _shown(path: Path) -> Path:
+    """``path`` as a reader types it: relative to the repository when it is inside it."""
+    path = Path(path).resolve()
+    return path.relative_to(REPO) if path.is_relative_to(REPO) else path
+
+
+def removal_command(store: Store) -> str:
+    """How to remove a stored run of ``store``: ``git rm -r`` in the committed ``results/``, else ``rm -r``."""
+    committed = Path(store.root).resolve().is_relative_to(REPO / "results")
+    return f"{'git rm -r' if committed else 'rm -r'} {_shown(store.root)}/KIND/ID"
+
+
+def task_games(task) -> int | None:
+    """The games a task plays, training, tests and checkpoints included, from its parameters; None for work counted
+    otherwise (a network's budget of decisions, PPO's environment steps)."""
+    p = task.params
+    if task.kind == "bandit":  # test games: frozen once per test opening, else frozen and still learning
+        return p["episodes"] * len(p["boards"]) + p["test_episodes"] * len(p["tests"]) * (
+            len(p.get("test_openings", ())) or 2)
+    if task.kind in ("player", "paper_code"):
+        return p["episodes"]
+    if task.kind == "regret":
+        return p["episodes"] + p.get("frozen", 0)
+    if task.kind == "audit":
+        return p["episodes"] + p["audit_episodes"] * len(p["audits"])
+    if task.kind == "deep_random":
+        return p["test_episodes"]
+    if task.kind == "benchmark" and "steps" not in (p.get("train") or {}):
+        test, train = p["test"], p.get("train") or {}
+        checks = 0 if test.get("fresh") is not None else len(train.get("checkpoints", ())) * test["checkpoint_games"]
+        return train.get("games", 0) + sum(test["games"]) + sum(test["regret_games"]) + checks
+    return None
+
+
+def _games(tasks) -> str:
+    """The games of ``tasks``, and how many of them count their work otherwise."""
+    counts = [task_games(t) for t in tasks]
+    other = sum(g is None for g in counts)
+    games = f"{sum(g for g in counts if g is not None):,} games"
+    if not other:
+        return games
+    return ("" if other == len(counts) else f"{games} and ") + f"{_n(other, 'run')} of decisions or steps"
+
+
+def _n(count: int, what: str) -> str:
+    return f"{count:,} {what}{'' if count == 1 else 's'}"
+
+
+def _recorded_speed(store: Store, done) -> str:
+    """Games per second of recorded wall time of the stored runs ``done`` (their ``meta.json``'s ``seconds``)."""
+    games = seconds = 0
+    for t in done:
+        g = task_games(t)
+        if g is not None:
+            games, seconds = games + g, seconds + float(store.meta(t).get("seconds") or 0)
+    return f"; its stored runs played {games / seconds:,.0f} games per second of recorded wall time" if seconds else ""
+
+
+def list_specs(ids=(), scale="paper", seeds=(1,), results=None) -> list[str]:
+    """``reproduce --list``: each spec (``ids``, default all) with its tasks under ``seeds``, how many are stored,
+    the games they play and, for those not stored, the games still to play; then the stored runs that no spec asks
+    for under the book's seeds (:func:`orphans`), with how to remove them. Reads ``meta.json`` files; plays no game."""
+    store = store_for(results, scale, exact_source=scale != "paper")
+    known = {**ex.SPECS, **ex.EXTRA_SPECS}
+    for sid in ids:
+        if sid not in known:
+            raise ValueError(f"unknown experiment id {sid!r}; known: {list(known)}")
+    width = max(map(len, ids or known))
+    lines = []
+    for sid in (ids or known):
+        tasks = list(dict.fromkeys(known[sid].tasks(scale, seeds)))
+        done = [t for t in tasks if store.status(t) == "ok"]
+        todo = [t for t in tasks if t not in set(done)]
+        lines.append(f"{sid:<{width}} {len(tasks):>4} tasks, {len(done):>4} done, {_games(tasks):>14}  "
+                     f"{known[sid].title}")
+        if todo:
+            lines.append(f"{'':<{width}}   to run: {_n(len(todo), 'task')}, {_games(todo)}{_recorded_speed(store, done)}")
+    lost = orphans(store, scale, seeds)
+    sets = "; ".join(",".join(map(str, s)) for s in book_seed_sets(scale, seeds))
+    kinds = pd.Series([r.split("/")[0] for r, _ in lost], dtype=object).value_counts().sort_index()
+    lines.append(f"stored runs in {_shown(store.root)} that no spec asks for (seeds {sets}): "
+                 + (", ".join(f"{n} {k}" for k, n in kinds.items()) if lost else "none"))
+    lines += [f"  {r}  {label}" for r, label in lost]
+    if lost:
+        lines.append(f"  nothing reads them; remove each with `{removal_command(store)}`")
+    return lines
 
 
 # ---------------------------------------------------------------- tabulation --
