@@ -324,9 +324,10 @@ SEARCH_TEST = {"paper": {"games": (10_000, 10_000, 10_000), "regret_games": (200
 
 
 def benchmark_search_tasks(sc, seeds=None):
-    """The one-step solver and the searching solver on all nine suites (three levels, three openings), all of each
-    suite's boards at paper scale, so that the two are compared on the same boards under every opening (one run per
-    agent and opening; ``seeds`` is not used: neither draws at random)."""
+    """The one-step solver and the searching solver on every suite (each level under each opening of
+    :data:`~sweeper.experiments.suites.OPENINGS`, the engine's table), all of each suite's boards at paper scale, so
+    that the two are compared on the same boards under every opening (one run per agent and opening; ``seeds`` is not
+    used: neither draws at random)."""
     from .suites import OPENINGS
     t = SEARCH_TEST[sc.name]
     return [Task.make("benchmark", agent=a, seed=0,

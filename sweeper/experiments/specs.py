@@ -427,12 +427,18 @@ def pseq_tasks(sc, seeds):
 
 
 def how_good_tasks(sc, seeds):
-    """Floor (random), bandits trained on 8x8x10 and frozen, ceiling (solver): 3 levels x 3 openings."""
+    """Floor (random), bandits trained on 8x8x10 and frozen, ceiling (solver): each level of
+    :data:`STANDARD_TESTS` under each opening of :data:`OPENINGS`."""
     tasks = [player(p, b, sc.test, s, opening) for p in ("random", "solver") for b in STANDARD_TESTS
              for opening in OPENINGS for s in seeds]
     tasks += [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=Evaluation(STANDARD_TESTS, sc.test, OPENINGS))
               for a in HOW_GOOD_BANDITS for s in seeds]
     return tasks
+
+
+def _words(names) -> str:
+    """Names as a sentence lists them: ``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else list(names))
 
 
 #: Experiments that go beyond the paper (not in ``all_tasks()`` unless asked for by id).
@@ -465,7 +471,7 @@ EXTRA_SPECS = {s.id: s for s in [
          readings_tasks),
     Spec("ext:how_good", "How good can it get? Floor, bandits and ceiling under each opening",
          "Random clicks, frozen bandit agents trained on 8x8x10, and the exact-probability solver, on the three "
-         "levels under the reference, safe and zero openings.", how_good_tasks),
+         f"levels under the {_words(OPENINGS)} openings.", how_good_tasks),
     Spec("ext:paper_code", "Table II's bandit column from the paper's published code",
          "The paper's published code, greedy with symmetries, on 100,000 recorded games each of 4x4 boards with "
          "3, 4 and 5 mines, replayed through our agent fed the same layouts.", paper_code_tasks),
@@ -476,7 +482,7 @@ EXTRA_SPECS = {s.id: s for s in [
          "boards (needs `make deep`).",
          deep_rl_tasks),
     Spec("ext:pseq", "The solver's guesses: lowest probability alone, or the published PSEQ rule",
-         "The exact-probability solver on the three levels under the safe and zero openings (the published "
+         f"The exact-probability solver on the three levels under the {_words(PSEQ_OPENINGS)} openings (the published "
          "solver's first-click rules), guessing by lowest probability then fewest covered neighbours, or by "
          "PSEQ's four criteria.", pseq_tasks),
 ]}
@@ -616,7 +622,8 @@ from .leaderboard import benchmark_search_tasks  # noqa: E402
 EXTRA_SPECS["ext:benchmark_search"] = Spec(
     "ext:benchmark_search", "The benchmark: the searching solver beside the one-step solver",
     "The searching solver (exact probabilities, guesses by a look-ahead over the numbers a click can reveal, an exact "
-    "endgame search) and the one-step solver on every board of the nine suites (three levels, three openings).",
+    "endgame search) and the one-step solver on every board of every suite (each level under each opening of the "
+    "engine's table).",
     benchmark_search_tasks)
 from .neural_runs import NEURAL_SPECS  # noqa: E402
 EXTRA_SPECS.update({i: Spec(i, title, text, build) for i, title, text, build in NEURAL_SPECS})

@@ -1,7 +1,7 @@
 """The benchmark's test suites: fixed boards per level and opening, dealt by the engine, stored and checked.
 
 A *suite* is 10,000 mine layouts of one level (beginner 8x8x10, intermediate 16x16x40, expert 16x30x99) under one
-opening (``reference``, ``safe`` or ``zero``, with the first click at (0, 0) for the last two), dealt by the engine's
+opening of the engine's table (:data:`OPENINGS`; one that takes a first click clicks (0, 0)), dealt by the engine's
 own dealer (``new_game``) from a :mod:`sweeper.rng` stream of its own (:data:`~sweeper.rng.STREAM_SUITES`, one seed
 per suite, :data:`SUITE_SEEDS`). The suites ship with the package as data (``data/suites/``): one ``.npz`` per suite
 holding ``mines`` (each layout's tiles row by row, packed eight to a byte by ``numpy.packbits``) and ``shape``

@@ -225,10 +225,13 @@ class MinesweeperEnv(gymnasium.Env):
     Starting State
     --------------
     A new board, mines drawn by the engine's ``new_game`` kernel from a
-    :mod:`sweeper.rng` stream, then the opening move of the ``opening`` rule:
-    ``"reference"`` (the paper's code: the game opens the first 0 tile, column
-    by column; if there is none nothing is revealed), ``"safe"`` (the first
-    click at ``first`` is never a mine) or ``"zero"`` (``first`` is a 0).
+    :mod:`sweeper.rng` stream, then the opening move of the ``opening`` rule,
+    a row of :data:`~sweeper.game.engine.OPENING_TABLE`: {openings}.
+    The reference opening is the paper's code: the game opens the first 0 tile
+    itself, column by column (if there is none, nothing is revealed). The
+    {first_openings} openings deal the mines outside a square around
+    ``first`` (its radius is the row's ``guard``: 0, ``first`` alone, never a
+    mine; 1, its 3x3 square, so that ``first`` is a 0), then click ``first``.
 
     Seeding follows Gymnasium: ``reset(seed=s)`` seeds ``self.np_random``, from
     which each reset draws a 63-bit board seed for
