@@ -219,11 +219,93 @@ def test_a_chapter_reads_its_own_experiment_without_the_rest_of_the_reproduction
 
 
 def test_the_rule_recipe_reruns_every_seed_its_chapter_reads():
-    """Step 4 of the rule recipe: the command computes the seeds chapter 13 reads (the seed band), not seed 1."""
-    command = re.search(r"`python -m sweeper reproduce ext:own_rule --seeds ([\d,]+)`", GUIDE.read_text())
+    """Step 5 of the rule recipe: the command computes the seeds chapter "Write your own bandit" reads (the seed
+    band), not seed 1."""
+    command = re.search(r"`python -m sweeper reproduce ext:own_rule --seeds ([\d,]+)( --workers \d+)?`",
+                        GUIDE.read_text())
     assert command, "the rule recipe's reproduce command is missing"
     assert "ext:own_rule" in ex.BAND_SPECS
     assert tuple(int(s) for s in command.group(1).split(",")) == ex.BAND_SEEDS["paper"]
+
+
+def _added(spec: str, change, scale: str = "paper", seeds=(1,)) -> tuple[int, int, int]:
+    """What ``change()`` (which patches the code) does to the runs of ``spec``: runs added, runs no longer asked for,
+    and the games of the added runs (:func:`~sweeper.experiments.reproduce.task_games`)."""
+    from sweeper.experiments.reproduce import task_games
+    before = {t.id for t in ex.all_tasks([spec], scale, seeds)}
+    change()
+    after = {t.id: t for t in ex.all_tasks([spec], scale, seeds)}
+    new = [t for i, t in after.items() if i not in before]
+    return len(new), len(before - set(after)), sum(task_games(t) for t in new)
+
+
+def test_the_rule_recipe_gives_the_work_of_its_paper_scale_runs(monkeypatch):
+    """Step 5's numbers are those of the specs: a rule added to ``OWN_RULE_AGENTS`` or ``REGRET_AGENTS``."""
+    guide = " ".join(GUIDE.read_text().split())
+    monkeypatch.setitem(rule_library.RULES, "optimistic", optimistic_rule)
+    add = lambda name: monkeypatch.setattr(ex, name, (*getattr(ex, name), "rule:optimistic:0.3"))  # noqa: E731
+    runs, gone, games = _added("ext:own_rule", lambda: add("OWN_RULE_AGENTS"), seeds=ex.BAND_SEEDS["paper"])
+    assert gone == 0 and (runs, games) == (len(ex.BAND_SEEDS["paper"]), runs * ex.SCALES["paper"].train)
+    assert f"adds {runs} runs of {ex.SCALES['paper'].train:,} training games on beginner, {games:,} games" in guide
+    runs, gone, games = _added("ext:regret", lambda: add("REGRET_AGENTS"))
+    assert gone == 0 and f"adds {runs} runs to `ext:regret` (`python -m sweeper reproduce ext:regret`), " \
+                         f"{games:,} games" in guide
+    assert "`python -m sweeper benchmark NAME.npz --level beginner`" in guide
+
+
+def test_the_opening_recipe_says_which_runs_a_row_adds_and_which_it_leaves_behind(monkeypatch):
+    """Step 4's numbers are those of the specs: the row (the benchmark's suites read the table when the package is
+    imported, so the test adds it to their list too), then the opening added to ``PSEQ_OPENINGS`` and ``OPENINGS``."""
+    from sweeper.experiments import suites
+    guide = " ".join(GUIDE.read_text().split())
+    name = wide_opening().name
+
+    def row():
+        with_wide(monkeypatch)
+        monkeypatch.setattr(suites, "OPENINGS", (*suites.OPENINGS, name))
+
+    runs, gone, games = _added("ext:benchmark_search", row)
+    assert gone == 0 and f"adds {runs} runs to `ext:benchmark_search`" in guide and f"suites, {games:,} games" in guide
+    runs, gone, games = _added("ext:pseq", lambda: monkeypatch.setattr(ex, "PSEQ_OPENINGS", (*ex.PSEQ_OPENINGS, name)))
+    assert gone == 0 and f"adds {runs} runs of `ext:pseq` ({games:,} games)" in guide
+    players = [t for t in ex.all_tasks(["ext:how_good"]) if t.kind == "player"]
+    runs, gone, games = _added("ext:how_good", lambda: monkeypatch.setattr(ex, "OPENINGS", (*ex.OPENINGS, name)))
+    new_players = len(players) // (len(ex.OPENINGS) - 1)
+    assert gone == len(ex.HOW_GOOD_BANDITS) and runs == new_players + gone
+    player_games = new_players * ex.SCALES["paper"].test
+    assert (f"{runs} runs go missing: {new_players} new ones (random clicks and the solver on each level under the "
+            f"new opening, {player_games:,} games) and the {gone} trained bandits' runs") in guide
+    assert f"({games - player_games:,} games): {games:,} games in all. The {gone} old bandit runs" in guide
+
+
+def test_the_chapter_recipe_numbers_a_new_chapter_as_the_book_does():
+    """Chapters of the numbered parts of ``_toc.yml`` are numbered on across parts (jupyter-book's
+    ``use_multitoc_numbering``, on unless ``_config.yml`` turns it off)."""
+    import yaml
+    toc = yaml.safe_load((REPO / "_toc.yml").read_text())
+    assert "use_multitoc_numbering" not in (REPO / "_config.yml").read_text()
+    numbered = [c["file"] for part in toc["parts"] if part.get("numbered") for c in part["chapters"]]
+    last = numbered[-1].split("/")[-1]
+    guide = " ".join(GUIDE.read_text().split())
+    assert (f"so `{last}` is chapter {len(numbered)} and a `{int(last[:2]) + 1}_*.ipynb` listed after it is "
+            f"chapter {len(numbered) + 1}") in guide
+
+
+def test_the_last_step_names_the_tests_and_the_commands_it_relies_on():
+    guide = GUIDE.read_text()
+    section = guide[guide.index("## The last step: paper-scale runs"):]
+    verify_tests = (REPO / "tests" / "test_verify.py").read_text()
+    for name in re.findall(r"`(test_\w+)`", section):
+        assert f"def {name}(" in verify_tests, name
+    order = ["Commit the code", "reproduce --list", "reproduce ID", "verify --record", "Commit the results"]
+    assert [section.index(step) for step in order] == sorted(section.index(step) for step in order)
+    assert "--record" in _help("verify") and "--list" in _help("reproduce")
+    assert guide.count("(#the-last-step-paper-scale-runs)") == 3  # every recipe ends there
+
+
+def _help(command: str) -> str:
+    parser = build_parser()
+    return next(a for a in parser._actions if a.dest == "command").choices[command].format_help()
 
 
 def test_the_tests_refuse_a_sweeper_from_another_checkout(monkeypatch, tmp_path):

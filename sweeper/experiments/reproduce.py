@@ -276,7 +276,8 @@ def removal_command(store: Store) -> str:
 
 def task_games(task) -> int | None:
     """The games a task plays, training, tests and checkpoints included, from its parameters; None for work counted
-    otherwise (a network's budget of decisions, PPO's environment steps)."""
+    otherwise (a network's budget of decisions, PPO's environment steps) and for a kind not named here (a new kind
+    adds its games here, so that ``reproduce --list`` counts them)."""
     p = task.params
     if task.kind == "bandit":  # test games: frozen once per test opening, else frozen and still learning
         return p["episodes"] * len(p["boards"]) + p["test_episodes"] * len(p["tests"]) * (
@@ -303,7 +304,7 @@ def _games(tasks) -> str:
     games = f"{sum(g for g in counts if g is not None):,} games"
     if not other:
         return games
-    return ("" if other == len(counts) else f"{games} and ") + f"{_n(other, 'run')} of decisions or steps"
+    return ("" if other == len(counts) else f"{games} and ") + f"{_n(other, 'run')} not counted in games"
 
 
 def _n(count: int, what: str) -> str:
