@@ -336,7 +336,7 @@ def list_specs(ids=(), scale="paper", seeds=(1,), results=None) -> list[str]:
         tasks = list(dict.fromkeys(known[sid].tasks(scale, seeds)))
         done = [t for t in tasks if store.status(t) == "ok"]
         todo = [t for t in tasks if t not in set(done)]
-        lines.append(f"{sid:<{width}} {len(tasks):>4} tasks, {len(done):>4} done, {_games(tasks):>14}  "
+        lines.append(f"{sid:<{width}} {_n(len(tasks), 'task'):>10}, {len(done):>4} done, {_games(tasks):>14}  "
                      f"{known[sid].title}")
         if todo:
             lines.append(f"{'':<{width}}   to run: {_n(len(todo), 'task')}, {_games(todo)}{_recorded_speed(store, done)}")
