@@ -395,8 +395,26 @@ def leaderboard(tmp_path_factory):
     tasks = [Task.make("benchmark", agent="solver", seed=0, test=test, label="solver"),
              *(Task.make("benchmark", agent="greedy", seed=s, test=test, train=train, label=f"greedy {s}")
                for s in (1, 2))]
-    run_tasks(tasks, store_for(results, "paper"), progress=False, log=lambda *_: None)
+    fresh = Task.make("benchmark", agent="greedy", seed=1, test={**test, "fresh": 7}, train=train,
+                      label="greedy 1, fresh boards")  # stored beside the entries, not one of them
+    run_tasks([*tasks, fresh], store_for(results, "paper"), progress=False, log=lambda *_: None)
+    (results / "entries.json").write_text(json.dumps([t.id for t in tasks]))
     return results
+
+
+@pytest.fixture(autouse=True)
+def _entries(request, monkeypatch):
+    """The scratch leaderboard's entries are its three runs (the repository's are those of its specs)."""
+    if "leaderboard" in request.fixturenames:
+        ids = json.loads((request.getfixturevalue("leaderboard") / "entries.json").read_text())
+        monkeypatch.setattr(br, "leaderboard_entries", lambda: set(ids))
+
+
+def test_the_leaderboards_entries_are_its_specs_runs_not_every_benchmark_run():
+    from sweeper.experiments import specs as ex
+    entries = br.leaderboard_entries()
+    assert {t.id for t in ex.all_tasks(["ext:benchmark"], "paper")} <= entries
+    assert not entries & {t.id for t in ex.all_tasks(["ext:benchmark_fresh", "ext:benchmark_search"], "paper")}
 
 
 def test_a_score_is_set_beside_an_untrained_entry_board_by_board(leaderboard, capsys):

@@ -159,12 +159,22 @@ def read_boards(path) -> tuple[pd.DataFrame, dict]:
 
 # ------------------------------------------------------- leaderboard entries --
 
+def leaderboard_entries() -> set:
+    """The task ids of the leaderboard's runs at paper scale: those of
+    :data:`~sweeper.experiments.leaderboard.LEADERBOARD_SPECS`."""
+    from . import specs as ex
+    from .leaderboard import LEADERBOARD_SPECS
+    return {t.id for t in ex.all_tasks(list(LEADERBOARD_SPECS), "paper")}
+
+
 def _entry_runs(name: str, results=None) -> list:
-    """``(task, output)`` of every stored run of the leaderboard entry ``name`` (its agent spec) at paper scale,
-    each checked by the store (checksums, provenance), by seed."""
+    """``(task, output)`` of every stored run of the leaderboard entry ``name`` (its agent spec) at paper scale, among
+    the runs of :data:`~sweeper.experiments.leaderboard.LEADERBOARD_SPECS`, each checked by the store (checksums,
+    provenance), by seed."""
     from .reproduce import store_for
     from .runner import Task
     store = store_for(results, "paper")
+    entries = leaderboard_entries()
     folder = store.root / "benchmark"
     if not folder.is_dir():
         raise ValueError(f"no stored leaderboard runs in {folder}: `python -m sweeper reproduce ext:benchmark` "
@@ -178,6 +188,8 @@ def _entry_runs(name: str, results=None) -> list:
             agent, task = meta["info"]["agent"], Task.make(meta["task"]["kind"], **meta["task"]["params"])
         except (ValueError, KeyError, TypeError, RecursionError):
             continue  # not an entry; the store says what is wrong with it where it is read
+        if d.name not in entries:
+            continue  # a benchmark run that is not one of the leaderboard's (fresh boards, ablations, suites)
         names.add(str(agent))
         if agent == name and task.id == d.name:
             tasks.append(task)

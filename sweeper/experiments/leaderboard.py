@@ -1,12 +1,11 @@
-"""The leaderboard's stored runs: every agent of the book scored on the benchmark's boards (task kind ``benchmark``,
-specs ``ext:benchmark``, ``ext:benchmark_neural`` and ``ext:benchmark_neural_symmetric``), with its training's CPU
-time counted on one clock.
+"""The leaderboard's stored runs: every agent of the book scored on the benchmark's boards (task kind ``benchmark``;
+the leaderboard's specs are :data:`LEADERBOARD_SPECS`), with its training's counted work.
 
-A run trains its agent (a table agent: process CPU of the training alone, with copies kept at checkpoints), or reads
-it (a stored network, the best window agent's table), or needs none (the solver, random clicks), then scores it with
-:func:`sweeper.experiments.benchmark.score` on the first boards of each level's suite. CPU times, the calibration
-workload's speed and the machine go in the run's ``info`` (never in its tables, so that verification compares
-only what is deterministic).
+A run trains its agent (a table agent, with copies kept at checkpoints), or reads it (a stored network, the best
+window agent's table), or needs none (the solver, random clicks), then scores it with
+:func:`sweeper.experiments.benchmark.score` on the first boards of each level's suite. The training's counted work
+(games, decisions, gradient steps, environment steps) goes in the run's ``info``, with the process CPU times and the
+machine as recorded (never in its tables, so that verification compares only what is deterministic).
 """
 
 from __future__ import annotations
@@ -27,6 +26,11 @@ from .benchmark import LEVELS, calibration, level_of, score
 from .runner import Output, Task, task_kind
 
 
+#: The specs whose runs are the leaderboard's entries: every agent of the book (``ext:benchmark``), the book's networks
+#: as trained and playing symmetric, and the PPO policies. Other ``benchmark`` runs (the ablations' networks, the
+#: searching solver's suites, the entries again on fresh boards) are not entries.
+LEADERBOARD_SPECS = ("ext:benchmark", "ext:benchmark_neural_work", "ext:benchmark_neural_work_symmetric",
+                     "ext:benchmark_ppo")
 #: Where the stored runs of the repository live (the neural bandit's networks are read from there).
 REPOSITORY = Path(__file__).resolve().parents[2]
 #: How a benchmark run names a stored network: ``neural:neural_bandit/ID`` plays it as it was trained,
