@@ -1,5 +1,7 @@
 """The neural chapter's data (sweeper/viz/figures/neural.py) on hand-made stored outputs: no torch needed."""
 
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -252,11 +254,14 @@ def test_learners_sets_every_learner_side_by_side_by_the_work_of_its_training():
     # the benchmark holds 20 intermediate boards, fewer than the networks played: no row on other boards
     assert set(c.loc[c["board"] == "16x16x40", "agent"]) == {"network"}
     table = nf.learners_table(c)
-    assert list(table.columns) == ["agent", "seeds", "training decisions", "gradient steps", "environment steps",
-                                   "training games", "win rate [95%]", "seeds' range",
-                                   "test µs / decision (as recorded)"]
+    assert list(table.columns) == ["agent", "seeds", "training decisions", "gradient steps", "training games",
+                                   "win rate [95%]", "seeds' range", "test µs / decision (as recorded)"]
     row = table[table["agent"] == "greedy table (the paper's)"].iloc[0]
-    assert row["training decisions"] == "22,000" and row["environment steps"] == ""
+    assert row["training decisions"] == "22,000"
+    tiles = table[table["agent"] == "MaskablePPO, per-tile policy"].iloc[0]
+    assert tiles["training decisions"] == "4,000"  # its environment steps: no column of its own to repeat them
+    assert list(nf.learners_table(c, "work").columns) == nf.TABLE_PARTS["learners"]["work"]
+    assert list(nf.learners_table(c, "wins").columns) == nf.TABLE_PARTS["learners"]["wins"]
     # a run that recorded no decisions: said so, never a number
     missing = nf.learners(r, _learners_bench(greedy=(21_000, None, 23_000)))
     assert np.isnan(missing.set_index("agent").loc["greedy table (the paper's)", "decisions"])
@@ -480,7 +485,11 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     assert "meet the target of 0.35 (pooled 0.352, lowest seed 0.350)" in text
     table = na.averaged_table(na.averaged_summary(play))
     assert table.loc[("symmetric", na.RECIPES["averaged"]), "target 0.35 met"] == "yes"
-    assert table.loc[("symmetric", na.RECIPES["averaged"]), "seeds 1 / 2 / 3"] == "0.352 / 0.350 / 0.355"
+    seeds = na.TABLE_PARTS["wins"][0]
+    assert seeds == "seeds 1\u00a0/\u00a02\u00a0/\u00a03"  # its numbers never wrap apart
+    assert table.loc[("symmetric", na.RECIPES["averaged"]), seeds] == "0.352 / 0.350 / 0.355"
+    assert [c for p in ("wins", "recipe") for c in na.averaged_table(na.averaged_summary(play), p)] == list(
+        table.columns)
     assert na.averaged_sentence(na.averaged_summary(play), na.training_minutes(averaged)).endswith(
         " Each averaged network trained for 28.3 to 28.3 CPU minutes, curriculum included, as its run recorded.")
     assert na.work_clause(runs["facts"], averaged) == (
@@ -555,3 +564,18 @@ def test_the_stretch_goals_are_the_solver_on_small_boards_and_the_published_agen
                            "solver's 0.879: as trained 0.860 (met), symmetric 0.875 (met); on 16x16x40, within 0.02 "
                            "of the exact solver's 0.851: as trained 0.600 (not met).")
     assert nrc.stretch_sentence(t.iloc[:0], sym) == ""
+
+
+def test_the_wide_tables_come_in_parts_that_hold_every_column():
+    """Each wide table of the chapter is shown in parts that each fit the book's text column (tests/test_browser.py
+    measures them); together the parts hold every column of the table, each once."""
+    r = _runs()
+    tables = {"facts": lambda part=None: nf.facts_table(r["facts"], part),
+              "learners": lambda part=None: nf.learners_table(nf.learners(_hundred_boards(r), _learners_bench()),
+                                                              part),
+              "transfer verdicts": lambda part=None: nf.transfer_verdict_table(r["tests"], part)}
+    for name, table in tables.items():
+        whole = list(table().columns)
+        counts = Counter(c for p in nf.TABLE_PARTS[name] for c in table(p).columns)
+        assert set(counts) == set(whole), name
+        assert all(n == 1 or c == "agent" for c, n in counts.items()), name  # only a row's name is repeated

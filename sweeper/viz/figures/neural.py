@@ -190,11 +190,12 @@ def _over_seeds(rates, wins: int, games: int) -> tuple:
     return float(rates.mean()), lo, hi
 
 
-def transfer_verdict_table(tests: pd.DataFrame) -> pd.DataFrame:
+def transfer_verdict_table(tests: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
     """Per level, the networks trained elsewhere against those trained there, at the level of seeds: one row per
     network moved to another level, its seeds' mean win rate and range there, the same for the networks trained on
     that level, and the difference of the two means with Welch's 95% interval over the seeds and its verdict
-    (:func:`~sweeper.experiments.stats.compare_seed_rates`). Every seed of both plays the same boards."""
+    (:func:`~sweeper.experiments.stats.compare_seed_rates`). Every seed of both plays the same boards. ``part``:
+    "rates" or "verdicts" only."""
     rows = []
     for (train, test), g in tests[tests["train"] != tests["test"]].groupby(["train", "test"], sort=False):
         own = tests[(tests["train"] == test) & (tests["test"] == test)]
@@ -214,7 +215,7 @@ def transfer_verdict_table(tests: pd.DataFrame) -> pd.DataFrame:
     if out.empty:
         return out
     out = out.sort_values(["tested on", "trained on"], key=lambda s: s.map(order)).reset_index(drop=True)
-    return out.set_index(["tested on", "trained on"])
+    return _part(out.set_index(["tested on", "trained on"]), "transfer verdicts", part)
 
 
 #: The agents of :func:`learners` beside the networks: the benchmark's label -> the page's name.
@@ -442,10 +443,26 @@ def _ci(rate, lo, hi) -> str:
     return f"{rate:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
-def facts_table(facts: pd.DataFrame) -> pd.DataFrame:
+#: The page's wide tables in narrower parts, each of which fits the book's text column: table -> part -> columns.
+TABLE_PARTS = {"facts": {"work": ["learnt on", "seeds", "games (own board)", "games (all)", "decisions",
+                                  "gradient steps"], "record": ["weights", "CPU min (as recorded)", "machine"]},
+               "targets": {"networks": ["trained here", "lowest seed", "target", "met", "best (from)"],
+                           "players": ["random", "table", "solver"]},
+               "learners": {"work": ["agent", "seeds", "training decisions", "gradient steps", "training games"],
+                            "wins": ["agent", "win rate [95%]", "seeds' range", "test µs / decision (as recorded)"]},
+               "transfer verdicts": {"rates": ["boards", "win rate (seeds)", "trained there", "seeds"],
+                                     "verdicts": ["difference [95%]", "verdict"]}}
+
+
+def _part(table: pd.DataFrame, name: str, part: str | None) -> pd.DataFrame:
+    """``table`` whole (``part`` None), or the columns of its ``part`` (:data:`TABLE_PARTS` ``[name]``)."""
+    return table if part is None or table.empty else table[TABLE_PARTS[name][part]]
+
+
+def facts_table(facts: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
     """What the networks were trained on, per level (mean over the seeds): the boards in order, games on its own
     board and in all, decisions and gradient steps (all phases), the network's weights, the CPU minutes its run
-    recorded (all phases; a record, not a measure of work) and the machine."""
+    recorded (all phases; a record, not a measure of work) and the machine; ``part``: "work" or "record" only."""
     rows = {}
     for b, g in facts.groupby("board", sort=False):
         rows[b] = {"learnt on": g["path"].iloc[0], "seeds": f"{g['seed'].nunique()}",
@@ -454,13 +471,14 @@ def facts_table(facts: pd.DataFrame) -> pd.DataFrame:
                    "weights": f"{int(g['parameters'].iloc[0]):,}",
                    "CPU min (as recorded)": f"{g['cpu_seconds'].mean() / 60:.1f}",
                    "machine": ", ".join(sorted(set(g["machine"])))}
-    return pd.DataFrame(rows).T.rename_axis("trained for")
+    return _part(pd.DataFrame(rows).T.rename_axis("trained for"), "facts", part)
 
 
-def targets_table(t: pd.DataFrame) -> pd.DataFrame:
-    """:func:`against_targets` for the page."""
+def targets_table(t: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+    """:func:`against_targets` for the page; ``part``: "networks" (against the targets) or "players" (the others on
+    the same boards) only."""
     f3 = lambda v: "" if pd.isna(v) else f"{v:.3f}"  # noqa: E731
-    return pd.DataFrame({"trained here": [_ci(r.own, r.own_lo, r.own_hi) if not np.isnan(r.own) else ""
+    table = pd.DataFrame({"trained here": [_ci(r.own, r.own_lo, r.own_hi) if not np.isnan(r.own) else ""
                                           for r in t.itertuples()],
                          "lowest seed": t["seed_min"].map(f3),
                          "target": t["target"].map(lambda v: f"{v:.2f}"),
@@ -468,21 +486,23 @@ def targets_table(t: pd.DataFrame) -> pd.DataFrame:
                          "best (from)": [f"{r.best:.3f} ({r.best_from})" for r in t.itertuples()],
                          "random": t["random"].map(f3), "table": t["greedy"].map(f3),
                          "solver": t["solver"].map(f3)}).set_index(t["board"].rename("level"))
+    return _part(table, "targets", part)
 
 
-def learners_table(c: pd.DataFrame) -> pd.DataFrame:
-    """:func:`learners` for the page: the work first (a run that recorded no decisions says so), then the wins; the
-    test CPU per decision as the runs recorded it."""
+def learners_table(c: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+    """:func:`learners` for the page: the work first (a run that recorded no decisions says so; a PPO policy's
+    training decisions are its environment steps), then the wins; the test CPU per decision as the runs recorded it;
+    ``part``: "work" or "wins" only."""
     f = lambda v: "" if pd.isna(v) else f"{v:,.0f}"  # noqa: E731
-    return pd.DataFrame({
+    table = pd.DataFrame({
         "agent": c["agent"], "seeds": c["seeds"],
         "training decisions": c["decisions"].map(lambda v: "not recorded" if pd.isna(v) else f(v)),
-        "gradient steps": c["gradient_steps"].map(f), "environment steps": c["env_steps"].map(f),
-        "training games": c["games"].map(f),
+        "gradient steps": c["gradient_steps"].map(f), "training games": c["games"].map(f),
         "win rate [95%]": [_ci(r.win_rate, r.lo, r.hi) for r in c.itertuples()],
         "seeds' range": [f"{r.seed_min:.3f}-{r.seed_max:.3f}" if r.seeds > 1 else "" for r in c.itertuples()],
         "test µs / decision (as recorded)": c.get("µs_per_decision", pd.Series(np.nan, index=c.index)).map(f)},
     ).set_index(c["board"].rename("level"))
+    return _part(table, "learners", part)
 
 
 def calibration_errors_table(e: pd.DataFrame) -> pd.DataFrame:

@@ -134,18 +134,26 @@ def averaging_effect(play: pd.DataFrame) -> tuple:
     return (*mean_interval(d.to_numpy(float)), len(seeds))
 
 
-def averaged_table(s: pd.DataFrame) -> pd.DataFrame:
-    """:func:`averaged_summary` for the page (empty when it is)."""
+#: The table's columns in two parts, each of which fits the book's text column (its header's numbers joined by
+#: non-breaking spaces: they never wrap apart).
+TABLE_PARTS = {"wins": ["seeds 1\u00a0/\u00a02\u00a0/\u00a03", "pooled [95%]"],
+               "recipe": ["against the recipe, by seed [95%]", f"target {TARGETS[BOARD]:.2f} met"]}
+
+
+def averaged_table(s: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+    """:func:`averaged_summary` for the page (empty when it is); ``part``: the columns of :data:`TABLE_PARTS`
+    ``[part]`` only."""
     if s.empty:
         return pd.DataFrame()
-    return pd.DataFrame({
-        "play": s["play"], "networks": s["recipe"], "seeds 1 / 2 / 3": s["seeds"],
+    table = pd.DataFrame({
+        "play": s["play"], "networks": s["recipe"], TABLE_PARTS["wins"][0]: s["seeds"],
         "pooled [95%]": [f"{r.pooled:.3f} [{r.lo:.3f}, {r.hi:.3f}]" for r in s.itertuples()],
         "against the recipe, by seed [95%]": ["" if np.isnan(r.change) else
                                               f"{r.change:+.3f} [{r.change_lo:+.3f}, {r.change_hi:+.3f}]"
                                               for r in s.itertuples()],
         f"target {TARGETS[BOARD]:.2f} met": s["met"].map(lambda v: "yes" if v else "no"),
     }).set_index(["play", "networks"])
+    return table if part is None else table[TABLE_PARTS[part]]
 
 
 def training_minutes(averaged: dict | None) -> tuple:

@@ -75,8 +75,16 @@ def with_differences(levers: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def lever_table(levers: pd.DataFrame) -> pd.DataFrame:
-    """The ablation as the page shows it (from :func:`with_differences`)."""
+#: The ablation's table in two parts, each of which fits the book's text column: what each lever won against the
+#: baseline, and how it played and what its budget bought.
+TABLE_PARTS = {"wins": ["win rate [95%]", "against", "verdict (seed 1)"],
+               "work": ["safe tiles revealed", "sure decisions missed", "games", "decisions", "gradient steps",
+                        "CPU min (as recorded)"]}
+
+
+def lever_table(levers: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+    """The ablation as the page shows it (from :func:`with_differences`); ``part``: the columns of
+    :data:`TABLE_PARTS` ``[part]`` only ("against" stands for the column set against the baseline)."""
     baseline, called = _baseline(levers)
     rows = []
     for r in levers.itertuples():
@@ -87,7 +95,10 @@ def lever_table(levers: pd.DataFrame) -> pd.DataFrame:
                      "sure decisions missed": f"{r.missed_per_sure:.4f}", "games": f"{r.games:,}",
                      "decisions": f"{r.decisions:,}", "gradient steps": f"{r.updates:,}",
                      "CPU min (as recorded)": f"{r.cpu_seconds / 60:.1f}"})
-    return pd.DataFrame(rows).set_index("lever")
+    table = pd.DataFrame(rows).set_index("lever")
+    if part is None:
+        return table
+    return table[[f"against {called} [95%]" if c == "against" else c for c in TABLE_PARTS[part]]]
 
 
 _START = {"intermediate": "With the defaults (the first networks' learning: their own level from the start, 16 views "

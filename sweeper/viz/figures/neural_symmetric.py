@@ -56,9 +56,15 @@ def symmetric_play(bench: dict, boards: int | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def symmetric_table(t: pd.DataFrame, targets: bool = True) -> pd.DataFrame:
+#: The table in two parts, each of which fits the book's text column: the change, and the symmetric networks against
+#: the target with their test CPU.
+TABLE_PARTS = {"change": ["boards", "as trained (seeds)", "symmetric (seeds)", "change [95%, over the networks]"],
+               "targets": ["symmetric, pooled [95%]", "target", "met", "µs / decision (as trained → symmetric)"]}
+
+
+def symmetric_table(t: pd.DataFrame, targets: bool = True, part: str | None = None) -> pd.DataFrame:
     """:func:`symmetric_play` for the page (without the target columns when ``targets`` is false: on other boards
-    than those the targets are stated on)."""
+    than those the targets are stated on); ``part``: the columns of :data:`TABLE_PARTS` ``[part]`` only."""
     table = pd.DataFrame({
         "boards": t["boards"].map(lambda v: f"{v:,}"),
         "as trained (seeds)": [f"{r.plain:.3f} ({r.plain_min:.3f}-{r.plain_max:.3f})" for r in t.itertuples()],
@@ -70,7 +76,8 @@ def symmetric_table(t: pd.DataFrame, targets: bool = True) -> pd.DataFrame:
         "µs / decision (as trained → symmetric)": [f"{r.us_plain:,.0f} → {r.us_symmetric:,.0f}"
                                                    for r in t.itertuples()]},
     ).set_index(t["board"].rename("level"))
-    return table if targets else table.drop(columns=["target", "met"])
+    table = table if targets else table.drop(columns=["target", "met"])
+    return table if part is None else table[[c for c in TABLE_PARTS[part] if c in table]]
 
 
 def change_words(d: float, lo: float, hi: float, than: str, apart_from: str, tail: str = "") -> str:
