@@ -49,13 +49,14 @@ import pytest  # noqa: E402
 
 from sweeper.experiments.runner import Output  # noqa: E402
 from sweeper.viz import benchmark_charts as bc  # noqa: E402
+from sweeper.viz.figures import benchmark_cost as fc  # noqa: E402
 
 from made_benchmark import bench_output  # noqa: E402
 
 
 def _source(name):
-    """A network's own run as :func:`network_checkpoints` loads it: checkpoints on the benchmark's first 50 beginner
-    boards, after a curriculum of 100,000 decisions."""
+    """A network's own run as :func:`~sweeper.viz.figures.benchmark_cost.network_checkpoints` loads it: checkpoints
+    on the benchmark's first 50 beginner boards, after a curriculum of 100,000 decisions."""
     seed = int(name[-1])
     c = pd.DataFrame({"games": [400, 2_000], "decisions": [300_000, 1_332_679], "updates": [3_000, 15_022],
                       "test_games": [50, 50], "wins": [40 + seed, 42 + seed]})
@@ -103,12 +104,25 @@ def test_a_trained_run_without_its_counted_work_names_the_migration():
     assert math.isnan(bf.benchmark_runs(untrained)["scores"]["train_decisions"].iloc[0])  # nothing to count
 
 
+def _with_symmetric_and_windows(runs=None):
+    """:func:`made_bench` with PPO, a beginner network playing symmetric (seed 1) and the best window agents of
+    beginner and intermediate boards."""
+    outs = [bench_output("neural-symmetric:neural_bandit/b1", 1, "neural bandit", {"beginner": 90},
+                         train_board="8x8x10"),
+            bench_output("best-window:8x8x10", 0, "best window", {"beginner": 80}),
+            bench_output("best-window:16x16x40", 0, "best window", {"beginner": 70})]
+    extra = bf.benchmark_runs(outs)
+    runs = made_bench(ppo=True) if runs is None else runs
+    return {k: pd.concat([runs[k], extra[k]], ignore_index=True) for k in ("scores", "games")} | {
+        "checkpoints": runs["checkpoints"]}
+
+
 def test_the_cost_chart_puts_every_point_on_the_same_boards_against_counted_work():
-    runs = made_bench(ppo=True)
-    nets = bf.network_checkpoints(runs, load=_source)
+    runs = _with_symmetric_and_windows()
+    nets = fc.network_checkpoints(runs, load=_source)
     assert list(nets.loc[nets["seed"] == 2, "train_decisions"]) == [400_000, 1_432_679]  # the curriculum's counted
     assert list(nets.loc[nets["seed"] == 2, "games_trained"]) == [900, 2_500]
-    pts = bf.cost_points(runs, nets)
+    pts = fc.cost_points(runs, nets)
     assert set(pts["boards"]) == {50}  # the checkpoints' boards, for the ends of training too
     greedy = pts[(pts["label"] == "greedy table") & (pts["seed"] == 1)]
     assert list(greedy["train_decisions"]) == [2_000, 23_500] and list(greedy["win_rate"]) == [21 / 50, 36 / 50]
@@ -117,9 +131,11 @@ def test_the_cost_chart_puts_every_point_on_the_same_boards_against_counted_work
     assert list(ppo["win_rate"]) == [10 / 50, 12 / 50, 14 / 50]  # its games on the first 50 boards
     assert set(pts.loc[pts["label"] == "network (beg.)", "shown"]) == {"checkpoint"}
     assert "network (int.)" not in set(pts["label"])  # trained on another level
-    rules = bf.untrained(runs, "beginner", 50)
-    assert dict(zip(rules["agent"], rules["win_rate"])) == {"exact solver": 1.0, "random clicks": 0.0}
-    assert set(rules["boards"]) == {50}
+    assert "network, symmetric (beg.)" not in set(pts["label"])  # the same training as the plain network's
+    rules = fc.untrained(runs, "beginner", 50)
+    assert dict(zip(rules["agent"], rules["win_rate"])) == {"exact solver": 1.0, "random clicks": 0.0,
+                                                            "best window (beg.)": 1.0}
+    assert set(rules["boards"]) == {50}  # the best window agent of intermediate boards: on the leaderboard only
     spec = bc.cost_chart(pts, rules).to_dict()
     layers = spec["layer"]
     xs = {layer["encoding"]["x"]["field"] for layer in layers if "x" in layer.get("encoding", {})}
@@ -130,10 +146,35 @@ def test_the_cost_chart_puts_every_point_on_the_same_boards_against_counted_work
     texts = [layer for layer in layers if (layer["mark"]["type"] if isinstance(layer["mark"], dict)
                                            else layer["mark"]) == "text"]
     assert texts and all(layer["mark"]["fontSize"] >= 11 for layer in texts)
-    caption = bf.cost_caption(pts, rules, runs)
+    caption = fc.cost_caption(pts, rules, runs)
     assert "the first 50 boards of the beginner suite" in caption and "the leaderboard scores them on 100" in caption
     assert "PPO (per tile) and PPO (CNN): the end of training only" in caption
     assert "training games. Network (beg.): the checkpoints their own training runs stored" in caption
+    assert "Not drawn: the network, symmetric (beg.), the same training" in caption
+    assert "keep no checkpoint" in caption and "were not kept" not in caption
+    assert "the best window (int.), of another level's boards, on the leaderboard only" in caption
+    assert "another level" not in fc.cost_caption(pts, rules, made_bench(ppo=True))  # none to leave out
+
+
+def test_the_cost_chart_names_few_series_the_paper_s_agent_alone():
+    """The greedy table is named alone; a family of more learners than GROUPED is named once, together."""
+    runs = made_bench(ppo=True)
+    outs = [bench_output(spec, s, "table", {"beginner": 50 + s}, train_board="8x8x10")
+            for spec in ("thompson", "egreedy:0.01", "rule:softmax:0.05", "rule:ucb1:1", "rule:decaying-eps:1000")
+            for s in (1, 2)]
+    extra = bf.benchmark_runs(outs)
+    runs = {k: pd.concat([runs[k], extra[k]], ignore_index=True) for k in runs}
+    pts = fc.cost_points(runs, fc.network_checkpoints(runs, load=_source))
+    named = pts.drop_duplicates("label").set_index("label")["series"]
+    assert named["greedy table"] == "greedy table" and named["network (beg.)"] == "network (beg.)"
+    assert {named[w] for w in ("UCB table", "Thompson table", "ε-greedy table")} == {"3 other table agents"}
+    assert {named[w] for w in ("softmax rule", "UCB1 rule", "decaying-ε rule")} == {"3 plug-in rules"}
+    assert named["PPO (CNN)"] == "PPO (CNN)"  # two PPO policies: each named
+    placed = bc._labels(pts.drop_duplicates("series").assign(label=lambda d: d["series"]), pd.DataFrame(
+        columns=["agent", "win_rate"]), pts, 1e2, 1e6)
+    assert sorted(placed["text"]) == sorted(set(named))  # one label per series
+    caption = fc.cost_caption(pts, fc.untrained(runs, "beginner", 50), runs)
+    assert "Thin lines: 3 other table agents (" in caption and "3 plug-in rules (" in caption
 
 
 def test_the_chart_labels_overprint_nothing():
@@ -181,3 +222,75 @@ def test_the_clock_note_words_the_noise_from_the_same_work_trained_twice():
     assert "per-tile network of seed 2: 1,507 s and 1,043 s, as recorded" in text
     assert "`python -m sweeper bench`" in text and "more than that factor of 1.44" in text
     assert "shared machine vary with its load" in bf.clock_note(pairs.iloc[:0])
+
+
+# ------------------------------------------------ the leaderboard as a forest plot, its tables (issue 62) --
+
+import json  # noqa: E402
+import re  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def test_a_rate_keeps_three_decimals_and_never_hides_a_bound():
+    assert bf.interval_text(0.738367, 0.718690, 0.758044) == "0.738 [0.719, 0.758]"
+    assert bf.interval_text(0.019467, 0.017602, 0.021331) == "0.019 [0.018, 0.021]"  # was "0.019 [0.02, 0.02]"
+    assert bf.interval_text(0.0, 1e-19, 0.000384) == "0.000 [0.000, 0.0004]"  # was "0.000 [0.00, 0.00]"
+    assert bf.interval_text(0.000033, 0.0, 0.000177) == "0.00003 [0.000, 0.0002]"  # 1 win in 30,000 is not 0
+    assert bf.rate_text(0.7325) in ("0.732", "0.733") and bf.rate_text(1.0) == "1.000"
+    rng = np.random.default_rng(1)
+    for _ in range(2000):  # the printed interval holds the printed mean, and no bound prints as a mean it is not
+        lo, m, hi = np.sort(rng.choice([rng.random(), rng.random() / 1000, 0.0, 1.0], 3))
+        text = bf.interval_text(m, lo, hi)
+        mean, low, high = map(float, re.match(r"(\S+) \[(\S+), (\S+)\]$", text).groups())
+        assert low <= mean <= high, (m, lo, hi, text)
+        for v, shown in ((lo, low), (hi, high)):
+            assert shown != mean or abs(v - m) < 0.001, (m, lo, hi, text)  # apart by more: printed apart
+
+
+def test_the_leaderboard_table_prints_three_decimals_and_comes_in_parts():
+    board = bf.leaderboard(made_bench(ppo=True), "beginner")
+    wins = bf.leaderboard_table(board, "wins")
+    assert list(wins.columns) == bf.TABLE_PARTS["wins"] == ["win rate [95%]", "seeds", "revealed", "regret/dec."]
+    assert list(bf.leaderboard_table(board, "cost").columns) == ["trained", "µs/dec."]
+    assert list(bf.leaderboard_table(board).columns) == bf.TABLE_PARTS["wins"][:3] + ["trained", "µs/dec.",
+                                                                                      "regret/dec."]
+    for text in wins["win rate [95%]"]:
+        assert re.fullmatch(r"\d\.\d{3,} \[\d\.\d{3,}, \d\.\d{3,}\]", text), text
+    assert wins.loc["greedy table", "seeds"] == "3: 0.730–0.750"
+    assert wins.loc["random clicks", "win rate [95%]"].startswith("0.000 [0.000, 0.0")  # the Wilson bound kept
+
+
+def test_the_cost_table_sets_every_entry_s_work_beside_its_test_cpu_per_level():
+    runs = made_bench(ppo=True)
+    table = bf.cost_table(runs)
+    assert list(table.columns) == [("training", "counted work"), ("test µs / decision", "beginner"),
+                                   ("test µs / decision", "intermediate"), ("test µs / decision", "expert")]
+    assert list(table.index[:2]) == ["exact solver", "network (beg.)"]  # the beginner leaderboard's order
+    assert table.loc["greedy table", ("training", "counted work")] == "1k games, 23.5k dec."
+    assert table.loc["PPO (CNN)", ("test µs / decision", "beginner")] == "10"  # 0.01 s over 1,000 decisions
+    assert table.loc["PPO (CNN)", ("test µs / decision", "intermediate")] == ""  # not scored there
+    assert set(table.index) == set(bf.leaderboard(runs, "beginner")["agent"])
+    assert "Counted work" in bf.cost_caption_table() and "blank: not scored there" in bf.cost_caption_table()
+
+
+def test_the_forest_plot_draws_every_entry_its_interval_and_its_seeds():
+    runs = made_bench(ppo=True)
+    data = bf.forest(runs, "beginner")
+    rows, seeds = data["rows"].set_index("agent"), data["seeds"]
+    assert list(data["rows"]["agent"]) == list(bf.leaderboard(runs, "beginner")["agent"])  # best mean first
+    assert rows.loc["exact solver", "family"] == "untrained" and rows.loc["exact solver", "interval"] == "Wilson"
+    assert rows.loc["greedy table", "interval"] == "t over seeds"
+    assert rows.loc["greedy table", "family"] == "table agent"
+    assert rows.loc["greedy table", "text"] == bf.leaderboard_table(bf.leaderboard(runs, "beginner")).loc[
+        "greedy table", "win rate [95%]"]  # the chart's numbers are the table's
+    low, high = rows.loc["greedy table", ["low", "high"]]
+    assert low < 0.74 < high
+    assert sorted(seeds.loc[seeds["agent"] == "greedy table", "win_rate"]) == [0.73, 0.74, 0.75]
+    assert not set(seeds["agent"]) & {"exact solver", "random clicks"}  # one run: no seeds to draw
+    spec = bc.forest_chart(data, "beginner", 100).to_dict()
+    plot, numbers = spec["hconcat"]
+    assert {v["mark"]["type"] for v in plot["layer"]} == {"bar", "tick", "circle"}
+    assert numbers["mark"]["type"] == "text" and numbers["mark"]["fontSize"] >= bc.FONT
+    assert plot["height"] == bc.ROW * len(rows)
+    assert "win rate on the first 100 beginner boards" in json.dumps(spec)

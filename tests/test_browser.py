@@ -374,3 +374,78 @@ def test_a_slider_ends_where_the_chosen_data_ends(browser, tmp_path, small_agent
     assert int(slider.get_attribute("max")) == ends[shortest]
     assert browser.execute_script("return arguments[0].vegaEmbedResult.view.signal('step')", chart) == ends[shortest]
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+# -- tables that fit the text column (issue 62) ---------------------------------------------------------------
+
+#: The pages whose every table must fit the text column of a 1,280 px window, and that window.
+FITTING_PAGES, WINDOW = ("book/05c_neural.html", "book/15_benchmark.html"), (1280, 1000)
+
+TABLE_FIT = """
+document.querySelectorAll('.toggle-hidden').forEach(function (e) { e.classList.remove('toggle-hidden'); });
+document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+function breaks(cell) {  // [text before, text after] of every line break inside the cell
+  var size = parseFloat(getComputedStyle(cell).fontSize);
+  if (cell.getBoundingClientRect().height < 1.6 * size) return [];
+  var walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT), node, chars = [];
+  while ((node = walk.nextNode())) {
+    for (var i = 0; i < node.length; i++) {
+      var r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+      var rects = r.getClientRects(), blank = /\\s/.test(node.data[i]);
+      chars.push({ch: blank ? ' ' : node.data[i], top: blank || !rects.length ? null : rects[0].top});
+    }
+  }
+  var out = [], last = null, text = chars.map(function (c) { return c.ch; }).join('');
+  chars.forEach(function (c, k) {
+    if (c.top === null) return;
+    if (last !== null && c.top > last + size / 2) out.push([text.slice(0, k), text.slice(k)]);
+    last = c.top;
+  });
+  return out;
+}
+return {inner: window.innerWidth, tables: Array.from(document.querySelectorAll('table')).map(function (t) {
+  var box = t.closest('div.cell_output') || t.closest('article') || document.body;
+  return {width: t.getBoundingClientRect().width, scroll: t.scrollWidth, room: box.clientWidth,
+          head: Array.from(t.querySelectorAll('thead th')).map(function (h) { return h.textContent.trim(); })
+                .filter(Boolean).slice(0, 3).join(' | '),
+          breaks: Array.from(t.querySelectorAll('th, td')).map(breaks)
+                  .reduce(function (a, b) { return a.concat(b); }, [])};
+})};"""
+
+
+def mid_number(before: str, after: str) -> bool:
+    """Whether a line break between ``before`` and ``after`` splits a number, a range or an interval: a digit among
+    the last two characters before it and among the first two after it, spaces aside ("0.867-" | "0.876)",
+    "[0.850," | "0.894]", "1 / 2 /" | "3"; not "win rate" | "[95%]" nor "replay" | "0.5")."""
+    left, right = before.replace(" ", "")[-2:], after.replace(" ", "")[:2]
+    return any(c.isdigit() for c in left) and any(c.isdigit() for c in right)
+
+
+def test_mid_number_tells_a_split_number_from_a_break_between_words():
+    assert mid_number("0.871 (0.867-", "0.876)") and mid_number("[0.850, ", "0.894]") and mid_number("1 / 2 /", "3")
+    assert not mid_number("win rate ", "[95%]") and not mid_number("minibatch 128, replay ", "0.5")
+    assert not mid_number("10⁶ games, 24.5M ", "dec.")
+
+
+def test_every_table_of_the_leaderboard_and_the_neural_chapter_fits_the_text_column(browser, book):
+    """At a 1,280 px window (the jupyter-book theme's text column, a vertical scrollbar included), no table of the
+    leaderboard and the neural chapter is wider than the column it sits in, the solutions' tables opened, and no
+    cell breaks a number, a range or an interval across lines (the book's CSS, book/_static/tables.css, keeps the
+    numbers on one line and lets only words wrap). Prints every table's width against its room."""
+    browser.set_window_size(*WINDOW)
+    try:
+        for page in FITTING_PAGES:
+            _open(browser, (book / page).resolve().as_uri())
+            found = browser.execute_script(TABLE_FIT)
+            assert found["tables"], f"{page}: no table"
+            print(f"\n{page} at {WINDOW[0]} px (inner width {found['inner']} px):")
+            for i, t in enumerate(found["tables"]):
+                print(f"  table {i}: {t['width']:.0f} px of {t['room']} px  ({t['head']})")
+            wide = [(i, round(t["width"]), t["scroll"], t["room"], t["head"]) for i, t in enumerate(found["tables"])
+                    if max(t["width"], t["scroll"]) > t["room"] + 1]
+            split = [(i, b[-20:], a[:20]) for i, t in enumerate(found["tables"]) for b, a in t["breaks"]
+                     if mid_number(b, a)]
+            assert not wide and not split, (f"{page}: tables wider than the text column (index, width, scroll width, "
+                                            f"room): {wide}; numbers broken across lines: {split[:5]}")
+    finally:
+        browser.set_window_size(1200, 1600)

@@ -123,6 +123,41 @@ def test_the_book_s_result_charts_draw_no_text_below_11_px():
         assert not sizes or min(sizes) >= MIN_FONT, (name, sorted(set(sizes)))
 
 
+def guide_sizes(spec) -> list:
+    """The font size of every axis's labels and title and every legend's labels and title a chart draws (Vega's
+    defaults, 10 for labels and 11 for titles, where none is set; an axis or legend set to None draws nothing)."""
+    sizes = []
+    if isinstance(spec, dict):
+        for key, value in spec.items():
+            if key in ("axis", "legend") and isinstance(value, dict):
+                sizes.append(value.get("labelFontSize", 10))
+                if value.get("title", "") is not None:
+                    sizes.append(value.get("titleFontSize", 11))
+            else:
+                sizes += guide_sizes(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            sizes += guide_sizes(value)
+    return sizes
+
+
+def test_the_leaderboard_s_charts_draw_no_text_below_11_px():
+    """The leaderboard's forest plots and its cost chart: text marks, axes and legends (issue 62)."""
+    from made_benchmark import made_bench
+    from sweeper.viz import benchmark_charts as bc
+    from sweeper.viz.figures import benchmark as bf, benchmark_cost as fc
+
+    runs = made_bench(ppo=True)
+    points = fc.cost_points(runs)
+    charts = {"forest": bc.forest_chart(bf.forest(runs, "beginner"), "beginner", 100),
+              "cost": bc.cost_chart(points, fc.untrained(runs, "beginner", 50))}
+    for name, chart in charts.items():
+        spec = chart.to_dict()
+        sizes = text_sizes(spec) + guide_sizes(spec)
+        assert len(sizes) > 3 and min(sizes) >= MIN_FONT, (name, sorted(set(sizes)))
+    assert guide_sizes({"encoding": {"x": {"axis": {}}, "y": {"axis": None}}}) == [10, 11]  # Vega's own: too small
+
+
 # -- a flag and its P(mine) label -----------------------------------------------------------------------------
 
 def test_a_flag_and_its_p_mine_label_do_not_overlap():

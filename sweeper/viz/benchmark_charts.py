@@ -1,5 +1,7 @@
-"""The leaderboard page's chart: it draws the data of :mod:`sweeper.viz.figures.benchmark` and computes nothing but
-where its labels go."""
+"""The leaderboard page's charts: the leaderboard of a level as a forest plot (:func:`forest_chart`) and what training
+buys (:func:`cost_chart`). They draw the data of :mod:`sweeper.viz.figures.benchmark` and
+:mod:`sweeper.viz.figures.benchmark_cost` and compute nothing but where their labels go. Every text is at least
+:data:`FONT` px."""
 
 from __future__ import annotations
 
@@ -8,11 +10,16 @@ import numpy as np
 import pandas as pd
 
 #: One colour per family of learners (:data:`sweeper.viz.figures.benchmark.FAMILIES`), grey for the untrained.
-COLOURS = {"table agent": "#1f77b4", "plug-in rule": "#e6550d", "neural bandit": "#2ca02c", "PPO": "#9467bd"}
+COLOURS = {"table agent": "#1f77b4", "plug-in rule": "#d95f02", "neural bandit": "#1b8a3a", "PPO": "#7b4fb0",
+           "untrained": "#555555"}
 RULE_GREY = "#666666"
-#: The chart's smallest font (px), its label height and the rough width of one character at that size.
-FONT, LINE, CHAR = 11, 14, 6.3
-WIDTH, HEIGHT = 440, 380
+#: The chart's smallest font (px), its label height and the rough width of one character at that size; the titles'
+#: font.
+FONT, LINE, CHAR, TITLE = 11, 14, 6.3, 12
+#: The cost chart's plot (px): with its axis and its column of labels it fits the book's text column (676 px).
+WIDTH, HEIGHT = 400, 340
+#: The forest plot: its plot's width, one row's height and the width of its column of numbers (px).
+FOREST_WIDTH, ROW, NUMBERS = 330, 19, 150
 
 
 def _column(want: list, height: float) -> list:
@@ -49,7 +56,7 @@ def _free(box, taken) -> bool:
 def _labels(ends: pd.DataFrame, rules: pd.DataFrame, points: pd.DataFrame, lo: float, hi: float) -> pd.DataFrame:
     """Where each label goes: the learners that reach the chart's right end and the rules in one column right of
     the plot, in the order of their points; the others beside their last point, at the first place near it (left,
-    right, then a line further up or down at a time) that overlaps no label, rule, point or line. Columns: text,
+    right, then a line further down or up at a time) that overlaps no label, rule, point or line. Columns: text,
     ``colour``, the label's x and y (data units) and ``align``, the point it names (``ax``, ``ay``) and where a
     leader line from that point ends (``x``, ``ey``)."""
     span = np.log10(hi) - np.log10(lo)
@@ -75,7 +82,7 @@ def _labels(ends: pd.DataFrame, rules: pd.DataFrame, points: pd.DataFrame, lo: f
                 taken.append((x - 1.5, x + 1.5, y - 1.5, y + 1.5))
     for row in sorted(inside, key=lambda r: -r["ay"]):
         x, y, w = px(row["ax"]), py(row["ay"]), CHAR * len(row["text"]) + 4
-        for dy in (0, *(s * k * LINE for k in range(1, 12) for s in (-1, 1))):
+        for dy in (0, *(s * k * LINE for k in range(1, 12) for s in (1, -1))):
             sides = [("right", x - 8 - w, x - 8), ("left", x + 8, x + 8)]
             hit = next(((a, x0, lx) for a, x0, lx in sides if x0 >= 0 and x0 + w <= WIDTH
                         and 0 <= y + dy - LINE / 2 and y + dy + LINE / 2 <= HEIGHT
@@ -96,38 +103,48 @@ def _labels(ends: pd.DataFrame, rules: pd.DataFrame, points: pd.DataFrame, lo: f
     return out
 
 
+def _axis(title: str, **kw) -> alt.Axis:
+    return alt.Axis(title=title, labelFontSize=FONT, titleFontSize=TITLE, **kw)
+
+
 def cost_chart(points: pd.DataFrame, rules: pd.DataFrame, level: str = "beginner") -> alt.LayerChart:
     """Win rate on ``level``'s boards against the training's counted work (``points``:
-    :func:`~sweeper.viz.figures.benchmark.cost_points`; x: ``train_decisions``, log axis): one colour per family of
-    learners, a line through the mean of each learner's seeds at each checkpoint, its seeds as small points, its
-    name beside its last point; ``rules`` (columns ``agent`` and ``win_rate``: the players that are not trained) as
-    dashed horizontal rules, named right of the plot. Every label is at least 11 px and none overprints another."""
+    :func:`~sweeper.viz.figures.benchmark_cost.cost_points`; x: ``train_decisions``, log axis): one colour per family
+    of learners, a line through the mean of each learner's seeds at each checkpoint; a learner named alone (its
+    ``series`` is its label) drawn bold with its seeds as small points, the others of its family thin and named
+    together (their ``series``), at the end of the lowest of them; ``rules`` (columns ``agent`` and ``win_rate``: the
+    players without training) as dashed horizontal rules, named right of the plot. Every label is at least
+    :data:`FONT` px and none overprints another; the names stand for a legend."""
     d = points[points["level"] == level]
-    mean = d.groupby(["label", "family", "step"], as_index=False, sort=False).agg(
+    mean = d.groupby(["label", "family", "series", "step"], as_index=False, sort=False).agg(
         train_decisions=("train_decisions", "mean"), win_rate=("win_rate", "mean"), seeds=("seed", "nunique"))
-    ends = mean.sort_values("train_decisions").groupby("label", sort=False).tail(1)
+    mean["alone"] = mean["series"] == mean["label"]
+    last = mean.sort_values("train_decisions").groupby("label", sort=False).tail(1)
+    ends = last.sort_values("win_rate", kind="stable").groupby("series", sort=False).head(1)  # a group: its lowest
     lo, hi = d["train_decisions"].min() / 5, d["train_decisions"].max() * 1.25  # room for labels on the left
     ticks = [m * 10 ** k for k in range(0, 13) for m in (1, 3) if lo <= m * 10 ** k <= hi]
-    placed = _labels(ends, rules, mean, lo, hi)
+    placed = _labels(ends.assign(label=ends["series"]), rules, mean, lo, hi)
     scale = alt.Scale(type="log", domain=[lo, hi], nice=False)
     x = alt.X("train_decisions:Q", scale=scale,
-              title="decisions of training so far (PPO: environment steps), log scale",
-              axis=alt.Axis(format="~s", values=ticks, labelFontSize=FONT, titleFontSize=12))
-    y = alt.Y("win_rate:Q", title=f"win rate on {level} boards", scale=alt.Scale(domain=[0, 1]),
-              axis=alt.Axis(labelFontSize=FONT, titleFontSize=12))
+              axis=_axis("decisions of training so far (PPO: environment steps), log scale", format="~s",
+                         values=ticks))
+    y = alt.Y("win_rate:Q", scale=alt.Scale(domain=[0, 1]), axis=_axis(f"win rate on {level} boards"))
     shown = [f for f in COLOURS if f in set(d["family"])]  # the families drawn, in a fixed order and colour
-    colour = alt.Color("family:N", title="learners", scale=alt.Scale(domain=shown, range=[COLOURS[f] for f in shown]),
-                       legend=alt.Legend(orient="bottom", labelFontSize=FONT, titleFontSize=12, symbolType="circle",
-                                         symbolOpacity=1, symbolSize=70))
+    colour = alt.Color("family:N", legend=None, scale=alt.Scale(domain=shown, range=[COLOURS[f] for f in shown]))
     tips = ["label:N", "seed:N", alt.Tooltip("games_trained:Q", format=",", title="games trained"),
             alt.Tooltip("train_decisions:Q", format=",", title="decisions"), alt.Tooltip("win_rate:Q", format=".3f"),
             "shown:N"]
-    seeds = alt.Chart(d).mark_point(size=18, opacity=0.45, filled=True).encode(x=x, y=y, color=colour, tooltip=tips)
-    lines = alt.Chart(mean).mark_line(strokeWidth=1.6).encode(x=x, y=y, color=colour, detail="label:N")
-    means = alt.Chart(mean).mark_point(size=45, filled=True, opacity=1).encode(
-        x=x, y=y, color=colour, tooltip=["label:N", alt.Tooltip("seeds:Q", title="seeds"),
-                                         alt.Tooltip("train_decisions:Q", format=",", title="decisions (mean)"),
-                                         alt.Tooltip("win_rate:Q", format=".3f", title="win rate (mean)")])
+    alone = set(mean.loc[mean["alone"], "label"])
+    seeds = alt.Chart(d[d["label"].isin(alone)]).mark_point(size=18, opacity=0.45, filled=True).encode(
+        x=x, y=y, color=colour, tooltip=tips)
+    width = alt.condition("datum.alone", alt.value(2.4), alt.value(1.1))
+    lines = alt.Chart(mean).mark_line().encode(x=x, y=y, color=colour, detail="label:N", strokeWidth=width,
+                                               opacity=alt.condition("datum.alone", alt.value(1), alt.value(0.6)))
+    means = alt.Chart(mean).mark_point(filled=True, opacity=1).encode(
+        x=x, y=y, color=colour, size=alt.condition("datum.alone", alt.value(45), alt.value(14)),
+        tooltip=["label:N", alt.Tooltip("seeds:Q", title="seeds"),
+                 alt.Tooltip("train_decisions:Q", format=",", title="decisions (mean)"),
+                 alt.Tooltip("win_rate:Q", format=".3f", title="win rate (mean)")])
     ruled = alt.Chart(rules).mark_rule(color=RULE_GREY, strokeDash=[4, 3]).encode(
         y="win_rate:Q", tooltip=["agent:N", alt.Tooltip("win_rate:Q", format=".3f")])
     led = ((placed["y"] - placed["ay"]).abs() * HEIGHT > 4) | (placed["lx"] > WIDTH)
@@ -138,5 +155,36 @@ def cost_chart(points: pd.DataFrame, rules: pd.DataFrame, level: str = "beginner
         x=alt.X("x:Q", scale=scale), y=alt.Y("y:Q"), text="text:N", color=alt.Color("colour:N", scale=None))
         for a in ("left", "right")
         if (placed["align"] == a).any()]
-    return alt.layer(ruled, lead, lines, seeds, means, *names).properties(
-        width=WIDTH, height=HEIGHT)
+    return alt.layer(ruled, lead, lines, seeds, means, *names).properties(width=WIDTH, height=HEIGHT)
+
+
+def forest_chart(data: dict, level: str, boards: int) -> alt.HConcatChart:
+    """The leaderboard of ``level`` as a forest plot (``data``: :func:`~sweeper.viz.figures.benchmark.forest`): a row
+    per entry, best mean first, named on the left; a learner's mean win rate over its seeds (a tick) with its
+    t-interval (a pale bar) and each seed's rate (a dot), a player without training with the Wilson interval of its
+    games, in grey; one colour per family of learners; beside the plot, each row's mean and interval as the table
+    prints them. Every text is at least :data:`FONT` px."""
+    rows, seeds = data["rows"], data["seeds"]
+    order = list(rows["agent"])
+    height = ROW * len(order)
+    y = alt.Y("agent:N", sort=order, title=None,
+              axis=alt.Axis(labelFontSize=TITLE, labelLimit=200, ticks=False, domain=False, labelPadding=6))
+    x = alt.X("win_rate:Q", scale=alt.Scale(domain=[0, 1]),
+              axis=_axis(f"win rate on the first {boards:,} {level} boards", format=".1f", tickCount=5))
+    shown = [f for f in COLOURS if f in set(rows["family"])]
+    colour = alt.Color("family:N", scale=alt.Scale(domain=shown, range=[COLOURS[f] for f in shown]),
+                       legend=alt.Legend(orient="bottom", title=None, labelFontSize=FONT, symbolType="circle",
+                                         symbolOpacity=1, columns=3, labelLimit=200))
+    tips = ["agent:N", alt.Tooltip("text:N", title="win rate [95%]"), "interval:N", "seeds:Q"]
+    bars = alt.Chart(rows).mark_bar(height=ROW - 7, opacity=0.35).encode(x="low:Q", x2="high:Q", y=y, color=colour,
+                                                                          tooltip=tips)
+    means = alt.Chart(rows).mark_tick(thickness=2.5, size=ROW - 3, opacity=1).encode(x=x, y=y, color=colour,
+                                                                                     tooltip=tips)
+    dots = alt.Chart(seeds).mark_circle(size=16, opacity=1, stroke="white", strokeWidth=0.8).encode(
+        x=x, y=y, color=colour, tooltip=["agent:N", "seed:N", alt.Tooltip("win_rate:Q", format=".4f")])
+    plot = alt.layer(bars, means, dots).properties(width=FOREST_WIDTH, height=height)
+    numbers = alt.Chart(rows).mark_text(align="left", baseline="middle", fontSize=TITLE).encode(
+        y=alt.Y("agent:N", sort=order, axis=None), text="text:N",
+        x=alt.value(4)).properties(width=NUMBERS, height=height, title=alt.Title(
+            "win rate [95%]", fontSize=TITLE, fontWeight="normal", anchor="start", orient="bottom", offset=26))
+    return alt.hconcat(plot, numbers, spacing=4).configure_view(stroke=None)

@@ -167,19 +167,92 @@ def leaderboard(runs: dict, level: str) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values("win rate", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def leaderboard_table(board: pd.DataFrame) -> pd.DataFrame:
-    """:func:`leaderboard` for the page: short columns, numbers as text."""
+def rate_text(v: float) -> str:
+    """A rate as the page prints it: three decimals, or, for a rate above 0 that would print as 0.000, its first
+    significant digit (``0.0004``)."""
+    v = 0.0 if abs(v) < 1e-12 else float(v)
+    d = 3 if v == 0 or abs(v) >= 0.0005 else min(7, -int(np.floor(np.log10(abs(v)))))
+    return f"{v:.{d}f}"
+
+
+def interval_text(mean: float, low: float, high: float) -> str:
+    """A mean and its interval as the page prints them (:func:`rate_text`): ``0.738 [0.719, 0.758]``. A bound that
+    would print as the mean it is not gets the decimals that tell them apart, as far as the printed interval still
+    holds the printed mean: ``0.000 [0.000, 0.0004]``, never ``0.000 [0.000, 0.000]``."""
+    m = rate_text(mean)
+
+    def bound(v: float, side: int) -> str:
+        text = rate_text(v)
+        while float(text) == float(m) and abs(v - mean) > 1e-12 and len(text) < 9:
+            longer = f"{v:.{len(text) - 1}f}"  # one decimal more
+            if side * (float(longer) - float(m)) < 0:  # it would leave the printed mean outside
+                break
+            text = longer
+        return text
+    return f"{m} [{bound(low, -1)}, {bound(high, 1)}]"
+
+
+#: The leaderboard table's columns by what they tell: how an entry plays, and what its training and its play cost.
+TABLE_PARTS = {"wins": ["win rate [95%]", "seeds", "revealed", "regret/dec."], "cost": ["trained", "µs/dec."]}
+
+
+def leaderboard_table(board: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+    """:func:`leaderboard` for the page: short columns, numbers as text, rates in three decimals (:func:`rate_text`);
+    ``part``: only the columns of :data:`TABLE_PARTS` ``[part]``."""
     f = lambda v, fmt: "" if pd.isna(v) else format(v, fmt)  # noqa: E731
-    return pd.DataFrame({
-        "win rate [95%]": [f"{r['win rate']:.3f} [{r['low']:.2f}, {r['high']:.2f}]" for _, r in board.iterrows()],
-        "seeds": [f"{r.seeds}" if r.seeds == 1 else f"{r.seeds}: {r['seed min']:.2f}–{r['seed max']:.2f}"
-                  for _, r in board.iterrows()],
+    table = pd.DataFrame({
+        "win rate [95%]": [interval_text(r["win rate"], r["low"], r["high"]) for _, r in board.iterrows()],
+        "seeds": [f"{r.seeds}" if r.seeds == 1 else
+                  f"{r.seeds}: {rate_text(r['seed min'])}–{rate_text(r['seed max'])}" for _, r in board.iterrows()],
         "revealed": board["safe revealed"].map(lambda v: f"{100 * v:.0f}%"),
         "trained": [work_text(r["kind"], r["training games"], r["training decisions"], r["gradient steps"])
                     for _, r in board.iterrows()],
-        "µs/dec.": board["test µs / decision"].map(lambda v: f(v, ".0f")),
+        "µs/dec.": board["test µs / decision"].map(lambda v: f(v, ",.0f")),
         "regret/dec.": board["regret / decision"].map(lambda v: f(v, ".4f"))},
     ).set_index(board["agent"].rename("agent"))
+    return table if part is None else table[TABLE_PARTS[part]]
+
+
+def levels(runs: dict) -> list:
+    """The levels the stored runs score, in the order of the benchmark's suites."""
+    return [lv for lv in LEVEL_OF.values() if (runs["scores"]["level"] == lv).any()]
+
+
+def cost_table(runs: dict) -> pd.DataFrame:
+    """What every entry of the leaderboard cost, its levels in one table: the counted work of its training
+    (:func:`work_text`: one training serves every level) and its test CPU per decision on each level it played, as
+    recorded (blank where it did not play), under a header of two rows. Rows: the entries in the order of the first
+    level's leaderboard, then those of the later levels that it lacks."""
+    boards = {lv: leaderboard(runs, lv).set_index("agent") for lv in levels(runs)}
+    order = list(dict.fromkeys(a for b in boards.values() for a in b.index))
+    first = [next(b.loc[a] for b in boards.values() if a in b.index) for a in order]
+    table = {("training", "counted work"): [work_text(r["kind"], r["training games"], r["training decisions"],
+                                                      r["gradient steps"]) for r in first]}
+    for lv, b in boards.items():
+        table[("test µs / decision", lv)] = [f"{b.loc[a, 'test µs / decision']:,.0f}" if a in b.index else ""
+                                            for a in order]
+    return pd.DataFrame(table, index=pd.Index(order, name="agent"))
+
+
+def forest(runs: dict, level: str) -> dict:
+    """The leaderboard of ``level`` as its forest plot draws it: ``rows``, one per entry, best mean first (agent,
+    ``family``: :func:`family` of a learner, "untrained" for a player without training; seeds, the mean win rate,
+    ``low`` and ``high``, ``interval``: "t over seeds", or "Wilson" for one run or seeds that all scored the same,
+    and ``text``: :func:`interval_text`), and ``seeds``, one row per seed of a learner (agent, family, seed, win
+    rate on the same boards)."""
+    board = leaderboard(runs, level)
+    s = runs["scores"][runs["scores"]["level"] == level]
+    fam = {r.label: "untrained" if r.kind in UNTRAINED else family(r.kind, r.spec)
+           for r in s.drop_duplicates("label").itertuples()}
+    spread = (board["seeds"] > 1) & (board["seed min"] < board["seed max"])
+    rows = pd.DataFrame({"agent": board["agent"], "family": board["agent"].map(fam), "seeds": board["seeds"],
+                         "win_rate": board["win rate"], "low": board["low"], "high": board["high"],
+                         "interval": np.where(spread, "t over seeds", "Wilson"),
+                         "text": [interval_text(r["win rate"], r["low"], r["high"]) for _, r in board.iterrows()]})
+    seeds = s[s["label"].map(fam) != "untrained"]
+    seeds = pd.DataFrame({"agent": seeds["label"], "family": seeds["label"].map(fam), "seed": seeds["seed"],
+                          "win_rate": seeds["win_rate"]}).reset_index(drop=True)
+    return {"rows": rows, "seeds": seeds}
 
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -210,95 +283,32 @@ def work_text(kind: str, games, decisions, steps) -> str:
     return f"{count_text(games)} games, {count_text(decisions)} dec."
 
 
-#: What the "trained" column counts (the caption's words).
-WORK_KEY = ("\"trained\": the counted work of training, mean over the seeds (M: millions, k: thousands): a table "
+#: What the column of counted work counts (the caption's words).
+WORK_KEY = ("the mean over the seeds (M: millions, k: thousands): a table "
             "agent's training games and its decisions (dec.: clicks after the opening, one table update each); a "
             "network's decisions, its curriculum's included, and its gradient steps (one Adam step each); a PPO "
             "policy's environment steps (one decision each)")
 
 
 def leaderboard_caption() -> str:
-    """The caption under the leaderboard's tables: what each column holds."""
-    return ("*Per level, best first. \"win rate [95%]\": the mean over the seeds with the t-interval over seeds (one "
-            "run: the Wilson interval of its games); \"seeds\": how many, and the lowest and the highest seed's rate; "
-            "\"revealed\": safe tiles revealed per game; " + WORK_KEY + "; \"µs/dec.\": test CPU per click as "
-            "recorded in the scoring process, so compare two rows only where they differ by more than the clock's "
-            "noise stated under the yardstick (the random player's fast path also computes the exact probabilities, "
-            "to count its guesses, so its time is not the cost of a random click); \"regret/dec.\": regret per "
-            "click against the exact oracle.*")
+    """The caption under the leaderboard's charts and tables (:func:`forest`, :func:`leaderboard_table` with
+    ``part="wins"``): what each column holds."""
+    return ("*Per level, best first. In the chart, a row per entry: a learner's mean win rate over its seeds (the "
+            "tick) with the Student t-interval over them (the pale bar) and each seed's rate (the dots); a player "
+            "without training, one run, in grey, with the Wilson interval of its games, as for seeds that all scored "
+            "the same. In the table, \"win rate [95%]\": the same mean and interval in three decimals, more where "
+            "three would print a rate above 0 as 0.000 or a bound as the mean; \"seeds\": how many, and the lowest "
+            "and the highest seed's rate; \"revealed\": safe tiles revealed per game; \"regret/dec.\": regret per "
+            "click against the exact one-step oracle, the mean over the seeds.*")
 
 
-def network_checkpoints(runs: dict, load=None) -> pd.DataFrame:
-    """The plain networks' checkpoints as their own runs stored them (``ext:neural_work``, the run named by the
-    benchmark run's ``source``), when those runs scored them on the benchmark's suite (``boards="benchmark"``: the
-    first boards of their level's suite, reference opening); none for a run scored on held-out boards. One row per
-    checkpoint: label, seed, level, games trained, decisions of training so far (the curriculum's included), boards
-    (``games``), wins and win rate. ``load``: a source run's name to its ``(params, Output)`` (default: the
-    paper-scale store)."""
-    load = _load_source if load is None else load
-    s = runs["scores"]
-    nets = s[(s["kind"] == "neural bandit") & s["spec"].str.startswith("neural:") & (s["source"] != "")]
-    rows = []
-    for (who, seed, source), _ in nets.groupby(["label", "seed", "source"], sort=False):
-        params, out = load(source)
-        if params.get("boards") != "benchmark":
-            continue
-        c, i = out.tables["checkpoints"], out.info
-        before = sum(int(d) for d in i.get("curriculum_decisions", []))
-        rows.append(pd.DataFrame({"label": who, "seed": seed, "level": LEVEL_OF[params["board"]],
-                                  "games_trained": c["games"] + sum(int(g) for g in i.get("curriculum_games", [])),
-                                  "train_decisions": c["decisions"] + before, "games": c["test_games"],
-                                  "wins": c["wins"], "win_rate": c["win_rate"]}))
-    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(
-        columns=["label", "seed", "level", "games_trained", "train_decisions", "games", "wins", "win_rate"])
-
-
-def _load_source(source: str):
-    """A network's own stored run (``neural_bandit/ID``, paper scale): its params and output."""
-    import json
-    from ...experiments.runner import Task
-    st = store_for(None, "paper")
-    meta = json.loads((st.root / source / "meta.json").read_text())
-    task = Task.make(meta["task"]["kind"], **meta["task"]["params"])
-    return task.params, st.load(task)
-
-
-def cost_points(runs: dict, nets: pd.DataFrame | None = None, level: str = "beginner") -> pd.DataFrame:
-    """Win rate against the training's counted work, every point on the same boards (the first boards of
-    ``level``'s suite that the checkpoints are scored on): every checkpoint of every trained table agent, the
-    networks' own checkpoints (``nets``: :func:`network_checkpoints`) on those boards, and the end of training of
-    every other learner trained on ``level`` (a network playing symmetric, a PPO policy), from its games on them.
-    Columns: label, family, seed, level, ``step`` (the checkpoint's rank in its run), games trained,
-    train_decisions (a PPO policy's environment steps), boards, win rate and ``shown`` ("checkpoint" or "end of
-    training")."""
-    cols = ["label", "family", "seed", "level", "step", "games_trained", "train_decisions", "boards", "win_rate",
-            "shown"]
-    s = runs["scores"]
-    fam = {r.label: family(r.kind, r.spec) for r in s.drop_duplicates("label").itertuples()}
-    c = runs["checkpoints"]
-    c = c[c["level"] == level] if len(c) else c
-    boards = int(c["games"].iloc[0]) if len(c) else None
-    pts = []
-    for frame in (c, nets if nets is not None else pd.DataFrame()):
-        if len(frame):
-            f = frame[(frame["level"] == level) & ((frame["games"] == boards) if boards else True)]
-            f = f.sort_values(["label", "seed", "train_decisions"], kind="stable")
-            pts.append(f.assign(family=f["label"].map(fam), boards=f["games"], shown="checkpoint",
-                                step=f.groupby(["label", "seed"]).cumcount()))
-    drawn = set().union(*(set(p["label"]) for p in pts)) if pts else set()
-    ends = s[s["kind"].isin(["neural bandit", "PPO"]) & (s["level"] == level)
-             & (s["train_board"].map(LEVEL_OF) == level) & ~s["label"].isin(drawn)]
-    g_ = runs["games"]
-    for (who, seed), g in ends.groupby(["label", "seed"], sort=False):
-        games = g_[(g_["label"] == who) & (g_["seed"] == seed) & (g_["level"] == level)].sort_values("board")["won"]
-        n = len(games) if boards is None else min(boards, len(games))
-        pts.append(pd.DataFrame([{"label": who, "family": fam[who], "seed": seed, "level": level, "step": 0,
-                                  "games_trained": g["train_games"].iloc[0],
-                                  "train_decisions": g["train_decisions"].iloc[0],
-                                  "boards": n, "win_rate": float(games.iloc[:n].mean()), "shown": "end of training"}]))
-    if not pts:
-        return pd.DataFrame(columns=cols)
-    return pd.concat([p[cols] for p in pts], ignore_index=True)
+def cost_caption_table() -> str:
+    """The caption under :func:`cost_table`."""
+    return ("*Every entry of the three leaderboards, in the order of the first. \"Counted work\": what its "
+            "training did, " + WORK_KEY + "; \"test µs / decision\": test CPU per click on each level, as recorded "
+            "in the scoring process (blank: not scored there), so compare two rows only where they differ by more "
+            "than the clock's noise stated under the yardstick (the random player's fast path also computes the "
+            "exact probabilities, to count its guesses, so its time is not the cost of a random click).*")
 
 
 def verdict(runs: dict, a: str, b: str, level: str) -> str:
@@ -363,63 +373,6 @@ def clock_note(pairs: pd.DataFrame) -> str:
             f"three repeats on a quiet machine. The test CPU per decision of the leaderboard is measured in the "
             f"scoring process, as recorded, under the same noise: compare two rows of it only where they differ by "
             f"more than that factor of {ratio.max():.2f}.")
-
-
-def _and(words: list) -> str:
-    """Names as a sentence begins them: ``A``, ``A and b``, ``A, b and c``."""
-    text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-    return text[:1].upper() + text[1:]
-
-
-def cost_caption(points: pd.DataFrame, rules: pd.DataFrame, runs: dict, level: str = "beginner") -> str:
-    """The cost chart's caption, from what it draws (``points``: :func:`cost_points`, ``rules``:
-    :func:`untrained`): the boards, which learners show checkpoints and which their end of training only, and
-    what the dashed rules are."""
-    if points.empty:
-        return f"*No trained learner on {level} to draw.*"
-    n = int(points["boards"].max())
-    board = leaderboard(runs, level)
-    full = int(board["boards"].iloc[0])
-    ck = points[points["shown"] == "checkpoint"]
-    tables = ck[ck["family"].isin(["table agent", "plug-in rule"])]
-    nets = ck[ck["family"] == "neural bandit"]
-    ends = points[points["shown"] == "end of training"]
-    parts = [f"*Win rate on the first {n:,} boards of the {level} suite (reference opening), the same boards for "
-             f"every point and every rule, against the counted work of training so far (log scale): decisions; for a "
-             f"PPO policy, environment steps (one decision each). A line joins the means of a learner's seeds, its "
-             f"seeds are the small points."]
-    if len(tables):
-        g = sorted(tables["games_trained"].unique())
-        parts.append(f"Table agents and plug-in rules: their {len(g)} checkpoints, {count_text(g[0])} to "
-                     f"{count_text(g[-1])} training games.")
-    if len(nets):
-        parts.append(f"{_and(list(dict.fromkeys(nets['label'])))}: the checkpoints their own training runs stored, "
-                     f"which were scored on these same {n:,} boards; their decisions count the curriculum's.")
-    if len(ends):
-        why = []
-        if (ends["family"] == "PPO").any():
-            why.append("the benchmark's PPO runs keep no checkpoint, and the deep-RL chapter scores its per-tile "
-                       "policy's checkpoints on boards of its own")
-        if ends["label"].str.contains("symmetric").any():
-            why.append("a symmetric network is a plain network's training played another way; its checkpoints were "
-                       "played plain")
-        parts.append(f"{_and(list(dict.fromkeys(ends['label'])))}: the end of training only, from their games on "
-                     f"these boards in the leaderboard's runs" + (f" ({'; '.join(why)})" if why else "") + ".")
-    if len(rules):
-        parts.append(f"Dashed rules: the players without training on the same {n:,} boards (the leaderboard scores "
-                     f"them on {full:,}).")
-    return " ".join(parts) + "*"
-
-
-def untrained(runs: dict, level: str, boards: int | None = None) -> pd.DataFrame:
-    """The players without training on ``level`` (the solver, random clicks, the best window agents): label, win
-    rate on the first ``boards`` boards of the suite (all the leaderboard's: None) and those boards, for the rules
-    of the cost chart."""
-    s = runs["scores"]
-    s = s[(s["level"] == level) & s["kind"].isin(UNTRAINED)]
-    rates = [outcomes(runs["games"], who, level)[0][:boards] for who in s["label"]]
-    return pd.DataFrame({"agent": list(s["label"]), "win_rate": [float(r.mean()) for r in rates],
-                         "boards": [len(r) for r in rates]})
 
 
 def networks_note(runs: dict) -> str:
