@@ -7,7 +7,8 @@ name resolution and every proxy route closed. Each page must show no console err
 nothing outside the book, draw every chart (an SVG or canvas with content) and hold no
 ipywidgets output (the live widgets are for ``make lab``). The kernel-free step-through must answer
 its slider and its game menu, and the kernel-free pattern explorer must select what
-:func:`sweeper.viz.board_charts.pattern_table` selects.
+:func:`sweeper.viz.board_charts.pattern_table` selects. In a 1,280 px window no table of the leaderboard and the
+neural chapter is wider than the text column, and no number, range or interval breaks across lines.
 
 Skipped, with the reason, when Chromium or chromedriver is missing (``apt-get install chromium
 chromium-driver``) or the book is not built; with ``SWEEPER_REQUIRE_BROWSER`` set (``.ci/run``)
