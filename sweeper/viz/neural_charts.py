@@ -48,7 +48,7 @@ def checkpoints_chart(points: pd.DataFrame, players: pd.DataFrame, targets: dict
                                                    scale=alt.Scale(domain=[v[0] for v in RULES.values()],
                                                                    range=[v[1] for v in RULES.values()])),
             tooltip=["who:N", alt.Tooltip("value:Q", format=".3f")])
-        panels.append(alt.layer(rules, bars, line).properties(width=150, height=200, title=LEVEL_NAMES[board]))
+        panels.append(alt.layer(rules, bars, line).properties(width=130, height=200, title=LEVEL_NAMES[board]))
     return alt.hconcat(*panels)
 
 
