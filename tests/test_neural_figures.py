@@ -579,3 +579,13 @@ def test_the_wide_tables_come_in_parts_that_hold_every_column():
         counts = Counter(c for p in nf.TABLE_PARTS[name] for c in table(p).columns)
         assert set(counts) == set(whole), name
         assert all(n == 1 or c == "agent" for c, n in counts.items()), name  # only a row's name is repeated
+
+
+def test_the_checkpoints_caption_says_where_the_checkpoints_fall():
+    from sweeper.experiments import neural_runs as nr
+    from sweeper.viz.figures import neural_recipes as nrc
+    text = nrc.checkpoints_caption()
+    assert "tested at 25%, 50%, 75% of its decisions and at the end" in text
+    first = sum(ph[1] for ph in nr.WORK_LEVELS["16x30x99"]["curriculum"])
+    assert f"the expert networks spend their first {first:,} decisions on 8x8x10 then 16x16x40 boards" in text
+    assert "beginner networks spend" not in text and "intermediate networks spend" not in text
