@@ -20,7 +20,7 @@ import sweeper.experiments.runner as runner
 from sweeper.experiments.reproduce import REPO, store_for
 from sweeper.experiments.runner import (Output, Store, Task, sha256_hex, meta_checksum, run_tasks, task_kind,
                                         verified_problem)
-from sweeper.experiments.specs import KINDS, paper_code, player, register_kinds
+from sweeper.experiments.specs import paper_code, player, register_kinds
 from sweeper.experiments.verify import select, verify
 
 
@@ -61,40 +61,15 @@ def test_verify_finds_the_runs_identical_then_reports_a_forged_one(quick_store, 
     assert f"player/{tasks[1].id}: identical" in out and "1 not (paper_code/" in out
 
 
-def _small_task(kind: str) -> Task:
-    """A small task of ``kind`` (one of ``specs.KINDS``), a few seconds of CPU: bandit with its test games, player,
-    audit, regret against the package's best-window table, the paper's code, the deep-RL chapter's random floor,
-    the benchmark's leaderboard runs, the neural bandit, MaskablePPO."""
-    from sweeper.experiments.specs import Evaluation, audit_spec_task, bandit, regret_spec_task, Scale
-    make = {
-        "bandit": lambda: bandit("greedy", "4x4x3", 300, 1, block=100, tests=Evaluation(["4x4x3"], 20)),
-        "player": lambda: player("solver", "8x8x10", 20, 1, "reference"),
-        "audit": lambda: audit_spec_task("greedy", Scale("tiny", 300, 20, 100, 0, 0), 1),
-        "regret": lambda: regret_spec_task("greedy", "8x8x10", 200, 1, 100, frozen=20),
-        "paper_code": lambda: paper_code("greedy-4x4x3", 300, 100),
-        "deep_random": lambda: Task.make("deep_random", board="8x8x10", seed=1, tests=["8x8x10"], test_episodes=5,
-                                         audit_games=2),
-        "benchmark": lambda: Task.make(
-            "benchmark", agent="greedy", seed=1, train={"board": "8x8x10", "games": 200, "chunk": 100,
-                                                        "checkpoints": [100, 200]},
-            test={"levels": ["beginner", "expert"], "games": [20, 3], "regret_games": [3, 1], "opening": "reference",
-                  "checkpoint_games": 10}),
-        "neural_bandit": lambda: Task.make("neural_bandit", board="6x6x5", seed=1, games=40, channels=8, layers=1,
-                                           minibatch=8, block=10, checkpoints=[20], tests=["6x6x5"], test_games=10,
-                                           calibration_games=2, mistakes=1),
-        "deep_ppo": lambda: Task.make("deep_ppo", board="8x8x10", steps=512, seed=3, block=50, tests=["8x8x10"],
-                                      test_episodes=5, audit_games=2)}
-    return make[kind]()
-
-
 #: The kinds whose tasks need the optional extra ``deep``, and the check that it is installed.
 DEEP_KINDS = {"neural_bandit": "sweeper.agents.neural:require_torch",
               "deep_ppo": "sweeper.experiments.deep_rl:require"}
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", register_kinds())
 def test_a_small_run_of_every_kind_verifies_identical(kind, tmp_path):
-    """A small run of each task kind of the experiments, stored, then recomputed: identical, byte for byte, with no
+    """A small run of each task kind of the experiments (every kind :func:`register_kinds` finds, its small task
+    as its registration declares it), stored, then recomputed: identical, byte for byte, with no
     timing column in its data files (they are in ``info``, and the store reads them back into the tables). The
     kinds that need the optional extra ``deep`` are skipped without it (and fail under ``SWEEPER_REQUIRE_DEEP=1``,
     as ``make test-deep`` runs)."""
@@ -102,7 +77,7 @@ def test_a_small_run_of_every_kind_verifies_identical(kind, tmp_path):
         module, name = DEEP_KINDS[kind].split(":")
         need(getattr(importlib.import_module(module), name))
     register_kinds()
-    task = _small_task(kind)
+    task = runner.small_task(kind)
     store = store_for(tmp_path, "quick")
     run_tasks([task], store, progress=False, log=lambda *_: None)
     tables = [f for f in store.meta(task)["files"] if f.endswith(".parquet")]
@@ -115,10 +90,12 @@ def test_a_small_run_of_every_kind_verifies_identical(kind, tmp_path):
 
 
 def test_every_kind_of_the_experiments_has_a_small_run_to_verify():
-    """A new task kind gets its small run in :func:`_small_task` (so that the test above verifies it)."""
-    assert sorted(KINDS) == register_kinds()
-    for kind in KINDS:
-        assert _small_task(kind).kind == kind
+    """A new task kind declares its small run where it is registered (``task_kind(NAME, small=...)``), so that the
+    test above verifies it with no list here to update."""
+    kinds = register_kinds()
+    assert {"bandit", "player", "benchmark"} <= set(kinds)
+    for kind in kinds:
+        assert runner.small_task(kind).kind == kind
 
 
 def test_verify_refuses_what_it_cannot_do(quick_store, capsys):
@@ -225,16 +202,16 @@ def test_every_kind_of_the_store_is_known_to_verify():
     """Before: ``verify`` imported the kinds of ``specs`` and ``deep_rl`` but not ``neural``: ``unknown task kind
     'neural_bandit'`` for its 18 stored runs. In a fresh process, as the command line starts."""
     code = ("import json, sys; from sweeper.experiments.verify import known_kinds; "
-            "from sweeper.experiments.runner import TASKS; from sweeper.experiments.specs import KINDS; "
+            "from sweeper.experiments.runner import TASKS; "
             "known = sorted(known_kinds()); "
             "ours = sorted(k for k, f in TASKS.items() if f.__module__.startswith('sweeper.')); "
-            "print(json.dumps([known, ours, sorted(KINDS), 'torch' in sys.modules]))")
+            "from sweeper.experiments.specs import register_kinds; print(json.dumps([known, ours, register_kinds(), 'torch' in sys.modules]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=dict(os.environ, PYTHONPATH=str(REPO)))
     known, ours, kinds, torch = json.loads(out.stdout)
     stored = {k.name for k in store_for(None, "paper").root.iterdir() if k.is_dir()}
     assert stored and stored <= set(known)
-    assert ours == kinds  # every kind the package defines is in specs.KINDS, which register_kinds checks
+    assert ours == kinds  # every kind the package defines is found by register_kinds
     assert not torch  # registering a kind imports no torch: only running a deep task does
 
 

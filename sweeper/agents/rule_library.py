@@ -28,6 +28,7 @@ Each function's docstring states its rule:
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 
 import numpy as np
@@ -181,6 +182,27 @@ def ucb_safest_rule(c: float = 0.1, compiled: bool = True) -> Rule:
 #: Named rules for agent specs ``rule:NAME[:P1,...]``: name -> function returning a fresh compiled Rule.
 RULES = {"greedy": greedy_rule, "ucb": ucb_rule, "decaying-eps": decaying_epsilon_rule, "softmax": softmax_rule,
          "ucb1": ucb1_rule, "safest": safest_rule, "ucb-safest": ucb_safest_rule}
+#: The rules of :data:`RULES` that the book trains beside the paper's agents, with their factory's defaults, and
+#: their names on its pages: ``name -> title``. The one list every experiment and page of them reads
+#: (:func:`book_rules`: chapter "Write your own bandit", the leaderboard, the regret chapter's labels).
+BOOK_RULES = {"decaying-eps": "decaying ε", "softmax": "softmax", "ucb1": "UCB1"}
+
+
+def book_rules() -> tuple:
+    """The agent specs of :data:`BOOK_RULES`, in order: ``rule:NAME:P1,...`` with the factory's default parameters
+    (``rule:softmax:0.05``), ``rule:NAME`` for a rule without any."""
+    specs = []
+    for name in BOOK_RULES:
+        params = [p.default for p in inspect.signature(RULES[name]).parameters.values() if p.name != "compiled"]
+        specs.append(f"rule:{name}" + (":" + ",".join(f"{v:g}" for v in params) if params else ""))
+    return tuple(specs)
+
+
+def rule_title(spec: str) -> str:
+    """A rule's name on the book's pages, from an agent spec ``rule:NAME[:P]`` (its :data:`BOOK_RULES` title, else
+    ``NAME``)."""
+    name = spec.split(":")[1] if spec.startswith("rule:") else spec
+    return BOOK_RULES.get(name, name)
 
 
 # ---------------------------------------------------------------- rules by name --

@@ -118,7 +118,8 @@ def _test_games(ag, task: BanditTask, i: int, board: str, info: dict) -> list:
     return frames
 
 
-task_kind("bandit", params=BanditTask)(bandit_task)
+task_kind("bandit", params=BanditTask,
+          small=lambda: bandit("greedy", "4x4x3", 300, 1, block=100, tests=Evaluation(["4x4x3"], 20)))(bandit_task)
 
 
 @dataclass(frozen=True)

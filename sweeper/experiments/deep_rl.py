@@ -40,7 +40,7 @@ from ..game.probability import mine_probabilities
 from ..rng import held_out_seed
 from ..running.env import MinesweeperEnv, action_mask
 from ..running.policies import random_policy, run_episodes
-from .runner import Output, task_kind
+from .runner import Output, Task, task_kind
 
 #: Cell codes of the observation (0-8 numbers, covered, flagged, exploded, and one spare).
 CODES = 13
@@ -283,7 +283,8 @@ def _test_rows(model, tests, test_episodes, seed, audit_games, out):
     return pd.concat(rows, ignore_index=True)
 
 
-@task_kind("deep_ppo")
+@task_kind("deep_ppo", small=lambda: Task.make("deep_ppo", board="8x8x10", steps=512, seed=3, block=50,
+                                               tests=["8x8x10"], test_episodes=5, audit_games=2))
 def deep_ppo_task(board: str, steps: int, seed: int, kernel: int = 3, block: int = 1_000, tests=("8x8x10",),
                   test_episodes: int = 1_000, audit_games: int = 200, policy: str = "cnn", checkpoints=()) -> Output:
     """Train MaskablePPO with ``policy`` (:data:`POLICIES`) for ``steps`` environment steps on ``board`` (seed
@@ -423,7 +424,8 @@ def train_ppo(board: str, steps: int, seed: int, policy: str = "tiles", kernel: 
                                     "train_cpu_seconds": cpu, "arrays": arrays}
 
 
-@task_kind("deep_random")
+@task_kind("deep_random", small=lambda: Task.make("deep_random", board="8x8x10", seed=1, tests=["8x8x10"],
+                                                  test_episodes=5, audit_games=2))
 def deep_random_task(board: str, seed: int, tests=("8x8x10",), test_episodes: int = 1_000,
                      audit_games: int = 200) -> Output:
     """The floor of the deep-RL chapter: uniformly random valid clicks on the test boards of ``deep_ppo`` tasks
@@ -431,3 +433,41 @@ def deep_random_task(board: str, seed: int, tests=("8x8x10",), test_episodes: in
     out = Output()
     out.tables["tests"] = _test_rows(None, tests, test_episodes, seed, audit_games, out)
     return out
+
+
+# ------------------------------------------------------------------ the spec ext:deep_rl --
+
+#: The CNN policy's training budgets in environment steps per scale: at paper scale about 6 minutes of one CPU core
+#: on this machine class (about 160 steps per CPU second, measured by the stored runs; a budget of 360,000 steps,
+#: about 37 minutes each, was dropped before its runs were made); ``ext:deep_rl`` needs the extra ``deep``.
+DEEP_RL_STEPS = {"paper": (60_000,), "quick": (2_048,)}
+
+
+#: The per-tile policy's budget (the neural bandit's trunk and a logit per tile, ``policy="tiles"``): environment
+#: steps and the checkpoints tested on the way, chosen from its measured speed (about 106 steps per CPU second on
+#: this machine class) to match the neural bandit's checkpoints at about 2.5, 8 and 25 CPU minutes on beginner.
+DEEP_RL_TILES = {"paper": {"steps": 160_000, "checkpoints": (16_000, 48_000)},
+                 "quick": {"steps": 1_024, "checkpoints": (512,)}}
+
+
+def deep_rl_tasks(sc, seeds):
+    test = sc.test // 10 if sc.name == "paper" else 50
+    def task(steps, seed, kernel=3):
+        extra = {} if kernel == 3 else {"kernel": kernel}  # the default keeps the ids of the first runs
+        return Task.make("deep_ppo", board="8x8x10", steps=steps, seed=seed, block=1_000, tests=["8x8x10"],
+                         test_episodes=test, audit_games=min(200, test), cost=steps * 20.0,
+                         label=f"MaskablePPO (CNN{'' if kernel == 3 else f', first kernel {kernel}'}) on 8x8x10, "
+                               f"{steps:,} steps, seed {seed}",
+                         **extra)
+
+    shortest, tiles = DEEP_RL_STEPS[sc.name][0], DEEP_RL_TILES[sc.name]
+    return ([task(steps, s) for steps in DEEP_RL_STEPS[sc.name] for s in seeds]
+            + [task(shortest, s, kernel=5) for s in seeds]  # the chapter's exercise: a wider first view
+            + [Task.make("deep_ppo", board="8x8x10", steps=tiles["steps"], seed=s, block=1_000, tests=["8x8x10"],
+                         test_episodes=test, audit_games=min(200, test), policy="tiles",
+                         checkpoints=list(tiles["checkpoints"]), cost=tiles["steps"] * 120.0,
+                         label=f"MaskablePPO (the neural bandit's trunk, a logit per tile) on 8x8x10, "
+                               f"{tiles['steps']:,} steps, seed {s}") for s in seeds]
+            + [Task.make("deep_random", board="8x8x10", seed=s, tests=["8x8x10"], test_episodes=test,
+                         audit_games=min(200, test), cost=test * 10.0,
+                         label=f"random valid clicks on the deep-RL test boards, seed {s}") for s in seeds])

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..agents.kinds import Agent, make_agent
+from ..agents.rule_library import book_rules
 from ..game.engine import Setting
 from ..machine import machine
 from ..running.training import KernelCalls, play
@@ -154,7 +155,15 @@ def training_work(info: dict) -> dict:
             "train_updates": int(info["train_updates"]) + sum(int(u) for u in info.get("curriculum_updates", []))}
 
 
-@task_kind("benchmark")
+def _small_benchmark() -> Task:
+    """A small benchmark run: greedy trained 200 games with two checkpoints, scored on beginner and expert."""
+    return Task.make("benchmark", agent="greedy", seed=1, train={"board": "8x8x10", "games": 200, "chunk": 100,
+                                                                 "checkpoints": [100, 200]},
+                     test={"levels": ["beginner", "expert"], "games": [20, 3], "regret_games": [3, 1],
+                           "opening": "reference", "checkpoint_games": 10})
+
+
+@task_kind("benchmark", small=_small_benchmark)
 def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None):
     """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, ``"search"`` (the
     searching solver, :mod:`sweeper.running.search`), an agent spec of
@@ -211,10 +220,10 @@ def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None)
 #: for every agent), boards of them its regret is scored on, and boards of its training level at each checkpoint.
 BENCHMARK_TEST = {"paper": {"games": (10_000, 2_000, 2_000), "regret_games": (200, 100, 50), "checkpoint_games": 1_000},
                   "quick": {"games": (200, 40, 20), "regret_games": (20, 5, 3), "checkpoint_games": 50}}
-#: The table agents of the leaderboard (the paper's, Thompson sampling, the plug-in rules of chapter 13), each
-#: trained on beginner boards for the scale's training length, on the scale's seeds; checkpoints as fractions.
-BENCHMARK_TABLES = {"paper": ("greedy", "egreedy:0.01", "ucb:0.1", "thompson", "rule:decaying-eps:1000",
-                              "rule:softmax:0.05", "rule:ucb1:1"),
+#: The table agents of the leaderboard (the paper's, Thompson sampling, and the plug-in rules the book trains,
+#: :func:`~sweeper.agents.rule_library.book_rules`, read from the rule library), each trained on beginner boards for
+#: the scale's training length, on the scale's seeds; checkpoints as fractions.
+BENCHMARK_TABLES = {"paper": ("greedy", "egreedy:0.01", "ucb:0.1", "thompson", *book_rules()),
                     "quick": ("greedy", "thompson")}
 BENCHMARK_SEEDS = {"paper": (1, 2, 3), "quick": (1, 2)}
 BENCHMARK_CHECKPOINTS = (1 / 100, 3 / 100, 1 / 10, 3 / 10, 1)

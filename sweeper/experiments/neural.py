@@ -20,7 +20,7 @@ from ..machine import machine
 from ..rng import held_out_seed
 from ..running.neural_play import (NeuralLearning, calibration, calibration_table, decision_quality, decisions,
                                    evaluate_neural, learning_curve, replay_views, train_neural)
-from .runner import Output, task_kind
+from .runner import Output, Task, task_kind
 from .stats import wilson
 
 #: The three levels a network is tested on.
@@ -304,4 +304,7 @@ def _tested(t) -> dict:
             "games_per_cpu_second": s["games_per_cpu_second"], "decisions_per_cpu_second": s["decisions_per_cpu_second"]}
 
 
-task_kind("neural_bandit", replay=replay_params, params=NeuralTask)(neural_task)
+task_kind("neural_bandit", replay=replay_params, params=NeuralTask,
+          small=lambda: Task.make("neural_bandit", board="6x6x5", seed=1, games=40, channels=8, layers=1, minibatch=8,
+                                  block=10, checkpoints=[20], tests=["6x6x5"], test_games=10, calibration_games=2,
+                                  mistakes=1))(neural_task)

@@ -65,6 +65,8 @@ TASKS: dict = {}
 #: Per task kind whose runs may stop on a CPU budget: ``replay(params, info, tables) -> extra params``, the
 #: deterministic budgets, read from a stored run, that recompute it (``verify``; ``{}`` when none are needed).
 REPLAYS: dict = {}
+#: Per task kind: a function of no arguments returning a small task of the kind (``task_kind(..., small=...)``).
+SMALL_TASKS: dict = {}
 
 
 #: The parameters every task has that are the runner's, not its kind's: what the progress bar calls the task and
@@ -85,17 +87,28 @@ class _WithParams:
         return self.fn(self.params(**params))
 
 
-def task_kind(name: str, replay=None, params: type | None = None):
+def task_kind(name: str, replay=None, params: type | None = None, small=None):
     """Register a function ``fn(**params) -> Output`` as the task kind ``name`` (and, for a kind whose runs can
     stop on a CPU budget, its ``replay``: see :data:`REPLAYS`). A kind of many parameters takes them as one frozen
     dataclass, ``params``, whose fields are the task's parameters with their defaults: it is then called as
-    ``fn(params(**task_params))``. The kind is called without :data:`RUNNER_PARAMS`."""
+    ``fn(params(**task_params))``. The kind is called without :data:`RUNNER_PARAMS`. ``small``, a function of no
+    arguments, returns a small task of the kind (a few seconds of CPU: :data:`SMALL_TASKS`)."""
     def register(fn):
         TASKS[name] = fn if params is None else _WithParams(fn, params)
         if replay is not None:
             REPLAYS[name] = replay
+        if small is not None:
+            SMALL_TASKS[name] = small
         return fn
     return register
+
+
+def small_task(kind: str) -> "Task":
+    """The small task of ``kind`` that its :func:`task_kind` registration declares (``tests/test_verify.py`` stores
+    one of every kind and verifies it byte for byte)."""
+    if kind not in SMALL_TASKS:
+        raise ValueError(f"task kind {kind!r} declares no small task (task_kind({kind!r}, small=...))")
+    return SMALL_TASKS[kind]()
 
 
 @dataclass(frozen=True)

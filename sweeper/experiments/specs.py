@@ -1,13 +1,18 @@
-"""One spec per table and figure of the paper (Section V), the experiments beyond it, and their task kinds.
+"""One spec per table and figure of the paper (Section V), and the experiments beyond it.
 
 Most experiments are sets of independent *bandit tasks* (:mod:`sweeper.experiments.bandits`): train one agent on
 one or more board settings with one seed, record its learning curve and value table, and optionally test it on other
 boards (10^4 games each, both still learning -- what the paper's code does -- and frozen). Specs share tasks: the
 greedy and UCB(0.1) runs on 8x8x10 serve ``fig:exp_1``, ``fig:exp_2``, ``fig:exp_5``, ``tab:action_cnt`` and the
-first columns of both transfer tables.
+first columns of both transfer tables. The other task kinds live in modules of their own, each with the builder of
+its tasks (:func:`register_kinds` finds them): ``player`` (:mod:`~sweeper.experiments.players`), ``audit``,
+``regret``, ``paper_code`` (``audits``, ``regret_runs``, ``replays``), ``benchmark`` (``leaderboard``, which also
+builds the leaderboard's tasks), ``neural_bandit`` (``neural``; its specs: ``neural_runs``) and the deep-RL kinds
+(``deep_rl``, with the tasks of ``ext:deep_rl``).
 
-Scales: ``paper`` (10^6 training games, 10^4 test games) and ``quick`` (2*10^4 and 10^3: a smoke run of every spec
-for the tests). Seeds: the paper reports one run per agent; ``seeds`` adds independent repetitions.
+Scales (:mod:`~sweeper.experiments.scales`): ``paper`` (10^6 training games, 10^4 test games) and ``quick`` (2*10^4
+and 10^3: a smoke run of every spec for the tests). Seeds: the paper reports one run per agent; ``seeds`` adds
+independent repetitions.
 
 ``python -m sweeper reproduce [ID ...] [--scale paper|quick] [--workers N] [--dask ADDRESS]``
 runs specs through :mod:`sweeper.experiments.runner`.
@@ -15,38 +20,26 @@ runs specs through :mod:`sweeper.experiments.runner`.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-from ..agents.kinds import make_agent
-from ..game.engine import Setting
-from ..rng import FROZEN_SEED, held_out_seed
+from ..agents.rule_library import book_rules
+from .audits import audit_spec_task, audit_task  # noqa: F401  (the specs' names since before)
 from .bandits import BanditTask, Evaluation, bandit, bandit_task, block_curve  # noqa: F401  (the specs' task)
-from .runner import Output, Task, task_kind
-from ..running.training import play, warm_up
+from .deep_rl import DEEP_RL_STEPS, DEEP_RL_TILES, deep_rl_tasks  # noqa: F401
+from .leaderboard import (BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_tasks, benchmark_search_tasks,
+                          benchmark_tasks, fresh_tasks)
+from . import neural_runs
+from .neural_runs import NEURAL_SPECS, averaged_tasks
+from .players import player, player_task  # noqa: F401
+from .regret_runs import regret_spec_task, regret_task, window_checksum  # noqa: F401
+from .replays import PAPER_CODE_EPISODES, paper_code, paper_code_task, paper_code_tasks  # noqa: F401
+from .runner import TASKS, Task
+from .scales import LEVEL, SCALES, STANDARD_TESTS, Scale  # noqa: F401
 
-STANDARD_TESTS = ("8x8x10", "16x16x40", "16x30x99")
-LEVEL = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
-
-
-@dataclass(frozen=True)
-class Scale:
-    name: str
-    train: int        # training games per run
-    test: int         # test games per test board
-    block: int        # games per learning-curve point
-    heat_train: int   # training games per heatmap cell
-    heat_block: int
-
-
-SCALES = {
-    # heatmap cells: the paper does not state their training length; 2*10^5 games per cell keeps the
-    # 120 cells within a 2-core budget (see the book's chapter on tinkering with the game)
-    "paper": Scale("paper", 1_000_000, 10_000, 10_000, 200_000, 20_000),
-    "quick": Scale("quick", 20_000, 1_000, 2_000, 2_000, 1_000),
-}
 
 #: Seeds of the seed bands: five independent runs at paper scale, two at quick scale (the tests).
 BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
@@ -54,178 +47,6 @@ BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
 BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq", "ext:regret", "ext:paper_code",
                "ext:benchmark", "ext:benchmark_fresh", "ext:benchmark_search")
-
-
-@task_kind("player")
-def player_task(player: str, board: str, episodes: int, seed: int, opening: str = "reference",
-                guess: str = "fewest") -> Output:
-    """``episodes`` games of the exact-probability ``solver`` (guessing by ``guess``) or the ``random`` player."""
-    from ..running.players import play_random, play_solver
-    kw = {"guess": guess} if player == "solver" else {}
-    fn = {"solver": play_solver, "random": play_random}[player]
-    fn("3x3x1", 1, **kw)  # compile outside the timing
-    r = fn(board, episodes, seed=seed, opening=opening, **kw)
-    out = Output(tables={"games": pd.DataFrame({"won": r["won"], "decisions": r["decisions"],
-                                                "revealed": r["revealed"], "guesses": r["guesses"]})})
-    out.info.update(wins=int(r["won"].sum()), games=episodes, win_rate=float(r["won"].mean()),
-                    seconds=r["seconds"], games_per_second=episodes / r["seconds"] if r["seconds"] else None,
-                    fallbacks=int(r["fallbacks"]))
-    return out
-
-
-def player(name, board, episodes, seed, opening, guess="fewest") -> Task:
-    s = Setting.parse(board)
-    cost = episodes * s.tiles / 64 * (3 if name == "solver" else 0.2) * (4 if guess == "pseq" else 1)
-    extra = {"guess": guess} if guess != "fewest" else {}  # the default keeps the ids of earlier runs
-    who = f"{name} (PSEQ)" if guess == "pseq" else name
-    return Task.make("player", player=name, board=board, episodes=episodes, seed=seed, opening=opening,
-                     label=f"{who} on {board} ({opening}) seed {seed}", cost=cost, **extra)
-
-
-@task_kind("audit")
-def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list, audit_episodes: int,
-               opening: str = "reference") -> Output:
-    """Train ``agent`` as :func:`~sweeper.experiments.bandits.bandit_task` does (same seed, same agent, the same
-    warm-up), then audit it frozen against the exact probabilities (:func:`sweeper.running.belief.audit`) on each
-    of ``audits``, ``audit_episodes`` games each, seed ``seed * 1000 + 1 + i`` (the test boards of the bandit
-    task)."""
-    from ..running.belief import EPS, audit
-    ag = make_agent(agent)
-    warm = warm_up(ag, boards[0])
-    run = play(ag, boards, episodes, seed, learn=True, progress=False)
-    out = Output()
-    out.info.update(win_rate=run.win_rate, games=len(run.records), train_seconds=run.seconds, compile_seconds=warm)
-    games, calib, dec = [], [], []
-    for i, board in enumerate(audits):
-        a = audit(ag, board, audit_episodes, held_out_seed(seed, i), opening=opening)
-        games.append(a.games.drop(columns="game").assign(board=board))
-        for which in ("chosen", "all"):
-            calib.append(a.calibration(which).assign(board=board, which=which))
-        d = a.decisions
-        p = d["clicked_exact"]
-        guess = (p > EPS) & (p < 1 - EPS)
-        dec.append(pd.DataFrame({"board": [board], "decisions": [len(d)], "safe_known": [int(d["safe_known"].sum())],
-                                 "clicked_known_mine": [int((p >= 1 - EPS).sum())], "guesses": [int(guess.sum())],
-                                 "guesses_with_safe_known": [int((guess & d["safe_known"]).sum())]}))
-        out.info[f"audit_seconds_{board}"] = a.seconds
-        out.info[f"fallbacks_{board}"] = a.fallbacks
-    out.tables["games"] = pd.concat(games, ignore_index=True)
-    out.tables["calibration"] = pd.concat(calib, ignore_index=True)
-    out.tables["decisions"] = pd.concat(dec, ignore_index=True)
-    return out
-
-
-@task_kind("regret")
-def regret_task(agent: str, board: str, episodes: int, seed: int, block: int, window: str | None = None,
-                frozen: int = 0) -> Output:
-    """Train ``agent`` on ``board`` (the games of :func:`~sweeper.experiments.bandits.bandit_task` with the same seed) and score every
-    decision against the exact one-step oracle (:func:`sweeper.running.regret.regret`): per block of
-    ``block`` games, the wins, decisions and regret, split against the best window agent whose table's checksum
-    is ``window`` (the package's table for the board; None: the board has none, no split). With ``frozen``
-    games, the trained agent then plays that many frozen games (seed ``seed + FROZEN_SEED``), scored the same
-    way (table ``frozen``: their sums)."""
-    from ..running.regret import regret
-    table = _best_window(board, window)
-    r = regret(make_agent(agent), board, episodes, seed, window=table if table is not None else None)
-    out = Output(tables={"blocks": r.blocks(block)})
-    out.info.update(wins=r.run.wins, games=len(r.games), win_rate=r.run.win_rate, seconds=r.run.seconds,
-                    decisions=int(r.games["decisions"].sum()), regret=r.total, fallbacks=r.fallbacks,
-                    games_per_second=len(r.games) / r.run.seconds if r.run.seconds else None)
-    if table is not None:
-        out.info.update(gap=float(r.games["gap"].sum()), learning=float(r.games["learning"].sum()))
-    if frozen:
-        f = regret(r.agent, board, frozen, seed + FROZEN_SEED, learn=False,
-                   window=table if table is not None else None)
-        out.tables["frozen"] = f.blocks(frozen)
-    return out
-
-
-def _best_window(board: str, checksum: str | None):
-    """The package's best-window table of ``board``, checked against the checksum a task names."""
-    from ..agents import best_window as bw
-    path = bw.default_path(board)
-    if checksum is None:
-        if path.exists():
-            raise ValueError(f"the package has a best-window table for {board}: the task must name its checksum")
-        return None
-    if not path.exists() or bw.BestWindow.checksum(path) != checksum:
-        raise ValueError(f"the best-window table of {board} is not the one this task names ({checksum[:12]}...); "
-                         f"rerun `python -m sweeper best-window --board {board}` or update the specs")
-    return bw.BestWindow.load(path)
-
-
-def window_checksum(board: str) -> str | None:
-    """The checksum of the package's best-window table of ``board`` (None: the package has none)."""
-    from ..agents import best_window as bw
-    path = bw.default_path(board)
-    return bw.BestWindow.checksum(path) if path.exists() else None
-
-
-def regret_spec_task(agent, board, episodes, seed, block, frozen: int = 0) -> Task:
-    s = Setting.parse(board)
-    cost = (episodes + frozen) * s.tiles / 64 * (25 if s.tiles <= 64 else 50)
-    return Task.make("regret", agent=agent, board=board, episodes=episodes, seed=seed, block=block,
-                     window=window_checksum(board), frozen=frozen,
-                     label=f"regret of {agent} on {board}, {episodes:,} games, seed {seed}"
-                           + (f", then {frozen:,} frozen games" if frozen else ""), cost=cost)
-
-
-def audit_spec_task(agent, sc, seed) -> Task:
-    cost = sc.train * (4 if agent.startswith("thompson") else 1.2) + sc.test * 40
-    return Task.make("audit", agent=agent, boards=["8x8x10"], episodes=sc.train, seed=seed,
-                     audits=list(STANDARD_TESTS), audit_episodes=sc.test, opening="reference",
-                     label=f"audit of {agent} trained on 8x8x10 seed {seed}", cost=cost)
-
-@task_kind("paper_code")
-def paper_code_task(file: str, episodes: int, block: int) -> Output:
-    """The paper's published code on one file of recorded games (:func:`sweeper.experiments.paper.paper_code_games`),
-    its first ``episodes`` games: table ``paper_code``, that program's learning curve per block of ``block`` games
-    (cumulative wins, decisions, actions recorded), read from the file; table ``curve``, our agent of the same
-    spec fed the same layouts in the same order (as :func:`~sweeper.experiments.bandits.bandit_task` records it); and in ``info`` whether the
-    two played the same games (``identical_games``: games where win, decisions and actions recorded all agree;
-    ``first_difference``: the first game where one does not, or None)."""
-    from .paper import PAPER_CODE_GAMES, paper_code_games
-    spec, board, _ = PAPER_CODE_GAMES[file]
-    data = paper_code_games(file)
-    if not 1 <= episodes <= len(data["won"]):
-        raise ValueError(f"{file} has {len(data['won']):,} games; asked for {episodes:,}")
-    theirs = {k: data[k][:episodes] for k in ("won", "plays", "actions")}
-    run = play(make_agent(spec), board, episodes, layouts=list(data["layouts"][:episodes]), opening="reference",
-               progress=False)
-    rec = run.records
-    same = ((rec["won"].to_numpy() == theirs["won"]) & (rec["decisions"].to_numpy() == theirs["plays"])
-            & (rec["actions_recorded"].to_numpy() == theirs["actions"]))
-    ends = np.minimum(np.arange(block, episodes + block, block), episodes)
-    theirs_curve = pd.DataFrame({"episode": ends, "cum_wins": np.cumsum(theirs["won"])[ends - 1],
-                                 "cum_decisions": np.cumsum(theirs["plays"])[ends - 1],
-                                 "actions_recorded": theirs["actions"][ends - 1]})
-    theirs_curve["cum_win_rate"] = theirs_curve["cum_wins"] / theirs_curve["episode"]
-    out = Output(tables={"paper_code": theirs_curve, "curve": block_curve(rec, block)})
-    out.info.update(board=board, agent=spec, games=episodes, wins=int(theirs["won"].sum()),
-                    actions_recorded=int(theirs["actions"][-1]), decisions=int(theirs["plays"].sum()),
-                    our_wins=run.wins, identical_games=int(same.sum()),
-                    first_difference=None if same.all() else int(np.argmin(same)), seconds=run.seconds)
-    return out
-
-
-def paper_code(file: str, episodes: int, block: int) -> Task:
-    from .paper import PAPER_CODE_GAMES
-    spec, board, _ = PAPER_CODE_GAMES[file]
-    return Task.make("paper_code", file=file, episodes=episodes, block=block,
-                     label=f"the paper's code, {spec} on {board}: {episodes:,} recorded games replayed",
-                     cost=episodes * Setting.parse(board).tiles / 64)
-
-
-#: Games of the paper's published code per file, Table II's boards: the files hold 10^5 (the first of Table II's
-#: training lengths); a scale replays its training length or all of them, whichever is fewer.
-PAPER_CODE_EPISODES = 100_000
-
-
-def paper_code_tasks(sc, seeds):
-    """Table II's bandit column as the paper's published code plays it (the files' layouts fix the games:
-    ``seeds`` do not apply)."""
-    from .paper import TABLE2_PAPER_CODE
-    return [paper_code(f, min(sc.train, PAPER_CODE_EPISODES), sc.block) for f in TABLE2_PAPER_CODE.values()]
 
 
 # ------------------------------------------------------------------ the specs --
@@ -361,8 +182,9 @@ def regret_tasks(sc, seeds):
     return tasks
 
 
-#: Plug-in rules (sweeper.agents.rule_library) beside the built-in agents, in the chapter "Write your own bandit".
-OWN_RULE_AGENTS = ("rule:decaying-eps:1000", "rule:softmax:0.05", "rule:ucb1:1")
+#: Plug-in rules beside the built-in agents, in the chapter "Write your own bandit": the rules the book trains, read
+#: from the rule library (:data:`~sweeper.agents.rule_library.BOOK_RULES`; the leaderboard reads the same list).
+OWN_RULE_AGENTS = book_rules()
 
 
 #: Other readings of two agents the paper describes in one sentence each (book chapters 5 and 7). Its no-flags
@@ -381,43 +203,6 @@ def readings_tasks(sc, seeds):
 
 #: The published solver's settings we play (its first-click rules; the first click in the corner).
 PSEQ_OPENINGS = ("safe", "zero")
-
-
-#: The CNN policy's training budgets in environment steps per scale: at paper scale about 6 minutes of one CPU core
-#: on this machine class (about 160 steps per CPU second, measured by the stored runs; a budget of 360,000 steps,
-#: about 37 minutes each, was dropped before its runs were made); ``ext:deep_rl`` needs the extra ``deep``.
-DEEP_RL_STEPS = {"paper": (60_000,), "quick": (2_048,)}
-
-
-#: The per-tile policy's budget (the neural bandit's trunk and a logit per tile, ``policy="tiles"``): environment
-#: steps and the checkpoints tested on the way, chosen from its measured speed (about 106 steps per CPU second on
-#: this machine class) to match the neural bandit's checkpoints at about 2.5, 8 and 25 CPU minutes on beginner.
-DEEP_RL_TILES = {"paper": {"steps": 160_000, "checkpoints": (16_000, 48_000)},
-                 "quick": {"steps": 1_024, "checkpoints": (512,)}}
-
-
-def deep_rl_tasks(sc, seeds):
-    from .deep_rl import deep_ppo_task  # noqa: F401  (registers the task kind; torch is imported only to run it)
-    test = sc.test // 10 if sc.name == "paper" else 50
-    def task(steps, seed, kernel=3):
-        extra = {} if kernel == 3 else {"kernel": kernel}  # the default keeps the ids of the first runs
-        return Task.make("deep_ppo", board="8x8x10", steps=steps, seed=seed, block=1_000, tests=["8x8x10"],
-                         test_episodes=test, audit_games=min(200, test), cost=steps * 20.0,
-                         label=f"MaskablePPO (CNN{'' if kernel == 3 else f', first kernel {kernel}'}) on 8x8x10, "
-                               f"{steps:,} steps, seed {seed}",
-                         **extra)
-
-    shortest, tiles = DEEP_RL_STEPS[sc.name][0], DEEP_RL_TILES[sc.name]
-    return ([task(steps, s) for steps in DEEP_RL_STEPS[sc.name] for s in seeds]
-            + [task(shortest, s, kernel=5) for s in seeds]  # the chapter's exercise: a wider first view
-            + [Task.make("deep_ppo", board="8x8x10", steps=tiles["steps"], seed=s, block=1_000, tests=["8x8x10"],
-                         test_episodes=test, audit_games=min(200, test), policy="tiles",
-                         checkpoints=list(tiles["checkpoints"]), cost=tiles["steps"] * 120.0,
-                         label=f"MaskablePPO (the neural bandit's trunk, a logit per tile) on 8x8x10, "
-                               f"{tiles['steps']:,} steps, seed {s}") for s in seeds]
-            + [Task.make("deep_random", board="8x8x10", seed=s, tests=["8x8x10"], test_episodes=test,
-                         audit_games=min(200, test), cost=test * 10.0,
-                         label=f"random valid clicks on the deep-RL test boards, seed {s}") for s in seeds])
 
 
 def pseq_tasks(sc, seeds):
@@ -515,36 +300,24 @@ def all_tasks(ids=None, scale="paper", seeds=(1,)) -> list[Task]:
 
 
 def register_kinds() -> list[str]:
-    """Register every task kind of the experiments and return their names: :mod:`~sweeper.experiments.bandits`'
-    (``bandit``), this module's (``player``, ``audit``, ``regret``, ``paper_code``),
-    :mod:`~sweeper.experiments.leaderboard`'s (``benchmark``), :mod:`~sweeper.experiments.neural`'s
-    (``neural_bandit``) and :mod:`~sweeper.experiments.deep_rl`'s (``deep_ppo``, ``deep_random``). What recomputes
-    a stored run from its ``meta.json`` alone (``python -m sweeper verify``) calls it; importing those modules
-    imports no torch (only running a deep task does)."""
-    from . import deep_rl, neural  # noqa: F401  (they register their kinds with @task_kind)
-    from .runner import TASKS
-    missing = sorted(set(KINDS) - set(TASKS))
-    if missing:  # a kind renamed or moved without this list: verify could not recompute its runs
-        raise AssertionError(f"task kinds {missing} are not registered by the modules register_kinds imports")
-    return sorted(KINDS)
-
-
-#: The task kinds of the experiments (:func:`register_kinds`).
-KINDS = ("bandit", "player", "audit", "regret", "paper_code", "neural_bandit", "deep_ppo", "deep_random", "benchmark")
-
-
-# --------------------------------------------------------------- the neural bandit --
-# ext:neural (the three levels), ext:neural_beginner ... and ext:neural_levers: sweeper/experiments/neural_runs.py
+    """Register every task kind of the experiments and return their names, sorted: the kinds that the modules of
+    :mod:`sweeper.experiments` register with :func:`~sweeper.experiments.runner.task_kind` (each module is
+    imported; a new kind in a module of its own is found with no list to update). What recomputes a stored run from
+    its ``meta.json`` alone (``python -m sweeper verify``) calls it; importing those modules imports no torch (only
+    running a deep task does)."""
+    package = __name__.rpartition(".")[0]
+    for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
+        importlib.import_module(f"{package}.{module.name}")
+    return sorted(k for k, fn in TASKS.items() if getattr(fn, "fn", fn).__module__.startswith(package + "."))
 
 
 # ------------------------------------------------------------ the benchmark --
-# ext:benchmark, ext:benchmark_neural(_symmetric): their task kind lives in sweeper/experiments/leaderboard.py
-from .leaderboard import BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_tasks, benchmark_tasks  # noqa: E402
+# ext:benchmark and the specs that score on its boards: their task kind and builders live in
+# sweeper/experiments/leaderboard.py
 
 
 def _averaged():
     """The networks of ``ext:neural_expert_averaged`` (paper scale, the leaderboard's seeds)."""
-    from .neural_runs import averaged_tasks
     return averaged_tasks(SCALES["paper"], BENCHMARK_SEEDS["paper"])
 
 
@@ -553,7 +326,6 @@ def _benchmark_networks(networks: str, symmetric: bool = False):
     :mod:`~sweeper.experiments.neural_runs`: ``level_tasks``, ``ext:neural``; ``work_tasks``, ``ext:neural_work``),
     at paper scale and on the leaderboard's seeds, on the benchmark's boards."""
     def build(sc, seeds):
-        from . import neural_runs
         return benchmark_neural_tasks(sc, getattr(neural_runs, networks)(SCALES["paper"], BENCHMARK_SEEDS["paper"]),
                                       symmetric)
     return build
@@ -594,7 +366,6 @@ def _fresh(deep: bool):
     """The builder of the leaderboard's runs again on fresh boards: every entry of ``ext:benchmark``; with ``deep``,
     at paper scale, the book's networks (as trained and symmetric) and the PPO policies (read from their runs)."""
     def build(sc, seeds):
-        from .leaderboard import fresh_tasks
         if not deep:
             return fresh_tasks(sc, benchmark_tasks(sc, seeds))
         if sc.name != "paper":
@@ -618,12 +389,10 @@ EXTRA_SPECS["ext:benchmark_ppo"] = Spec(
     "MaskablePPO with the per-tile policy and with the CNN policy, trained on beginner for the deep-RL chapter's "
     "budgets on three seeds, scored on the benchmark's beginner suite; each run keeps its policy as a plain-data "
     "file (needs `make deep`).", benchmark_ppo_tasks)
-from .leaderboard import benchmark_search_tasks  # noqa: E402
 EXTRA_SPECS["ext:benchmark_search"] = Spec(
     "ext:benchmark_search", "The benchmark: the searching solver beside the one-step solver",
     "The searching solver (exact probabilities, guesses by a look-ahead over the numbers a click can reveal, an exact "
     "endgame search) and the one-step solver on every board of every suite (each level under each opening of the "
     "engine's table).",
     benchmark_search_tasks)
-from .neural_runs import NEURAL_SPECS  # noqa: E402
 EXTRA_SPECS.update({i: Spec(i, title, text, build) for i, title, text, build in NEURAL_SPECS})
