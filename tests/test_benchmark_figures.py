@@ -294,3 +294,30 @@ def test_the_forest_plot_draws_every_entry_its_interval_and_its_seeds():
     assert numbers["mark"]["type"] == "text" and numbers["mark"]["fontSize"] >= bc.FONT
     assert plot["height"] == bc.ROW * len(rows)
     assert "win rate on the first 100 beginner boards" in json.dumps(spec)
+
+
+
+def test_how_to_read_the_verdicts_counts_them_and_states_their_power():
+    import re
+
+    from sweeper.experiments.stats import compare_seeds, seed_half_width, seeds_to_resolve
+    runs = made_bench(networks=False)
+    lines, text = bf.verdicts(runs), bf.verdicts_read(runs)
+    n = len(lines)
+    assert n == 1 and text.startswith("This is one verdict at 95%: were the two learners alike")
+    two = made_bench(networks=False, ppo=True)
+    m = len(bf.verdicts(two))
+    assert m > 1 and bf.verdicts_read(two).startswith(f"These are {m} verdicts at 95% each.")
+    assert f"at least one of the {m} with a chance of up to {1 - 0.95 ** m:.0%}" in bf.verdicts_read(two)
+    greedy = bf.outcomes(runs["games"], "greedy table", "beginner")
+    s = runs["scores"]
+    others = [w for w, k in s[s["level"] == "beginner"].groupby("label")["seed"].nunique().items()
+              if k >= 2 and w != "greedy table"]
+    halves = [(c["high"] - c["low"]) / 2 for c in (compare_seeds(bf.outcomes(runs["games"], w, "beginner"), greedy)
+                                                    for w in others)]
+    typical = sorted(halves)[len(halves) // 2] if len(halves) % 2 else sum(sorted(halves)[len(halves) // 2 - 1:
+                                                                                      len(halves) // 2 + 1]) / 2
+    assert f"half-widths of {min(halves):.3f} to {max(halves):.3f} (typically {typical:.3f}" in text
+    need = seeds_to_resolve(typical / seed_half_width(1.0, 3), 0.01)
+    assert f"needs about {need} seeds a side" in text
+    assert bf.verdicts_read(runs, against="nobody") == ""

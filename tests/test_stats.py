@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as np
+
 import pytest
 
 from sweeper.experiments.stats import best_of, mann_whitney, wilson
@@ -172,3 +174,20 @@ def test_the_bootstrap_interval_of_a_ratio_over_boards():
     assert all(math.isnan(v) for v in bootstrap_ratio([0.0, 0.0], [0, 0]))
     with pytest.raises(ValueError, match="bootstrap_ratio"):
         bootstrap_ratio([1.0], [-1])
+
+
+def test_the_half_width_of_a_seed_level_difference_and_the_seeds_it_takes():
+    from scipy import stats as ss
+    from sweeper.experiments.stats import seed_half_width, seeds_to_resolve
+    assert seed_half_width(0.01, 3) == pytest.approx(ss.t.ppf(0.975, 4) * 0.01 * (2 / 3) ** 0.5)
+    # the same as Welch's interval of two samples with the same spread
+    a, b = np.array([0.70, 0.71, 0.72]), np.array([0.60, 0.61, 0.62])
+    half = ss.t.ppf(0.975, 4) * np.sqrt(a.var(ddof=1) / 3 + b.var(ddof=1) / 3)
+    assert seed_half_width(a.std(ddof=1), 3) == pytest.approx(half)
+    n = seeds_to_resolve(0.01, 0.01)
+    assert seed_half_width(0.01, n) <= 0.01 < seed_half_width(0.01, n - 1)
+    assert seeds_to_resolve(0.0, 0.01) == 2 and seeds_to_resolve(1.0, 1e-6, most=50) is None
+    for bad in [lambda: seed_half_width(0.01, 1), lambda: seed_half_width(float("nan"), 3),
+                lambda: seeds_to_resolve(0.01, 0), lambda: seed_half_width(0.01, 3, confidence=float("nan"))]:
+        with pytest.raises(ValueError):
+            bad()

@@ -193,6 +193,26 @@ def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float
     return float(v.mean()), float(v.mean() - half), float(v.mean() + half)
 
 
+def seed_half_width(spread: float, seeds: int, confidence: float = 0.95) -> float:
+    """The half-width of the t-interval for the difference of two learners' mean rates over ``seeds`` seeds each,
+    when the seeds of either differ with standard deviation ``spread`` (pooled variances, ``2 * seeds - 2`` degrees
+    of freedom; Welch's interval, which the verdicts use, is this wide when the two spreads are equal)."""
+    confidence = check_confidence(confidence)
+    if not (isinstance(seeds, (int, np.integer)) and seeds >= 2) or not (np.isfinite(spread) and spread >= 0):
+        raise ValueError(f"seed_half_width needs 2 or more seeds and a finite spread >= 0, got {seeds!r}, {spread!r}")
+    return float(_scipy_stats().t.ppf(0.5 + confidence / 2, 2 * seeds - 2) * spread * math.sqrt(2 / seeds))
+
+
+def seeds_to_resolve(spread: float, difference: float, confidence: float = 0.95, most: int = 10_000) -> int | None:
+    """The fewest seeds a side whose :func:`seed_half_width` is at most ``difference`` (None beyond ``most``)."""
+    if not (np.isfinite(difference) and difference > 0):
+        raise ValueError(f"seeds_to_resolve needs a difference > 0, got {difference!r}")
+    for n in range(2, most + 1):
+        if seed_half_width(spread, n, confidence) <= difference:
+            return n
+    return None
+
+
 def _z(confidence: float) -> float:
     return float(_scipy_stats().norm.ppf(0.5 + confidence / 2))
 

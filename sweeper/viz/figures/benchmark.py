@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...experiments import specs as ex
-from ...experiments.stats import SEED_METHOD, compare_seeds, seed_summary
+from ...experiments.stats import SEED_METHOD, compare_seeds, seed_half_width, seed_summary, seeds_to_resolve
 from ...experiments.reproduce import store_for
 from .results import ensure_spec, scale
 
@@ -419,6 +419,35 @@ def verdicts(runs: dict, level: str = "beginner", against: str = "greedy table")
     if against not in seeds or seeds[against] < 2:
         return [f"The {against} has fewer than two seeds on {level}: no seed-level verdict against it."]
     return [verdict(runs, who, against, level) for who in seeds.index if who != against and seeds[who] >= 2]
+
+
+def verdicts_read(runs: dict, level: str = "beginner", against: str = "greedy table", resolve: float = 0.01) -> str:
+    """How to read the verdicts of :func:`verdicts`: one sentence on multiplicity (how many verdicts at 95% each)
+    and one on power: the half-widths of the verdicts' intervals, the spread of seeds a typical one implies (equal
+    spreads on both sides), and the seeds a side that would make an interval of half-width ``resolve``."""
+    s = runs["scores"][runs["scores"]["level"] == level]
+    seeds = s.groupby("label")["seed"].nunique()
+    others = [w for w in seeds.index if w != against and seeds[w] >= 2]
+    if against not in seeds or seeds[against] < 2 or not others:
+        return ""
+    games = outcomes(runs["games"], against, level)
+    halves = [(c["high"] - c["low"]) / 2 for c in (compare_seeds(outcomes(runs["games"], w, level), games)
+                                                    for w in others)]
+    n, k, typical = len(others), int(seeds[against]), float(np.median(halves))
+    spread = typical / seed_half_width(1.0, k)  # the spread a side that gives the typical half-width
+    need = seeds_to_resolve(spread, resolve)
+    many = (f"These are {n} verdicts at 95% each. If no learner differed from the {against}, each verdict would "
+            f"still say \"more than\" or \"less than\" with a chance of 5%, and at least one of the {n} with a chance "
+            f"of up to {1 - 0.95 ** n:.0%} (were they independent; they share the {against}'s seeds), so a single "
+            f"verdict near the edge of its interval is weak evidence; holding each to 1 - 0.05/{n} (Bonferroni) "
+            f"guards the whole list.") if n > 1 else (
+            f"This is one verdict at 95%: were the two learners alike, it would still say \"more than\" or \"less "
+            f"than\" with a chance of 5%.")
+    return (many + f" What a verdict can resolve is set by the seeds: with {k} seeds a side the "
+            f"intervals above have half-widths of {min(halves):.3f} to {max(halves):.3f} (typically {typical:.3f}, "
+            f"as if each learner's seeds differed by {spread:.3f}); an interval of half-width {resolve}, which tells a "
+            f"true difference of {resolve} from none about half the time, needs about "
+            f"{need if need else 'more than 10,000'} seeds a side at that spread.")
 
 
 def own_policy_sentence(own: dict, runs: dict) -> str:
