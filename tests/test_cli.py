@@ -300,15 +300,15 @@ def test_the_games_per_second_leave_out_compiling(argv, tmp_path):
 
 
 WARM_TASK = WARM_PROBE + """
-from sweeper.experiments import bandits, specs
+from sweeper.experiments import audits, bandits
 
-bandits.play, bandits.evaluate, specs.play = timed(bandits.play), timed(bandits.evaluate), timed(specs.play)
+bandits.play, bandits.evaluate, audits.play = timed(bandits.play), timed(bandits.evaluate), timed(audits.play)
 kind = sys.argv[1]
 if kind == "bandit":
     out = bandits.bandit_task(bandits.BanditTask("ucb:0.1", ["6x6x5", "7x7x6"], 200, 1, tests=["8x8x10"],
                                                  test_episodes=50))
 else:
-    out = specs.audit_task("greedy", ["6x6x5"], 200, 1, audits=["6x6x5"], audit_episodes=5)
+    out = audits.audit_task("greedy", ["6x6x5"], 200, 1, audits=["6x6x5"], audit_episodes=5)
 print(json.dumps({"kernels loaded while timed": len(during), "compile_seconds": out.info["compile_seconds"] > 0}))
 """
 
