@@ -10,14 +10,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...agents.rule_library import rule_title
 from ...experiments import specs as ex
 from ...running.regret import cumulative
 from . import results as figures
 
-#: Short labels of the chapter's agents.
-LABELS = {"greedy": "greedy", "egreedy:0.01": "ε-greedy (0.01)", "ucb:0.1": "UCB (c = 0.1)",
-          "thompson": "Thompson", "rule:ucb1:1": "UCB1 (plug-in)", "rule:softmax:0.05": "softmax (plug-in)",
-          "rule:decaying-eps:1000": "decaying ε (plug-in)"}
+#: Short labels of the chapter's agents: the built-in agents', and every plug-in rule of the experiment and of the
+#: book's rules named by its title in the rule library (:func:`~sweeper.agents.rule_library.rule_title`).
+LABELS = {"greedy": "greedy", "egreedy:0.01": "ε-greedy (0.01)", "ucb:0.1": "UCB (c = 0.1)", "thompson": "Thompson",
+          **{a: f"{rule_title(a)} (plug-in)" for a in (*ex.REGRET_AGENTS, *ex.OWN_RULE_AGENTS) if a.startswith("rule:")}}
 
 
 def _tasks():
