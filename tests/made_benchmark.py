@@ -23,7 +23,8 @@ def bench_output(agent, seed, kind, wins_by_level, boards=(100, 20, 20), train_b
         w = wins_by_level.get(level, 0)
         won = np.r_[np.ones(w, int), np.zeros(n - w, int)]
         scores.append({"level": level, "wins": w, "games": n, "win_rate": w / n, "safe_revealed": 0.9,
-                       "decisions": 10 * n, "regret_games": min(n, 20), "regret_per_decision": 0.001})
+                       "decisions": 10 * n, "regret_games": min(n, 20), "regret_decisions": 10 * min(n, 20),
+                       "regret_per_decision": 0.001})
         games.append(pd.DataFrame({"level": level, "board": np.arange(n), "won": won, "revealed": 0.9, "clicks": 10}))
     info = {"agent": agent, "kind": kind, "machine": {"cpu": "a CPU"},
             "test_cpu_seconds": {"beginner": 0.01, "intermediate": 0.01, "expert": 0.01},

@@ -10,7 +10,7 @@ from sweeper.experiments.leaderboard import FRESH_SEED, STORED_PPO, fresh_tasks
 from sweeper.experiments.runner import Task, execute
 from sweeper.viz.figures import benchmark as bf, fresh as ff
 
-from made_benchmark import bench_output
+from made_benchmark import bench_output, made_bench
 
 
 def _fresh(agent, seed, wins, regret=0.01, boards=50):
@@ -101,3 +101,11 @@ def test_a_stored_ppo_run_that_is_missing_is_a_clear_error():
     from sweeper.experiments.leaderboard import _trained
     with pytest.raises(ValueError, match="no stored run benchmark/0000000000000000 with a file policy.npz"):
         _trained(f"{STORED_PPO}benchmark/0000000000000000", 1, {})
+
+
+def test_the_oracle_note_reads_the_solvers_rows():
+    runs = made_bench(networks=False)
+    text = ff.oracle_note(runs)
+    assert "it still loses 12 of the 100 beginner boards (12.0%)" in text  # the made solver wins 88 of 100
+    assert "searching solver" not in text  # no such entry among the made runs
+    assert "scored on the first 20 / 20 / 20 boards of the beginner / intermediate / expert suites" in text

@@ -1,6 +1,7 @@
 """The leaderboard page's fresh boards: every entry's score on the public suite beside its score on boards dealt at
 scoring time from one seed that no public suite uses (the stored runs of ``ext:benchmark_fresh``), so that a score
-resting on knowledge of the public boards shows, and each entry's regret per decision with an interval.
+resting on knowledge of the public boards shows, and each entry's regret per decision with an interval; and what
+that regret's one-step oracle measures (:func:`oracle_note`).
 
 Nothing here computes a result: the functions read stored runs, or take the frames
 :func:`~sweeper.viz.figures.benchmark.benchmark_runs` gives, so a test can hand them made ones.
@@ -145,3 +146,34 @@ def fresh_sentence(c: pd.DataFrame) -> str:
 __all__ = ["SPEC", "DEEP_SPEC", "FLAG_MARGIN", "fresh_outputs", "fresh_frames", "fresh_comparison", "fresh_table",
            "fresh_caption",
            "fresh_sentence"]
+
+
+def oracle_note(runs: dict, level: str = "beginner") -> str:
+    """What the regret's oracle measures, from the leaderboard's runs (``runs``:
+    :func:`~sweeper.viz.figures.benchmark.benchmark_runs`): it is one-step, so the exact solver's regret is 0 by
+    construction while it still loses boards, and the searching solver pays regret and wins more; and the boards
+    and decisions the regret rests on, level by level."""
+    s = runs["scores"]
+    at = s[s["level"] == level].drop_duplicates("label").set_index("label")
+    solver = at.loc["exact solver"]
+    text = (f"The oracle is *one-step*: it grades each click against the safest tile on offer at that moment, not "
+            f"against the best way to play the rest of the game. The exact solver always clicks a safest tile, so "
+            f"its regret is 0 by construction, and it still loses {solver['games'] - solver['wins']:,} of the "
+            f"{solver['games']:,} {level} boards ({1 - solver['win_rate']:.1%}), each lost on a guess where every tile on offer "
+            f"had some risk.")
+    if "searching solver" in at.index:
+        search = at.loc["searching solver"]
+        text += (f" The searching solver of [How good can it get?](11_how_good.html) sometimes takes a tile the "
+                 f"oracle calls riskier, for what its click will reveal: it pays a regret of "
+                 f"{search['regret_per_decision']:.6f} per decision and wins {search['win_rate']:.3f} against the "
+                 f"exact solver's {solver['win_rate']:.3f} on the same boards. Regret per decision measures each "
+                 f"click against the safest, not the plan; a learner's regret above 0 is what it leaves beside the "
+                 f"safest tile, and a better plan could still beat the solver.")
+    per = s.drop_duplicates("level").set_index("level")
+    boards = " / ".join(f"{int(per.loc[lv, 'regret_games']):,}" for lv in per.index)
+    decisions = " / ".join(f"{int(per.loc[lv, 'regret_decisions']):,}" for lv in per.index)
+    return text + (f" The regret is scored on the first {boards} boards of the {' / '.join(per.index)} suites, fewer "
+                   f"than the win rate, since the oracle computes the exact probability of every covered tile before "
+                   f"every click, played through the Gymnasium environment; those boards hold many decisions each "
+                   f"(the exact solver made {decisions} there); the section on fresh boards below gives each "
+                   f"entry's regret an interval.")
