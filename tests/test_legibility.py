@@ -13,7 +13,7 @@ import pytest
 from sweeper.game.grid import COVERED, FLAG
 from sweeper.viz import figures, paper_charts
 from sweeper.viz.board_charts import (FLAG_Y, MIN_FONT, PROB_CELL_PX, PROB_FONT, PROB_FOOT, TILE_FONT, board_chart,
-                                      cell_px, pattern_chart, replay_chart)
+                                      cell_px, pattern_atlas, pattern_chart, replay_chart)
 from sweeper.viz.explorers import (explorer_pages, game_stepper_chart, pattern_explorer_chart, pattern_explorer_data,
                                    plural, recorded_games)
 from sweeper.viz.offline import SLIDER_ENDS, slider_max
@@ -93,6 +93,7 @@ def _board_specs(small_agent):
             "board": board_chart(view).to_dict(),
             "replay": replay_chart(ep).to_dict(),
             "pattern chart": pattern_chart(keys[:12], q[:12], n[:12]).to_dict(),
+            "pattern atlas": pattern_atlas(small_agent, top=12).to_dict(),
             "pattern explorer": pattern_explorer_chart(small_agent, top=12, pages=3).to_dict()}
 
 
@@ -118,9 +119,78 @@ def test_the_book_s_result_charts_draw_no_text_below_11_px():
         "own rules": paper_charts.fig_exp_1_band(figures.own_rule_band()[0]),
     }
     charts["loss causes"] = paper_charts.loss_causes(figures.belief()["losses"])
+    cal = figures.belief()["calibration"]
+    charts["calibration"] = paper_charts.calibration(cal[cal["which"] == "chosen"], "chosen actions")
+    charts.update({"Fig. 7, one seed": paper_charts.fig_exp_1(figures.fig_exp_1()),
+                   "Fig. 8, one seed": paper_charts.fig_exp_2(figures.fig_exp_2()),
+                   "Fig. 11, one seed": paper_charts.fig_exp_6(figures.fig_exp_6()),
+                   "Fig. 12, one seed": paper_charts.fig_exp_7(figures.fig_exp_7())})
+    from sweeper.viz import regret_charts as rc
+    from sweeper.viz.figures import regret as rf
+    charts.update({"regret": rc.curves_chart(rf.bands(), "decisions"),
+                   "regret parts": rc.parts_chart(rf.bands(column="gap"), rf.bands(column="learning")),
+                   "trade-off": rc.tradeoff_chart(rf.tradeoff())})
     for name, chart in charts.items():
         sizes = text_sizes(chart.to_dict())
         assert not sizes or min(sizes) >= MIN_FONT, (name, sorted(set(sizes)))
+
+
+def _stored(build):
+    """``build()``, or the test skipped with the message that names the missing runs (paper scale only)."""
+    try:
+        return build()
+    except ValueError as exc:
+        pytest.skip(str(exc))
+
+
+def test_the_neural_and_deep_rl_charts_draw_no_text_below_11_px():
+    """The neural bandit's charts and the deep-RL chapter's, from the stored paper-scale runs they read (the networks
+    of ``ext:neural``: the same charts as the book's networks)."""
+    from sweeper.viz import neural_charts as nc
+    from sweeper.viz.figures import deep, neural as nf
+    runs = _stored(lambda: nf.neural_runs(recipe="cpu"))
+    players = nf.comparison_players(nf.yardstick(), boards=int(runs["checkpoints"]["test_games"].iloc[0]))
+    druns = _stored(deep.deep_runs)
+    charts = {"checkpoints": nc.checkpoints_chart(runs["checkpoints"], players, nf.TARGETS),
+              "network calibration": nc.calibration_chart(nf.calibration(runs)),
+              "mistake": nc.mistake_chart(next(nf.worst_mistakes(runs["mistakes"]).iterrows())[1]),
+              "deep RL": paper_charts.deep_rl_curves(deep.mean_curves(druns["curves"], deep.greedy_run())),
+              "signal": nc.signal_chart(deep.signal_points(druns["checkpoints"], runs["checkpoints"]))}
+    for name, chart in charts.items():
+        sizes = text_sizes(chart.to_dict())
+        assert not sizes or min(sizes) >= MIN_FONT, (name, sorted(set(sizes)))
+
+
+def drawn_charts(source: str) -> set:
+    """The charts of the package (``module.function``) that the tests in ``source`` call: through a module imported
+    from :mod:`sweeper.viz` (``paper_charts.how_good(...)``, ``bc.cost_chart(...)``) or a function imported from one
+    (``board_chart(...)``)."""
+    import ast
+    modules, functions, drawn = {}, {}, set()
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "sweeper.viz":
+            modules.update({a.asname or a.name: a.name for a in node.names})
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sweeper.viz."):
+            functions.update({a.asname or a.name: f"{node.module.split('.')[-1]}.{a.name}" for a in node.names})
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            if node.func.value.id in modules:
+                drawn.add(f"{modules[node.func.value.id]}.{node.func.attr}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+            drawn.add(functions[node.func.id])
+    return drawn
+
+
+def test_every_chart_of_the_package_is_checked_here():
+    """The charts are not listed by hand: :func:`sweeper.viz.chart_functions` finds every chart function of the
+    package's modules, and each must be drawn by a test of this file (a new chart fails here until it is)."""
+    from pathlib import Path
+    from sweeper.viz import chart_functions
+    charts = chart_functions()
+    assert {"paper_charts.how_good", "board_charts.board_chart", "benchmark_charts.forest_chart"} <= set(charts)
+    missing = sorted(set(charts) - drawn_charts(Path(__file__).read_text()))
+    assert not missing, f"charts no test of tests/test_legibility.py draws: {missing}"
 
 
 def guide_sizes(spec) -> list:
