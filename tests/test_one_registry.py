@@ -1,0 +1,112 @@
+"""Issue 64: one registry. A rule, an opening, a task kind and a chart are each added in one place, in a scratch copy
+of the package, and every consumer sees them with no second edit: the runner's kinds and the small task that
+``tests/test_verify.py`` verifies, the leaderboard's agents, chapter 13's rules, the regret chapter's labels, the
+benchmark's suites and the command line's openings, and the charts ``tests/test_legibility.py`` must draw."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import sweeper
+
+PACKAGE = Path(sweeper.__file__).resolve().parent
+
+RULE = '''
+def optimistic(q, n, t, params, rng):
+    """Greedy, but an unseen action (N = 0) counts as |Q| = params[0]; flag when Q >= 0."""
+    best, pick = -1.0, 0
+    for i in range(q.shape[0]):
+        v = params[0] if n[i] == 0 else abs(q[i])
+        if v > best:
+            best, pick = v, i
+    return pick, q[pick] >= 0.0
+
+
+optimistic_nb = njit(cache=True)(optimistic)
+
+
+def optimistic_rule(c: float = 0.5, compiled: bool = True) -> Rule:
+    c = _positive("c", c, "rule optimistic")
+    return Rule(optimistic_nb if compiled else optimistic, {"c": c}, name="optimistic", library=True,
+                compile=compiled)
+
+
+'''
+
+KIND = '''"""A task kind of the guide's example."""
+
+from .runner import Output, Task, task_kind
+
+
+@task_kind("guide_demo", small=lambda: Task.make("guide_demo", board="4x4x3", games=3))
+def guide_demo(board: str, games: int) -> Output:
+    return Output(info={"board": board, "games": games})
+'''
+
+CHART = '''"""A chart of the guide's example."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+
+def demo_chart(df: pd.DataFrame) -> alt.Chart:
+    return alt.Chart(df).mark_point()
+'''
+
+PROBE = '''
+import json
+from sweeper.experiments import leaderboard, runner, specs, suites
+from sweeper.experiments.specs import EXTRA_SPECS, register_kinds
+from sweeper.viz import chart_functions
+from sweeper.viz.figures import regret
+from sweeper.cli import build_parser
+sub = next(a for a in build_parser()._actions if a.dest == "command")
+train = next(a for a in sub.choices["train"]._actions if a.dest == "opening")
+print(json.dumps({
+    "kinds": register_kinds(), "small": runner.small_task("guide_demo").kind,
+    "leaderboard": leaderboard.BENCHMARK_TABLES["paper"], "own_rule": specs.OWN_RULE_AGENTS,
+    "labels": regret.LABELS, "suites": suites.OPENINGS, "cli": list(train.choices),
+    "search": sorted({t.params["test"]["opening"] for t in EXTRA_SPECS["ext:benchmark_search"].tasks("quick")}),
+    "charts": sorted(chart_functions())}))
+'''
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert text.count(old) == 1, (path, old)
+    path.write_text(text.replace(old, new))
+
+
+def test_a_rule_an_opening_a_kind_and_a_chart_each_added_in_one_place_reach_every_consumer(tmp_path):
+    copy = tmp_path / "sweeper"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    for data in PACKAGE.rglob("data"):  # the package data, read only: linked, not copied
+        if data.is_dir() and "__pycache__" not in data.parts:
+            (copy / data.relative_to(PACKAGE)).symlink_to(data)
+    library = copy / "agents" / "rule_library.py"
+    # the rule: its function and factory, registered in RULES and shown by the book (BOOK_RULES)
+    _edit(library, "#: Named rules for agent specs", RULE + "#: Named rules for agent specs")
+    _edit(library, '"ucb-safest": ucb_safest_rule}', '"ucb-safest": ucb_safest_rule, "optimistic": optimistic_rule}')
+    _edit(library, '"ucb1": "UCB1"}', '"ucb1": "UCB1", "optimistic": "optimism"}')
+    # the opening: one row of the engine's table
+    _edit(copy / "game" / "engine.py", "OPENING_TABLE = (\n",
+          'OPENING_TABLE = (\n    Opening("wide", 2, "the first click (--first, default 0,0) has no mine in its 5x5 square"),\n')
+    # the kind: a module of its own; the chart: a function of a chart module
+    (copy / "experiments" / "guide_demo.py").write_text(KIND)
+    (copy / "viz" / "demo_charts.py").write_text(CHART)
+    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, PYTHONPATH=str(tmp_path)), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "guide_demo" in seen["kinds"] and seen["small"] == "guide_demo"       # verify's kinds and small tasks
+    assert seen["leaderboard"][-1] == "rule:optimistic:0.5" == seen["own_rule"][-1]
+    assert seen["labels"]["rule:optimistic:0.5"] == "optimism (plug-in)"
+    assert "wide" in seen["suites"] and "wide" in seen["cli"] and "wide" in seen["search"]
+    assert "demo_charts.demo_chart" in seen["charts"]
+    from test_legibility import drawn_charts   # the legibility test asks for the new chart
+    assert "demo_charts.demo_chart" not in drawn_charts((Path(__file__).parent / "test_legibility.py").read_text())
