@@ -110,3 +110,19 @@ def test_a_rule_an_opening_a_kind_and_a_chart_each_added_in_one_place_reach_ever
     assert "demo_charts.demo_chart" in seen["charts"]
     from test_legibility import drawn_charts   # the legibility test asks for the new chart
     assert "demo_charts.demo_chart" not in drawn_charts((Path(__file__).parent / "test_legibility.py").read_text())
+
+
+def test_the_rule_recipe_gives_the_leaderboard_s_work_of_a_book_rule(monkeypatch):
+    """A rule of ``BOOK_RULES`` joins the leaderboard: the guide's runs and games of ``ext:benchmark`` and
+    ``ext:benchmark_fresh`` are those of the specs (the leaderboard's table agents, with one more rule)."""
+    from sweeper.experiments import leaderboard, specs as ex
+    from sweeper.experiments.reproduce import task_games
+    guide = " ".join((Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text().split())
+    before = {s: {t.id for t in ex.all_tasks([s])} for s in ("ext:benchmark", "ext:benchmark_fresh")}
+    tables = leaderboard.BENCHMARK_TABLES
+    monkeypatch.setattr(leaderboard, "BENCHMARK_TABLES", {**tables, "paper": (*tables["paper"], "rule:softmax:0.2")})
+    for spec, old in before.items():
+        new = [t for t in ex.all_tasks([spec]) if t.id not in old]
+        assert f"{len(new)} runs to `{spec}` ({sum(task_games(t) for t in new):,} games" in guide or \
+            f"{len(new)} to `{spec}` ({sum(task_games(t) for t in new):,} games" in guide, spec
+    assert "`python -m sweeper reproduce ext:benchmark ext:benchmark_fresh --workers 2`" in guide
