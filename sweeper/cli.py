@@ -114,7 +114,8 @@ def _add_common(p):
     p.add_argument("--opening", default="reference", choices=[o.name for o in engine.OPENING_TABLE],
                    help="how a game starts: " + "; ".join(f"{o.name}: {o.help}" for o in engine.OPENING_TABLE))
     p.add_argument("--first", default=None, help="first click ROW,COL for the openings " + ", ".join(
-        o.name for o in engine.OPENING_TABLE if o.takes_first) + " (default 0,0; an error with the others)")
+        o.name for o in engine.OPENING_TABLE if o.takes_first) + f" (default {engine.first_default_text(False)}; an error "
+        "with the others)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON line at the end")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -228,11 +229,13 @@ def _verify_command(sub) -> None:
 
 
 def _suite_openings() -> str:
-    """The benchmark's openings for its help, from the engine's table (its first click is 0,0: no ``--first``)."""
-    said = lambda g: ("the first click, at 0,0, has no mine in " + (  # noqa: E731
-        "it" if g == 0 else f"its {2 * g + 1}x{2 * g + 1} square") if g >= 0 else
+    """The benchmark's openings for its help, from the engine's table (each clicks its row's first click, 0,0 in the
+    corner: no ``--first``)."""
+    at = {"corner": "at 0,0", "centre": "in the centre"}
+    said = lambda o: (f"the first click, {at[o.first]}, has no mine in " + (  # noqa: E731
+        "it" if o.guard == 0 else f"its {2 * o.guard + 1}x{2 * o.guard + 1} square") if o.guard >= 0 else
         "mines uniform; the game opens a tile of its own (the paper's code)")
-    return "; ".join(f"{o.name}: {said(o.guard)}" for o in engine.OPENING_TABLE)
+    return "; ".join(f"{o.name}: {said(o)}" for o in engine.OPENING_TABLE)
 
 
 def _benchmark_command(sub) -> None:

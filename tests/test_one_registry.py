@@ -126,3 +126,28 @@ def test_the_rule_recipe_gives_the_leaderboard_s_work_of_a_book_rule(monkeypatch
         assert f"{len(new)} runs to `{spec}` ({sum(task_games(t) for t in new):,} games" in guide or \
             f"{len(new)} to `{spec}` ({sum(task_games(t) for t in new):,} games" in guide, spec
     assert "`python -m sweeper reproduce ext:benchmark ext:benchmark_fresh --workers 2`" in guide
+
+
+def test_an_opening_s_first_click_is_a_column_of_its_row(monkeypatch):
+    """Issue 64, item 6: a first click in the centre is one row of the table (``first="centre"``): the game, a given
+    layout's check, the suites and the help texts follow it; the rows that name none click the corner, (0, 0)."""
+    from sweeper import Game
+    from sweeper.cli import build_parser
+    from sweeper.experiments import suites
+    from sweeper.game import engine
+    assert {o.first for o in engine.OPENING_TABLE} == {"corner"}
+    row = engine.Opening("middle", 1, "the first click (--first, default the centre) is a 0", first="centre")
+    monkeypatch.setattr(engine, "OPENING_TABLE", engine.OPENING_TABLE + (row,))
+    monkeypatch.setattr(suites, "OPENING_TABLE", engine.OPENING_TABLE)  # read when the package is imported
+    for seed in range(20):
+        g = Game("9x9x40", seed=seed, opening="middle")
+        assert not g.mines[3:6, 3:6].any() and g.status != "lost"
+    assert engine.check_opening("middle", engine.Setting.parse("16x30x99"))[1] == (7, 14)
+    assert engine.check_opening("zero", engine.Setting.parse("16x30x99"))[1] == (0, 0)
+    assert suites.first_click("middle", engine.Setting.parse("8x8x10")) == (3, 3)
+    assert engine.first_default_text() == "``(0, 0)``; the centre tile for ``middle``"
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert "the centre tile for middle" in " ".join(sub.choices["train"].format_help().split())
+    import pytest
+    with pytest.raises(ValueError, match="first is one of"):
+        engine.Opening("odd", 1, "help", first="edge")

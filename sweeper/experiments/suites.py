@@ -1,9 +1,9 @@
 """The benchmark's test suites: fixed boards per level and opening, dealt by the engine, stored and checked.
 
 A *suite* is 10,000 mine layouts of one level (beginner 8x8x10, intermediate 16x16x40, expert 16x30x99) under one
-opening of the engine's table (:data:`OPENINGS`; one that takes a first click clicks (0, 0)), dealt by the engine's
-own dealer (``new_game``) from a :mod:`sweeper.rng` stream of its own (:data:`~sweeper.rng.STREAM_SUITES`, one seed
-per suite, :data:`SUITE_SEEDS`). The suites ship with the package as data (``data/suites/``): one ``.npz`` per suite
+opening of the engine's table (:data:`OPENINGS`; one that takes a first click clicks its row's, :func:`first_click`),
+dealt by the engine's own dealer (``new_game``) from a :mod:`sweeper.rng` stream of its own
+(:data:`~sweeper.rng.STREAM_SUITES`, one seed per suite, :data:`SUITE_SEEDS`). The suites ship with the package as data (``data/suites/``): one ``.npz`` per suite
 holding ``mines`` (each layout's tiles row by row, packed eight to a byte by ``numpy.packbits``) and ``shape``
 (games, rows, cols), and ``manifest.json`` naming, per suite, its board, opening, how the first click is made, seed,
 stream, the SHA-256 of its layouts (of the ``uint8`` array ``games x rows x cols``, 1 for a mine) and of its file.
@@ -104,15 +104,18 @@ def level_of(board) -> str:
                      f"not for {setting}")
 
 
-def first_click(opening: str):
-    """The suites' first click under ``opening``: (0, 0) where the opening takes one, else None."""
-    return (0, 0) if next(o for o in OPENING_TABLE if o.name == opening).takes_first else None
+def first_click(opening: str, setting: Setting):
+    """The suites' first click under ``opening`` on ``setting``: its row's (``(0, 0)`` in the corner) where the
+    opening takes one, else None."""
+    row = next(o for o in OPENING_TABLE if o.name == opening)
+    return row.first_click(setting) if row.takes_first else None
 
 
 def _deal(level: str, opening: str, seed: int, games: int, fresh: bool) -> Suite:
     name = suite_name(level, opening)
     games = whole(games, "games", 0)
-    setting, first = Setting.parse(level), first_click(opening)
+    setting = Setting.parse(level)
+    first = first_click(opening, setting)
     board = new_board(setting, opening, first)
     rng = make_state(seed, STREAM_SUITES)
     empty = np.zeros(0, np.uint8)
@@ -318,4 +321,4 @@ def load_suite(level: str, opening: str = "reference", directory=None) -> Suite:
     dealt = deal_suite(level, opening, e["games"])
     if not np.array_equal(dealt.layouts, layouts):
         raise ValueError(f"the suite {path} is not the engine's deal of its seed {e['seed']}: it was changed")
-    return Suite(name, level, s, opening, first_click(opening), e["seed"], layouts)
+    return Suite(name, level, s, opening, first_click(opening, s), e["seed"], layouts)

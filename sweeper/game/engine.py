@@ -50,11 +50,12 @@ class Opening:
     ``name`` what the user types; ``guard`` the tiles kept free of mines around the first click, as a radius: -1
     none (the board is dealt uniformly and the game finds its own first tile to open: the reference opening), 0
     the first tile only, 1 its 3x3 square, r the (2r+1)x(2r+1) square (clipped at the edges); ``help`` one line
-    for the command line and the docs."""
+    for the command line and the docs; ``first`` the first click when none is given (:data:`FIRST_CLICKS`)."""
 
     name: str
     guard: int
     help: str
+    first: str = "corner"
 
     def __post_init__(self):
         """A contributor's row checked where it is written: a name, a whole radius of at least -1, a help line."""
@@ -67,11 +68,22 @@ class Opening:
                              f"click), got {g!r}")
         if not isinstance(self.help, str) or not self.help.strip():
             raise ValueError(f"opening {self.name!r}: help is one line of text for the command line and the docs")
+        if self.first not in FIRST_CLICKS:
+            raise ValueError(f"opening {self.name!r}: first is one of {sorted(FIRST_CLICKS)}, got {self.first!r}")
+
+    def first_click(self, setting: "Setting") -> tuple[int, int]:
+        """The tile this opening clicks first on ``setting`` when none is given (:data:`FIRST_CLICKS`)."""
+        return FIRST_CLICKS[self.first](setting.rows, setting.cols)
 
     @property
     def takes_first(self) -> bool:
         """Whether the opening clicks a tile the user may choose (``first``); the reference opening finds its own."""
         return self.guard >= 0
+
+
+#: Where an opening clicks first when no ``first`` is given (its row's ``first``): the corner, (0, 0), or the centre
+#: tile, ((rows - 1) // 2, (cols - 1) // 2).
+FIRST_CLICKS = {"corner": lambda rows, cols: (0, 0), "centre": lambda rows, cols: ((rows - 1) // 2, (cols - 1) // 2)}
 
 
 #: Every opening the engine knows (the kernels read an opening's ``guard`` from the setting array). Adding a row adds an
@@ -116,12 +128,21 @@ def openings_text(first_only: bool = False) -> str:
     return _names([o.name for o in OPENING_TABLE], "or", quote=True)
 
 
+def first_default_text(literal: bool = True) -> str:
+    """Where the openings that take a first click click when none is given, from the rows' ``first``:
+    ``(0, 0)``, or with an opening of another first click, ``(0, 0); the centre tile for middle``."""
+    rows = [o for o in OPENING_TABLE if o.takes_first]
+    other = [o for o in rows if o.first != "corner"]
+    mark = (lambda s: f"``{s}``") if literal else (lambda s: s)
+    return ("``(0, 0)``" if literal else "0,0") + "".join(f"; the {o.first} tile for {mark(o.name)}" for o in other)
+
+
 def with_openings(obj):
     """Decorator: write the openings of :data:`OPENING_TABLE` into ``obj``'s docstring where it says
     ``{openings}`` or ``{first_openings}`` (:func:`openings_text`); returns ``obj``."""
     if obj.__doc__:
         obj.__doc__ = obj.__doc__.replace("{openings}", openings_text()).replace(
-            "{first_openings}", openings_text(first_only=True))
+            "{first_openings}", openings_text(first_only=True)).replace("{first_default}", first_default_text())
     return obj
 
 
@@ -243,7 +264,7 @@ def check_opening(opening: str, setting: Setting, first=None) -> tuple[Opening, 
     if first is not None and not (isinstance(first, (tuple, list)) and len(first) == 2 and all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in first)):
         raise ValueError(f"first must be a (row, col) pair of integers, got {first!r}")
-    r, c = (0, 0) if first is None else (int(first[0]), int(first[1]))
+    r, c = o.first_click(setting) if first is None else (int(first[0]), int(first[1]))
     if not (0 <= r < setting.rows and 0 <= c < setting.cols):
         raise ValueError(f"first click {(r, c)} is off the {setting.rows}x{setting.cols} board")
     free = _guarded(setting, o, (r, c)).sum()
@@ -485,7 +506,7 @@ class Game:
     opening : str, default "reference"
         The opening move: {openings} (see :mod:`sweeper.game.engine`).
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the {first_openings} openings (default ``(0, 0)``); the
+        ``(row, col)`` of the first click for the {first_openings} openings (default {first_default}); the
         ``reference`` opening takes none.
     mines : numpy.ndarray, optional
         A 2-D boolean (or 0/1) mine layout of the setting's shape and mine count to play instead of a dealt

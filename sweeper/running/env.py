@@ -276,7 +276,7 @@ class MinesweeperEnv(gymnasium.Env):
     opening : str, default "reference"
         {openings}.
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the {first_openings} openings (default ``(0, 0)``).
+        ``(row, col)`` of the first click for the {first_openings} openings (default {first_default}).
     flags : bool, default False
         Whether the action space includes flag toggles.
     rewards : str, mapping or Rewards, default "sparse"

@@ -156,7 +156,7 @@ class Episode:
     opening : str, default "reference"
         The opening: {openings}.
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the {first_openings} openings (default ``(0, 0)``).
+        ``(row, col)`` of the first click for the {first_openings} openings (default {first_default}).
     mines : numpy.ndarray, optional
         A 2-D boolean (or 0/1) mine layout to play instead of the seed's board.
     learn : bool, default True

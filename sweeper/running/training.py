@@ -282,7 +282,7 @@ def play(agent: Agent, boards, episodes: int | None, seed: int = 0, *, learn: bo
     opening : str, default "reference"
         The opening: {openings} (see the book page "The reference rules").
     first : tuple of int, optional
-        ``(row, col)`` of the first click for the {first_openings} openings (default ``(0, 0)``);
+        ``(row, col)`` of the first click for the {first_openings} openings (default {first_default});
         refused with the ``reference`` opening, which opens a tile of its own.
     layouts : list of numpy.ndarray, optional
         2-D boolean mine arrays (or 0/1), one per game, for a single setting; each must have the setting's
