@@ -41,7 +41,7 @@ KIND = '''"""A task kind of the guide's example."""
 from .runner import Output, Task, task_kind
 
 
-@task_kind("guide_demo", small=lambda: Task.make("guide_demo", board="4x4x3", games=3))
+@task_kind("guide_demo", small=lambda: Task.make("guide_demo", board="4x4x3", games=3), games=lambda p: p["games"])
 def guide_demo(board: str, games: int) -> Output:
     return Output(info={"board": board, "games": games})
 '''
@@ -69,6 +69,7 @@ sub = next(a for a in build_parser()._actions if a.dest == "command")
 train = next(a for a in sub.choices["train"]._actions if a.dest == "opening")
 print(json.dumps({
     "kinds": register_kinds(), "small": runner.small_task("guide_demo").kind,
+    "games": runner.task_games(runner.small_task("guide_demo")),
     "leaderboard": leaderboard.BENCHMARK_TABLES["paper"], "own_rule": specs.OWN_RULE_AGENTS,
     "labels": regret.LABELS, "suites": suites.OPENINGS, "cli": list(train.choices),
     "search": sorted({t.params["test"]["opening"] for t in EXTRA_SPECS["ext:benchmark_search"].tasks("quick")}),
@@ -104,6 +105,7 @@ def test_a_rule_an_opening_a_kind_and_a_chart_each_added_in_one_place_reach_ever
     assert out.returncode == 0, out.stderr[-3000:]
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert "guide_demo" in seen["kinds"] and seen["small"] == "guide_demo"       # verify's kinds and small tasks
+    assert seen["games"] == 3                                                     # reproduce --list counts its games
     assert seen["leaderboard"][-1] == "rule:optimistic:0.5" == seen["own_rule"][-1]
     assert seen["labels"]["rule:optimistic:0.5"] == "optimism (plug-in)"
     assert "wide" in seen["suites"] and "wide" in seen["cli"] and "wide" in seen["search"]

@@ -17,7 +17,7 @@ def _small():
     return audit_spec_task("greedy", Scale("tiny", 300, 20, 100, 0, 0), 1)
 
 
-@task_kind("audit", small=_small)
+@task_kind("audit", small=_small, games=lambda p: p["episodes"] + p["audit_episodes"] * len(p["audits"]))
 def audit_task(agent: str, boards: list, episodes: int, seed: int, audits: list, audit_episodes: int,
                opening: str = "reference") -> Output:
     """Train ``agent`` as :func:`~sweeper.experiments.bandits.bandit_task` does (same seed, same agent, the same

@@ -118,7 +118,14 @@ def _test_games(ag, task: BanditTask, i: int, board: str, info: dict) -> list:
     return frames
 
 
-task_kind("bandit", params=BanditTask,
+def bandit_games(p: dict) -> int:
+    """A bandit task's games: its training, and its test games, frozen once per test opening, else frozen and still
+    learning."""
+    return p["episodes"] * len(p["boards"]) + p["test_episodes"] * len(p["tests"]) * (
+        len(p.get("test_openings", ())) or 2)
+
+
+task_kind("bandit", params=BanditTask, games=bandit_games,
           small=lambda: bandit("greedy", "4x4x3", 300, 1, block=100, tests=Evaluation(["4x4x3"], 20)))(bandit_task)
 
 

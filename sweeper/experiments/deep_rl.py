@@ -424,8 +424,9 @@ def train_ppo(board: str, steps: int, seed: int, policy: str = "tiles", kernel: 
                                     "train_cpu_seconds": cpu, "arrays": arrays}
 
 
-@task_kind("deep_random", small=lambda: Task.make("deep_random", board="8x8x10", seed=1, tests=["8x8x10"],
-                                                  test_episodes=5, audit_games=2))
+@task_kind("deep_random", games=lambda p: p["test_episodes"],
+           small=lambda: Task.make("deep_random", board="8x8x10", seed=1, tests=["8x8x10"], test_episodes=5,
+                                   audit_games=2))
 def deep_random_task(board: str, seed: int, tests=("8x8x10",), test_episodes: int = 1_000,
                      audit_games: int = 200) -> Output:
     """The floor of the deep-RL chapter: uniformly random valid clicks on the test boards of ``deep_ppo`` tasks

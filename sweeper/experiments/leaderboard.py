@@ -163,7 +163,17 @@ def _small_benchmark() -> Task:
                            "opening": "reference", "checkpoint_games": 10})
 
 
-@task_kind("benchmark", small=_small_benchmark)
+def benchmark_games(p: dict) -> int | None:
+    """A benchmark run's games: its training, its boards and regret boards, and its checkpoints' boards; None for a
+    PPO policy's (environment steps)."""
+    test, train = p["test"], p.get("train") or {}
+    if "steps" in train:
+        return None
+    checks = 0 if test.get("fresh") is not None else len(train.get("checkpoints", ())) * test["checkpoint_games"]
+    return train.get("games", 0) + sum(test["games"]) + sum(test["regret_games"]) + checks
+
+
+@task_kind("benchmark", small=_small_benchmark, games=benchmark_games)
 def benchmark_task(agent: str, seed: int, test: dict, train: dict | None = None):
     """One stored benchmark run (task kind ``benchmark``): ``agent`` (``"solver"``, ``"random"``, ``"search"`` (the
     searching solver, :mod:`sweeper.running.search`), an agent spec of

@@ -9,7 +9,7 @@ from ..game.engine import Setting
 from .runner import Output, Task, task_kind
 
 
-@task_kind("player", small=lambda: player("solver", "8x8x10", 20, 1, "reference"))
+@task_kind("player", games=lambda p: p["episodes"], small=lambda: player("solver", "8x8x10", 20, 1, "reference"))
 def player_task(player: str, board: str, episodes: int, seed: int, opening: str = "reference",
                 guess: str = "fewest") -> Output:
     """``episodes`` games of the exact-probability ``solver`` (guessing by ``guess``) or the ``random`` player."""

@@ -9,7 +9,8 @@ from ..rng import FROZEN_SEED
 from .runner import Output, Task, task_kind
 
 
-@task_kind("regret", small=lambda: regret_spec_task("greedy", "8x8x10", 200, 1, 100, frozen=20))
+@task_kind("regret", games=lambda p: p["episodes"] + p.get("frozen", 0),
+           small=lambda: regret_spec_task("greedy", "8x8x10", 200, 1, 100, frozen=20))
 def regret_task(agent: str, board: str, episodes: int, seed: int, block: int, window: str | None = None,
                 frozen: int = 0) -> Output:
     """Train ``agent`` on ``board`` (the games of :func:`~sweeper.experiments.bandits.bandit_task` with the same seed) and score every

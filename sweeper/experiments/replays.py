@@ -13,7 +13,7 @@ from .bandits import block_curve
 from .runner import Output, Task, task_kind
 
 
-@task_kind("paper_code", small=lambda: paper_code("greedy-4x4x3", 300, 100))
+@task_kind("paper_code", games=lambda p: p["episodes"], small=lambda: paper_code("greedy-4x4x3", 300, 100))
 def paper_code_task(file: str, episodes: int, block: int) -> Output:
     """The paper's published code on one file of recorded games (:func:`sweeper.experiments.paper.paper_code_games`),
     its first ``episodes`` games: table ``paper_code``, that program's learning curve per block of ``block`` games

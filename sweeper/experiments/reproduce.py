@@ -42,7 +42,7 @@ import pandas as pd
 from ..experiments import specs as ex
 from .paper import PAPER_ALIAS, PAPER_BOLD, paper_results
 from ..version import BEHAVIOUR_VERSION
-from .runner import Store, sha256_hex, meta_checksum, run_tasks
+from .runner import Store, sha256_hex, meta_checksum, run_tasks, task_games  # noqa: F401  (task_games: as before)
 from .stats import best_of, wilson
 
 REPO = Path(__file__).resolve().parents[2]
@@ -272,29 +272,6 @@ def removal_command(store: Store) -> str:
     """How to remove a stored run of ``store``: ``git rm -r`` in the committed ``results/``, else ``rm -r``."""
     committed = Path(store.root).resolve().is_relative_to(REPO / "results")
     return f"{'git rm -r' if committed else 'rm -r'} {_shown(store.root)}/KIND/ID"
-
-
-def task_games(task) -> int | None:
-    """The games a task plays, training, tests and checkpoints included, from its parameters; None for work counted
-    otherwise (a network's budget of decisions, PPO's environment steps) and for a kind not named here (a new kind
-    adds its games here, so that ``reproduce --list`` counts them)."""
-    p = task.params
-    if task.kind == "bandit":  # test games: frozen once per test opening, else frozen and still learning
-        return p["episodes"] * len(p["boards"]) + p["test_episodes"] * len(p["tests"]) * (
-            len(p.get("test_openings", ())) or 2)
-    if task.kind in ("player", "paper_code"):
-        return p["episodes"]
-    if task.kind == "regret":
-        return p["episodes"] + p.get("frozen", 0)
-    if task.kind == "audit":
-        return p["episodes"] + p["audit_episodes"] * len(p["audits"])
-    if task.kind == "deep_random":
-        return p["test_episodes"]
-    if task.kind == "benchmark" and "steps" not in (p.get("train") or {}):
-        test, train = p["test"], p.get("train") or {}
-        checks = 0 if test.get("fresh") is not None else len(train.get("checkpoints", ())) * test["checkpoint_games"]
-        return train.get("games", 0) + sum(test["games"]) + sum(test["regret_games"]) + checks
-    return None
 
 
 def _games(tasks) -> str:

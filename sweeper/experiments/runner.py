@@ -67,6 +67,8 @@ TASKS: dict = {}
 REPLAYS: dict = {}
 #: Per task kind: a function of no arguments returning a small task of the kind (``task_kind(..., small=...)``).
 SMALL_TASKS: dict = {}
+#: Per task kind: a function of a task's parameters returning the games it plays (``task_kind(..., games=...)``).
+GAMES: dict = {}
 
 
 #: The parameters every task has that are the runner's, not its kind's: what the progress bar calls the task and
@@ -87,20 +89,31 @@ class _WithParams:
         return self.fn(self.params(**params))
 
 
-def task_kind(name: str, replay=None, params: type | None = None, small=None):
+def task_kind(name: str, replay=None, params: type | None = None, small=None, games=None):
     """Register a function ``fn(**params) -> Output`` as the task kind ``name`` (and, for a kind whose runs can
     stop on a CPU budget, its ``replay``: see :data:`REPLAYS`). A kind of many parameters takes them as one frozen
     dataclass, ``params``, whose fields are the task's parameters with their defaults: it is then called as
     ``fn(params(**task_params))``. The kind is called without :data:`RUNNER_PARAMS`. ``small``, a function of no
-    arguments, returns a small task of the kind (a few seconds of CPU: :data:`SMALL_TASKS`)."""
+    arguments, returns a small task of the kind (a few seconds of CPU: :data:`SMALL_TASKS`); ``games``, a function
+    of a task's parameters, the games it plays (:func:`task_games`)."""
     def register(fn):
         TASKS[name] = fn if params is None else _WithParams(fn, params)
         if replay is not None:
             REPLAYS[name] = replay
         if small is not None:
             SMALL_TASKS[name] = small
+        if games is not None:
+            GAMES[name] = games
         return fn
     return register
+
+
+def task_games(task: "Task") -> int | None:
+    """The games a task plays, training, tests and checkpoints included, from its parameters, as its kind declares
+    them (``task_kind(NAME, games=...)``); None for work counted otherwise (a network's budget of decisions, PPO's
+    environment steps) and for a kind that declares none."""
+    count = GAMES.get(task.kind)
+    return None if count is None else count(task.params)
 
 
 def small_task(kind: str) -> "Task":

@@ -3,8 +3,8 @@
 A *suite* is 10,000 mine layouts of one level (beginner 8x8x10, intermediate 16x16x40, expert 16x30x99) under one
 opening of the engine's table (:data:`OPENINGS`; one that takes a first click clicks its row's, :func:`first_click`),
 dealt by the engine's own dealer (``new_game``) from a :mod:`sweeper.rng` stream of its own
-(:data:`~sweeper.rng.STREAM_SUITES`, one seed per suite, :data:`SUITE_SEEDS`). The suites ship with the package as data (``data/suites/``): one ``.npz`` per suite
-holding ``mines`` (each layout's tiles row by row, packed eight to a byte by ``numpy.packbits``) and ``shape``
+(:data:`~sweeper.rng.STREAM_SUITES`, one seed per suite, :data:`SUITE_SEEDS`). The suites ship with the package as
+data (``data/suites/``): one ``.npz`` per suite holding ``mines`` (each layout's tiles row by row, packed eight to a byte by ``numpy.packbits``) and ``shape``
 (games, rows, cols), and ``manifest.json`` naming, per suite, its board, opening, how the first click is made, seed,
 stream, the SHA-256 of its layouts (of the ``uint8`` array ``games x rows x cols``, 1 for a mine) and of its file.
 They can be read without this package::
