@@ -168,7 +168,7 @@ def test_the_cost_chart_names_few_series_the_paper_s_agent_alone():
     named = pts.drop_duplicates("label").set_index("label")["series"]
     assert named["greedy table"] == "greedy table" and named["network (beg.)"] == "network (beg.)"
     assert {named[w] for w in ("UCB table", "Thompson table", "ε-greedy table")} == {"3 other table agents"}
-    assert {named[w] for w in ("softmax rule", "UCB1 rule", "decaying-ε rule")} == {"3 plug-in rules"}
+    assert {named[w] for w in ("softmax rule", "UCB1 rule", "decaying ε rule")} == {"3 plug-in rules"}
     assert named["PPO (CNN)"] == "PPO (CNN)"  # two PPO policies: each named
     placed = bc._labels(pts.drop_duplicates("series").assign(label=lambda d: d["series"]), pd.DataFrame(
         columns=["agent", "win_rate"]), pts, 1e2, 1e6)

@@ -12,15 +12,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...agents.rule_library import book_rules, rule_title
 from ...experiments import specs as ex
 from ...experiments.stats import SEED_METHOD, compare_seeds, seed_half_width, seed_summary, seeds_to_resolve
 from ...experiments.reproduce import store_for
 from .results import ensure_spec, scale
 
 #: How the agents are named on the page (the neural networks are named by the level they were trained on).
+#: The plug-in rules are named from the rule library (its ``BOOK_RULES``: one edit adds a rule everywhere).
 LABELS = {"solver": "exact solver", "search": "searching solver", "random": "random clicks", "greedy": "greedy table",
           "egreedy:0.01": "ε-greedy table", "ucb:0.1": "UCB table", "thompson": "Thompson table",
-          "rule:decaying-eps:1000": "decaying-ε rule", "rule:softmax:0.05": "softmax rule", "rule:ucb1:1": "UCB1 rule",
+          **{spec: f"{rule_title(spec)} rule" for spec in book_rules()},
           "best-window:8x8x10": "best window (beg.)", "best-window:16x16x40": "best window (int.)",
           "ppo:tiles": "PPO (per tile)", "ppo:cnn": "PPO (CNN)"}
 LEVEL_OF = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
@@ -30,8 +32,9 @@ KEY = ("exact solver: the one-step solver, which clicks a safest tile by the exa
        "oracle, so its regret is 0 by construction); searching solver: the same probabilities, guesses chosen by "
        "what a click is expected to reveal and an exact endgame search ([How good can it get?](11_how_good.html)), "
        "the ceiling; greedy, ε-greedy (ε = 0.01) and UCB (c = 0.1) tables: the paper's agents; Thompson table: "
-       "Thompson sampling on the same table; decaying-ε, softmax (τ = 0.05) and UCB1 rules: the plug-in rules of the chapter \"Write "
-       "your own bandit\"; best window (beg., int.): the best window agent of beginner or intermediate boards; "
+       "Thompson sampling on the same table; " + ", ".join(f"{rule_title(r)} (`{r}`)" for r in book_rules())
+       + " rules: the plug-in rules of the chapter \"Write your own bandit\", with their default parameters; "
+       "best window (beg., int.): the best window agent of beginner or intermediate boards; "
        "network (beg., int., exp.): the neural bandit trained on that level; network, symmetric: the same network "
        "playing on the mean of its outputs over the board's rotations and reflections, scored on its own level; PPO (per tile) and PPO (CNN): the deep-RL "
        "chapter's two MaskablePPO policies, trained on beginner")
