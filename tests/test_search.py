@@ -17,8 +17,7 @@ from sweeper.running.endgame import endgame_tile, layouts_of
 from sweeper.running.env import MinesweeperEnv
 from sweeper.running.players import play_solver
 from sweeper.running.policies import run_episodes
-from sweeper.running.search import (FIFTY, FLANKS, FLANKS_ADMIT, NEAR, forced_tile, guess_values, pair_share,
-                                    play_search, search_policy)
+from sweeper.running.search import forced_tile, guess_values, play_search, search_policy
 
 
 def _neighbours(i, R, C):
@@ -52,43 +51,18 @@ def _all_layouts(view, K):
 
 # ------------------------------------------------------- slow readable references --
 
-def _reference_share(view, K, lays, r, c, most):
-    """Tile (r, c)'s 50/50 share by its meaning, from the layouts: the share of layouts in which, for an orthogonal
-    neighbour d, every tile next to exactly one of the two is a mine, (r, c) is a mine and d is safe; counted for the
-    pairs whose flank tiles are all covered (or off the board), at most ``most`` of them not certain mines, neither
-    tile a certain one; summed over d and capped at min(P, 1 - P)."""
-    R, C = view.shape
-    i = r * C + c
-    p = sum(m[i] for m in lays) / len(lays)
-    tot = 0.0
-    for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-        j = a * C + b
-        if not (0 <= a < R and 0 <= b < C) or view[a, b] != COVERED or all(m[j] for m in lays) or p >= 1:
-            continue
-        flank = (set(_neighbours(i, R, C)) ^ set(_neighbours(j, R, C))) - {i, j}
-        if any(view.ravel()[f] != COVERED for f in flank):
-            continue
-        if sum(not all(m[f] for m in lays) for f in flank) > most or sum(
-                not all(m[f] for m in lays) for f in flank) + 1 > K:
-            continue
-        tot += sum(m[i] and not m[j] and all(m[f] for f in flank) for m in lays) / len(lays)
-    return min(tot, p, 1 - p)
-
-
 def _reference_values(view, K, margin, blend):
-    """The score of every candidate, computed from the public probabilities and layout counts and the layouts
-    themselves, whether it is alive (can show more than one number) and its expected clears."""
+    """The look-ahead value of every candidate, computed from the public probabilities and layout counts, and
+    whether it is alive (can show more than one number)."""
     R, C = view.shape
     p = mine_probabilities(view, K)
     low = np.nanmin(p)
     z = count_layouts(view, K)
-    _, lays = _all_layouts(view, K)
     out = {}
     for r, c in zip(*np.nonzero(view == COVERED)):
-        admitted = p[r, c] - _reference_share(view, K, lays, r, c, FLANKS_ADMIT) <= low + margin + 1e-12
-        if not (p[r, c] < 1 and (p[r, c] <= low + margin + 1e-12 or admitted)):
+        if not (p[r, c] < 1 and p[r, c] <= low + margin + 1e-12):
             continue
-        total = clears = 0.0
+        total = 0.0
         shows = 0
         covered = sum(view[a, b] == COVERED for a in range(max(r - 1, 0), min(r + 2, R))
                       for b in range(max(c - 1, 0), min(c + 2, C))) - 1
@@ -108,9 +82,7 @@ def _reference_values(view, K, margin, blend):
             else:
                 nxt = (1 - blend) * (1.0 - rest[0]) + blend * (1.0 - rest[1])
             total += n / z * nxt
-            clears += n / z * sum(x == 0.0 for x in rest)
-        share = _reference_share(view, K, lays, r, c, FLANKS)
-        out[r * C + c] = (total * (1 + FIFTY * share / (1 - p[r, c])), shows > 1, clears)
+        out[r * C + c] = (total, shows > 1)
     return out
 
 
@@ -161,15 +133,13 @@ def test_guess_values_match_the_reference(seed):
         if (prob[tiles][padded[tiles] == COVERED] == 0).any():
             continue  # a turn with a certain tile: no guess
         for margin, blend in ((0.0, 0.0), (0.1, 0.2)):
-            cand, val, alive, clears = guess_values(padded, tiles, prob, off8, K, budget, margin, lz[0], blend)
+            cand, val, alive = guess_values(padded, tiles, prob, off8, K, budget, margin, lz[0], blend)
             ref = _reference_values(view, 5, margin, blend)
-            got = {int((x // 7 - 1) * 5 + x % 7 - 1): (float(v), bool(a), float(e))
-                   for x, v, a, e in zip(cand, val, alive, clears)}
+            got = {int((x // 7 - 1) * 5 + x % 7 - 1): (float(v), bool(a)) for x, v, a in zip(cand, val, alive)}
             assert got.keys() == ref.keys()
             for k in ref:
                 assert got[k][0] == pytest.approx(ref[k][0], abs=1e-9)
                 assert got[k][1] == ref[k][1]
-                assert got[k][2] == pytest.approx(ref[k][2], abs=1e-9)
             checked += 1
     assert checked >= 10
 
@@ -237,7 +207,7 @@ def test_a_dead_tile_and_a_forced_fifty_fifty():
     lz = np.zeros(1)
     from sweeper.game.probability import analyse_counted
     analyse_counted(padded, tiles, off8, K, budget, prob, lz)
-    cand, val, alive, _ = guess_values(padded, tiles, prob, off8, K, budget, 0.05, lz[0], 0.0)
+    cand, val, alive = guess_values(padded, tiles, prob, off8, K, budget, 0.05, lz[0], 0.0)
     assert len(cand) == 2 and not alive.any()  # each shows 1 if safe
     assert forced_tile(padded, tiles, prob, off8, K, budget, lz[0], 0.0) == cand[0]
 
@@ -256,47 +226,15 @@ def test_the_guess_is_a_live_tile_when_one_is_on_offer():
         p = prob[tiles][padded[tiles] == COVERED]
         if not (p < 1).any() or (p == 0).any():
             continue  # no guess to make
-        cand, val, alive, clears = guess_values(padded, tiles, prob, off8, K, budget, 0.05, lz[0], 0.0)
+        cand, val, alive = guess_values(padded, tiles, prob, off8, K, budget, 0.05, lz[0], 0.0)
         pick = search_tile(padded, tiles, prob, off8, K, budget, 0.05, lz[0], 0.0)
         i = list(cand).index(pick)
-        eligible = alive if alive.any() else np.ones(len(cand), bool)
-        near = eligible & (val >= val[eligible].max() - NEAR)
-        assert near[i] and clears[i] >= clears[near].max() - 1e-9  # the most expected clears near the best score
-        mixed += alive.any() and not alive.all()
+        if alive.any():
+            assert alive[i] and val[i] >= val[alive].max() - 1e-12
+            mixed += not alive.all()
+        else:
+            assert val[i] >= val.max() - 1e-12
     assert mixed >= 5, mixed
-
-
-def test_fifty_fifty_shares_match_brute_force():
-    rng = np.random.default_rng(5)
-    nonzero = 0
-    for _ in range(60):
-        view = _random_view(rng, 4, 5, 5, 0.4)
-        if not (view == COVERED).any():
-            continue
-        padded, tiles, off8, K, budget = prepared_view(view, 5, 10 ** 6)
-        prob = np.full(padded.shape[0], np.nan)
-        lz = np.zeros(1)
-        from sweeper.game.probability import analyse_counted
-        analyse_counted(padded, tiles, off8, K, budget, prob, lz)
-        _, lays = _all_layouts(view, 5)
-        hyp = padded.copy()
-        scratch = (hyp, np.empty(padded.shape[0]), np.zeros(1), np.full(8, np.nan))
-        for r, c in zip(*np.nonzero(view == COVERED)):
-            for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if not (0 <= a < 4 and 0 <= b < 5):
-                    continue
-                got = pair_share(padded, tiles, off8, K, budget, prob, (r + 1) * 7 + c + 1, (a + 1) * 7 + b + 1, 8,
-                                 lz[0], scratch)
-                assert (hyp == padded).all()  # left as it was
-                flank = (set(_neighbours(r * 5 + c, 4, 5)) ^ set(_neighbours(a * 5 + b, 4, 5))) - {r * 5 + c,
-                                                                                                   a * 5 + b}
-                want = 0.0
-                if view[a, b] == COVERED and all(view.ravel()[f] == COVERED for f in flank) and \
-                        prob[(r + 1) * 7 + c + 1] < 1 and prob[(a + 1) * 7 + b + 1] < 1:
-                    want = sum(m[r * 5 + c] and not m[a * 5 + b] and all(m[f] for f in flank) for m in lays) / len(lays)
-                assert got == pytest.approx(want, abs=1e-12)
-                nonzero += want > 0
-    assert nonzero >= 10, nonzero
 
 
 def test_layouts_and_endgame_match_brute_force():

@@ -6,27 +6,27 @@ then every covered tile of probability 0 clicked in row-major order) and differs
 
 1. An *unavoidable* guess first (:func:`forced_tile`): the covered neighbours of a revealed number, some but not all of
    them mines, that no other click can ever tell apart; they must be guessed anyway, and sooner tells more.
-2. At most ``limit`` layouts: the exact endgame search's guess (:func:`~sweeper.running.endgame.endgame_tile`: the
-   highest chance of winning under the best play), unless the search exceeds its budget.
-3. Else the *candidate* of highest *score* (:func:`guess_values`; a candidate is a covered tile whose probability P,
-   less its *50/50 share* S, is within ``margin`` of the lowest P), a *live* one if any (a *dead* tile, which can show
-   only one number, tells nothing but its own safety, and its click can wait):
+2. At most ``limit`` consistent layouts: the exact endgame search's guess
+   (:func:`~sweeper.running.endgame.endgame_tile`: the highest chance of winning under the best play), unless the
+   search exceeds its budget.
+3. Else among the *candidates*, the covered tiles whose mine probability is within ``margin`` of the lowest, the one of
+   highest *look-ahead value* (:func:`guess_values`), a *live* one if any (a *dead* tile, which can show only one
+   number, tells nothing but its own safety, and its click can wait):
 
-    score(c) = (1 + FIFTY S(c) / (1 - P(c))) x sum over the numbers v c can show of Pr(c safe, shows v) x next(c = v)
+    value(c) = sum over the numbers v that c can show of Pr(c is safe and shows v) x next(view with c = v)
 
-where ``next`` is 1 if the view with ``c`` revealed as ``v`` has a covered tile of probability 0 or no safe tile left,
-else the safety ``1 - min P`` of its best guess; and ``S(c)`` (:func:`fifty_share`, JSMinesweeper's long-term risk) is
-the chance that ``c`` holds the mine of a 2-tile 50/50 with an orthogonal neighbour (every tile next to just one of the
-two a mine, at most 3 of them not certain ones: 1 to admit a tile beyond the margin), capped at min(P, 1 - P): a risk
-that may have to be taken anyway (:data:`FIFTY`). Every chance is an exact count of layouts over the view's
-(:func:`~sweeper.game.probability.analyse_counted`). Among the candidates within :data:`NEAR` of the best score, the one
-of most *expected clears* (tiles its number is expected to make certainly safe); then the higher score, the lower P,
-the fewest covered neighbours, row-major. Tiles no revealed number touches, nor their covered neighbours, are
-interchangeable up to their count of covered neighbours (shares: of covered flanks). What each part measured:
-:func:`play_search`. Nothing is drawn at random. Games are played by the engine's kernels
-(:func:`~sweeper.game.engine.new_game`, :func:`~sweeper.game.engine.click`) in calls of about a tenth of a second;
-Ctrl-C stops the run with ``KeyboardInterrupt`` once the call in progress returns. :class:`SearchPolicy` plays the
-same turns in :class:`~sweeper.running.env.MinesweeperEnv`, click for click.
+where ``next`` is 1 if the view with ``c`` revealed as ``v`` has some covered tile of probability 0 (a *progress*) or
+no safe tile left, else the safety ``1 - min P`` of its best guess (:data:`BLEND`: JSMinesweeper's blend with the
+second best's measured no better). Each ``Pr(c is safe and shows v)`` is exact: the count of layouts of the view with
+``c`` revealed as ``v`` (:func:`~sweeper.game.probability.analyse_counted`) over the view's. So the value is the chance
+of surviving this guess and, where it brings no certain tile, the next one too. Ties (within
+:data:`~sweeper.running.players.TIE`): the lower probability, then the fewest covered neighbours, then row-major.
+Tiles that no revealed number touches, nor their covered neighbours, are interchangeable up to their count of covered
+neighbours: one of each count is analysed. Nothing is drawn at random. What each part measured: :func:`play_search`.
+
+Games are played by the engine's kernels (:func:`~sweeper.game.engine.new_game`, :func:`~sweeper.game.engine.click`)
+in calls of about a tenth of a second; Ctrl-C stops the run with ``KeyboardInterrupt`` once the call in progress
+returns. :class:`SearchPolicy` plays the same turns in :class:`~sweeper.running.env.MinesweeperEnv`, click for click.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from numba import njit
 
 from ..checks import whole
 from ..game.engine import G_K, ONGOING, REV, ST, WON, Setting, click, new_game, with_openings
-from ..game.grid import COVERED, OUT
+from ..game.grid import COVERED
 from ..game.probability import INCONSISTENT, NODE_BUDGET, analyse_counted, check_budget, prepared_view
 from .endgame import endgame_tile
 from .players import TIE, covered_neighbours, drive, interchangeable
@@ -50,23 +50,6 @@ MARGIN = 0.05
 #: (measured on 3,000 fresh expert boards of the safe opening: 0.2, JSMinesweeper's weight, won 0.4060 against
 #: 0.4080 with 0).
 BLEND = 0.0
-#: Candidates whose score is within this of the best are ranked by their expected clears first (see the module's
-#: text). With :data:`FIFTY`, measured as :data:`FIFTY` says; alone, on fresh expert-safe boards of seeds 9031 and
-#: 9032 (5,000 each; the first form, see :data:`FIFTY`) against the rule before: 0.002: 74 / 58 boards won only by
-#: it / only by the rule; 0.005: 116 / 97; 0.01: 158 / 145; exact ties only (seed 9031): 18 / 12.
-NEAR = 0.005
-#: The weight of a candidate's 50/50 share in its score (JSMinesweeper's 0.9; see the module's text). The share and
-#: :data:`NEAR` together, against the rule before them, on fresh expert-safe boards (``fresh_suite("expert", "safe",
-#: seed)``, never the public suite): chosen on seeds 9031-9033 (15,000 boards: 231 / 194 boards won only by it / only
-#: by the rule; on the first 10,000 a first form of the near-best rule, scanning with a running best); confirmed on
-#: seeds 9011-9014 (20,000 boards, declared beforehand): 8,191 wins against 8,152 (338 / 299, exact McNemar
-#: p = 0.13), then seed 9015 (5,000 more): 1,935 against 1,908 (82 / 55, p = 0.03); on the 25,000, 10,126 against
-#: 10,060 (420 / 354, p = 0.02), +0.26 points [0.05, 0.48] (paired bootstrap). CPU per expert game about 11 ms
-#: against 10 (two busy cores). The share alone (with tiles admitted by it), seeds 9031 and 9032: 74 / 60.
-FIFTY = 0.9
-#: Most covered flank tiles, not certain mines, of a pair whose 50/50 share is counted: for a candidate's score, and
-#: for a tile beyond the margin to be admitted as a candidate by its share (JSMinesweeper's 3 and 1).
-FLANKS, FLANKS_ADMIT = 3, 1
 #: Default most layouts for the exact endgame search (:mod:`~sweeper.running.endgame`; 0: never); was 200 (see
 #: :func:`play_search`'s Notes: 5,000 won more, at about 11 ms instead of 4 ms per expert game).
 LIMIT = 5_000
@@ -100,183 +83,84 @@ def _next_value(hyp, tiles, p2, c, blend):
 @njit(cache=True)
 def _value(view, hyp, tiles, off8, mines, budget, c, logz0, p2, lz, blend):
     """The look-ahead value of clicking covered tile ``c`` of ``view`` (``logz0``: the log count of the view's
-    layouts), how many numbers ``c`` can show (1: a *dead* tile) and its expected clears (the expected count of
-    other covered tiles of probability 0 once it is revealed); ``hyp`` is a copy of ``view``, left as it was."""
+    layouts), and how many numbers ``c`` can show (1: a *dead* tile); ``hyp`` is a copy of ``view``, left as it
+    was."""
     nc = covered_neighbours(view, c, off8)
     total = 0.0
-    clears = 0.0
     shows = 0
     for v in range(nc + 1):
         hyp[c] = v
         if analyse_counted(hyp, tiles, off8, mines, budget, p2, lz) == INCONSISTENT:
             continue
         shows += 1
-        w = math.exp(lz[0] - logz0)
-        total += w * _next_value(hyp, tiles, p2, c, blend)
-        z = 0
-        for j in range(tiles.shape[0]):
-            x = tiles[j]
-            if x != c and hyp[x] == COVERED and p2[x] == 0.0:
-                z += 1
-        clears += w * z
+        total += math.exp(lz[0] - logz0) * _next_value(hyp, tiles, p2, c, blend)
     hyp[c] = COVERED
-    return total, shows, clears
-
-
-@njit(cache=True)
-def _free(view, x, off8):
-    """No revealed number touches tile ``x``."""
-    for k in range(8):
-        if view[x + off8[k]] <= 8:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _as_mine(hyp, x, off8, sign):
-    """With ``sign`` 1, covered tile ``x`` of ``hyp`` becomes a known mine (off the board, each revealed neighbour
-    counting one mine less); with -1 it is covered again. Whether no number went below 0."""
-    hyp[x] = OUT if sign > 0 else COVERED
-    ok = True
-    for k in range(8):
-        q = x + off8[k]
-        if hyp[q] <= 8:
-            hyp[q] -= sign
-            ok = ok and hyp[q] >= 0
-    return ok
-
-
-@njit(cache=True)
-def pair_share(view, tiles, off8, mines, budget, prob, c, d, most, logz0, scratch):
-    """The chance that the orthogonal neighbours ``c`` and ``d`` are a 2-tile 50/50 with the mine on ``c``: every
-    *flank* tile (next to one of them only) a mine, ``c`` a mine, ``d`` safe; then no click but theirs tells them
-    apart. 0 unless ``d`` is covered, neither is a certain mine, every flank tile is covered or off the board and at
-    most ``most`` of them are not certain mines. ``scratch`` is (``hyp``, a copy of ``view``, left as it was; ``p2``
-    and ``lz``, for the analysis; ``known``, the shares of pairs no revealed number touches, nor their flanks, by their
-    count of covered flanks: such tiles are interchangeable)."""
-    hyp, p2, lz, known = scratch
-    if view[d] != COVERED or prob[c] >= 1.0 or prob[d] >= 1.0:
-        return 0.0
-    flank = np.empty(6, np.int64)
-    nf = miss = 0
-    free = _free(view, c, off8) and _free(view, d, off8)
-    for a, b in ((c, d), (d, c)):
-        for k in range(8):
-            q = a + off8[k]
-            if q == b or _adjacent(q, b, off8) or view[q] == OUT:
-                continue
-            if view[q] != COVERED:
-                return 0.0  # a revealed flank tile tells c from d
-            flank[nf] = q
-            nf += 1
-            if prob[q] < 1.0:
-                miss += 1
-            free = free and _free(view, q, off8)
-    if miss > most or miss + 1 > mines:
-        return 0.0
-    if free and not np.isnan(known[miss]):
-        return known[miss]
-    ok = _as_mine(hyp, c, off8, 1)
-    for i in range(nf):
-        ok = _as_mine(hyp, flank[i], off8, 1) and ok
-    r = 0.0
-    if ok and analyse_counted(hyp, tiles, off8, mines - nf - 1, budget, p2, lz) != INCONSISTENT:
-        r = math.exp(lz[0] - logz0) * (1.0 - p2[d])
-    for i in range(nf):
-        _as_mine(hyp, flank[i], off8, -1)
-    _as_mine(hyp, c, off8, -1)
-    if free:
-        known[miss] = r
-    return r
-
-
-@njit(cache=True)
-def fifty_share(view, tiles, off8, mines, budget, prob, c, most, logz0, scratch):
-    """Covered tile ``c``'s 50/50 share: the sum of :func:`pair_share` over its four orthogonal neighbours, capped at
-    ``min(P, 1 - P)`` of ``c``."""
-    w = 0
-    for k in range(8):
-        w = max(w, off8[k] - 1)  # the padded row's length
-    tot = 0.0
-    for d in (c - 1, c + 1, c - w, c + w):
-        tot += pair_share(view, tiles, off8, mines, budget, prob, c, d, most, logz0, scratch)
-    return min(tot, prob[c], 1.0 - prob[c])
+    return total, shows
 
 
 @njit(cache=True)
 def guess_values(view, tiles, prob, off8, mines, budget, margin, logz0, blend):
-    """The candidates of a guess in row-major order (covered tiles of probability below 1 whose probability, less
-    their 50/50 share of at most :data:`FLANKS_ADMIT` uncertain flanks, is within ``margin`` of the lowest), their
-    scores (see the module's text), whether each is *alive* (can show more than one number, so that clicking it may
-    tell something besides its own safety) and their expected clears."""
+    """The candidates of a guess (covered tiles of probability below 1 and within ``margin`` of the lowest, in
+    row-major order), their look-ahead values (see the module's text) and whether each is *alive* (can show more
+    than one number, so that clicking it may tell something besides its own safety)."""
     low = np.inf
     for j in range(tiles.shape[0]):
         x = tiles[j]
         if view[x] == COVERED and prob[x] < low:
             low = prob[x]
-    hyp = view.copy()
-    p2 = np.empty(view.shape[0])
-    lz = np.zeros(1)
-    scratch = (hyp, p2, lz, np.full(8, np.nan))  # the last: pair shares of interchangeable tiles
     cand = np.empty(tiles.shape[0], np.int64)
-    share = np.empty(tiles.shape[0])
     m = 0
     for j in range(tiles.shape[0]):
         x = tiles[j]
-        if view[x] != COVERED or prob[x] >= 1.0:
-            continue
-        if prob[x] > low + margin + TIE:
-            admit = fifty_share(view, tiles, off8, mines, budget, prob, x, FLANKS_ADMIT, logz0, scratch)
-            if prob[x] - admit > low + margin + TIE:
-                continue
-        cand[m] = x
-        share[m] = fifty_share(view, tiles, off8, mines, budget, prob, x, FLANKS, logz0, scratch)
-        m += 1
+        if view[x] == COVERED and prob[x] < 1.0 and prob[x] <= low + margin + TIE:
+            cand[m] = x
+            m += 1
     val = np.empty(m)
     alive = np.empty(m, np.bool_)
-    clears = np.empty(m)
-    known_v = np.full(9, np.nan)  # interchangeable tiles' values, shows, clears by their covered neighbours
-    known_s = np.zeros(9, np.int64)
-    known_c = np.zeros(9)
+    hyp = view.copy()
+    p2 = np.empty(view.shape[0])
+    lz = np.zeros(1)
+    known = np.full(9, np.nan)  # interchangeable tiles' values, by their count of covered neighbours
+    known_alive = np.zeros(9, np.bool_)
     for i in range(m):
         c = cand[i]
         same = interchangeable(view, c, off8)
         nc = covered_neighbours(view, c, off8)
-        if same and not np.isnan(known_v[nc]):
-            v, shows, cl = known_v[nc], known_s[nc], known_c[nc]
-        else:
-            v, shows, cl = _value(view, hyp, tiles, off8, mines, budget, c, logz0, p2, lz, blend)
-            if same:
-                known_v[nc], known_s[nc], known_c[nc] = v, shows, cl
-        val[i], alive[i], clears[i] = v * (1.0 + FIFTY * share[i] / (1.0 - prob[c])), shows > 1, cl
-    return cand[:m], val, alive, clears
+        if same and not np.isnan(known[nc]):
+            val[i], alive[i] = known[nc], known_alive[nc]
+            continue
+        val[i], shows = _value(view, hyp, tiles, off8, mines, budget, c, logz0, p2, lz, blend)
+        alive[i] = shows > 1
+        if same:
+            known[nc], known_alive[nc] = val[i], alive[i]
+    return cand[:m], val, alive
 
 
 @njit(cache=True)
 def search_tile(view, tiles, prob, off8, mines, budget, margin, logz0, blend):
-    """The searching solver's guess: among the live candidates if there is one (a dead tile's click can wait: see
-    :func:`play_search`), of those within :data:`NEAR` of the best score the one of most expected clears (within
-    ``1e-9``), then of the higher score, then of the lower probability, then of the fewest covered neighbours, then
-    the first in row-major order (ties within ``TIE``)."""
-    cand, val, alive, clears = guess_values(view, tiles, prob, off8, mines, budget, margin, logz0, blend)
-    eligible = alive if alive.any() else np.ones(cand.shape[0], np.bool_)
-    top = val[eligible].max()
+    """The searching solver's guess: the candidate of highest look-ahead value, among the live candidates if there
+    is one (a dead tile's click can wait: see :func:`play_search`); ties (within ``TIE``) to the lower probability,
+    then the fewest covered neighbours, then row-major order."""
+    cand, val, alive = guess_values(view, tiles, prob, off8, mines, budget, margin, logz0, blend)
+    any_alive = alive.any()
     pick = -1
+    best = 0.0
     for i in range(cand.shape[0]):
-        if not eligible[i] or val[i] < top - NEAR:
+        c = cand[i]
+        if any_alive and not alive[i]:
             continue
-        if pick < 0 or clears[i] > clears[pick] + 1e-9:
-            pick = i
+        if pick < 0:
+            pick, best = i, val[i]
             continue
-        if clears[i] < clears[pick] - 1e-9:
-            continue
-        c, q = cand[i], cand[pick]
-        if val[i] > val[pick] + TIE:
-            pick = i
-        elif val[i] >= val[pick] - TIE:
-            if prob[c] < prob[q] - TIE or (prob[c] <= prob[q] + TIE and
-                                           covered_neighbours(view, c, off8) < covered_neighbours(view, q, off8)):
-                pick = i
+        if val[i] > best + TIE:
+            pick, best = i, val[i]
+        elif val[i] >= best - TIE:
+            q = cand[pick]
+            if prob[c] < prob[q] - TIE:
+                pick, best = i, max(best, val[i])
+            elif prob[c] <= prob[q] + TIE and \
+                    covered_neighbours(view, c, off8) < covered_neighbours(view, q, off8):
+                pick, best = i, max(best, val[i])
     return cand[pick]
 
 
@@ -341,7 +225,7 @@ def forced_tile(view, tiles, prob, off8, mines, budget, logz0, blend):
         pick, best = -1, -1.0
         for i in range(n):
             c = members[i]
-            v, _, _ = _value(view, hyp, tiles, off8, mines, budget, c, logz0, p2, lz, blend)
+            v, _ = _value(view, hyp, tiles, off8, mines, budget, c, logz0, p2, lz, blend)
             if pick < 0 or v > best + TIE:
                 pick, best = c, v
         return pick
@@ -490,10 +374,8 @@ def play_search(board, episodes: int | None, seed: int = 0, opening: str = "refe
       above: seed 9002 4,148 against 4,143 (32 / 27), seed 9005 3,995 against 3,974 (49 / 28); on the 20,000, 81 /
       55, p = 0.03. Alone on seed 9002, before: 4,143 against 4,132 (37 / 26); ``limit`` 1,000 (``nodes`` 200,000):
       4,133 (23 / 22). CPU per expert game about 11 ms instead of 4.
-    * the rule with these changes against the rule before them: 8,143 against 8,098 of the 20,000 boards
+    * the rule of this module against the rule before these changes: 8,143 against 8,098 of the 20,000 boards
       (116 / 71, p = 0.001), +0.22 points [0.09, 0.36] (paired bootstrap).
-    * kept, on top of all that (other seeds: see :data:`FIFTY`): the 50/50 share in the score (a tile admitted by
-      it) and the most expected clears near the best score (:data:`NEAR`).
     * dropped (seed 9002, against the rule before): ``margin`` 0.10: 4,140 against 4,132 (71 / 63, p = 0.55) at 22 ms
       per game; ``margin`` 0.02: 4,102 (105 / 135, p = 0.06); a third step of look-ahead for the three best
       candidates (``next`` in a view without progress the best look-ahead value there): 4,144 (240 / 228, p = 0.61)
