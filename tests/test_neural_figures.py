@@ -170,7 +170,7 @@ def test_the_charts_draw_the_hand_made_runs():
     spec = nc.checkpoints_chart(r["checkpoints"], players, nf.TARGETS).to_dict()
     assert len(spec["hconcat"]) == 2 and spec["hconcat"][0]["title"] == "beginner (8x8x10)"
     line = spec["hconcat"][0]["layer"][2]["encoding"]
-    assert line["x"]["field"] == "decisions_all" and line["x"]["title"] == "training decisions (curriculum included)"
+    assert line["x"]["field"] == "decisions_all" and line["x"]["title"] == "training decisions"  # the caption says the curriculum is included
     assert "CPU" not in str(spec)  # the chart's axis and tooltips are the work, counted
     assert len(nc.calibration_chart(nf.calibration(r)).to_dict()["hconcat"]) == 2
     row = nf.worst_mistakes(r["mistakes"]).iloc[0]

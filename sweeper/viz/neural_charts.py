@@ -33,7 +33,7 @@ def checkpoints_chart(points: pd.DataFrame, players: pd.DataFrame, targets: dict
     panels = []
     for board in [b for b in LEVEL_NAMES if b in set(d["board"])]:
         db = d[d["board"] == board]
-        base = alt.Chart(db).encode(x=alt.X(f"{x}:Q", title=title, axis=alt.Axis(format="~s", tickCount=4)),
+        base = alt.Chart(db).encode(x=alt.X(f"{x}:Q", title=title.split(" (")[0], axis=alt.Axis(format="~s", tickCount=4)),
                                     color=alt.Color("seed:N", title="seed", legend=alt.Legend(orient="bottom")))
         line = base.mark_line(point=True).encode(
             y=alt.Y("win_rate:Q", title="test win rate (frozen)", scale=alt.Scale(domain=[0, 1])),
@@ -48,7 +48,7 @@ def checkpoints_chart(points: pd.DataFrame, players: pd.DataFrame, targets: dict
                                                    scale=alt.Scale(domain=[v[0] for v in RULES.values()],
                                                                    range=[v[1] for v in RULES.values()])),
             tooltip=["who:N", alt.Tooltip("value:Q", format=".3f")])
-        panels.append(alt.layer(rules, bars, line).properties(width=130, height=200, title=LEVEL_NAMES[board]))
+        panels.append(alt.layer(rules, bars, line).properties(width=140, height=200, title=LEVEL_NAMES[board]))
     return alt.hconcat(*panels)
 
 
