@@ -317,7 +317,9 @@ def test_same_seed_same_games_and_it_beats_the_one_step_solver_nowhere_badly():
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
 def test_ctrl_c_stops_it_between_kernel_calls():
     play_search("16x30x99", 1, seed=1)  # compiled before timing
-    outer = signal.getsignal(signal.SIGINT)
+    # Python's own handler, even when pytest runs as a background job (which starts with SIGINT ignored: the press
+    # would then be lost and the 100,000 games played to the end)
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     try:
         t = time.perf_counter()
