@@ -8,40 +8,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from numba import njit
 
 import sweeper
 from sweeper import Game, RuleAgent, make_agent, train
 from sweeper.agents import rule_library
-from sweeper.agents.custom import Rule
 from sweeper.cli import build_parser
 from sweeper.running.env import MinesweeperEnv
 from sweeper.experiments import specs as ex
 from sweeper.game import engine
 from sweeper.game.grid import COVERED
 
+from made_rule import optimistic_rule
+
 REPO = Path(__file__).resolve().parents[1]
 GUIDE = REPO / "CONTRIBUTING.md"
-
-
-def optimistic(q, n, t, params, rng):
-    """Greedy, but an unseen action (N = 0) counts as |Q| = params[0]; flag when Q >= 0."""
-    best, pick = -1.0, 0
-    for i in range(q.shape[0]):
-        v = params[0] if n[i] == 0 else abs(q[i])
-        if v > best:
-            best, pick = v, i
-    return pick, q[pick] >= 0.0
-
-
-optimistic_nb = njit(cache=False)(optimistic)
-
-
-def optimistic_rule(c: float = 1.0, compiled: bool = True) -> Rule:
-    """The factory exactly as the guide's code block writes it (parameters first, ``compiled`` last)."""
-    c = rule_library._positive("c", c, "rule optimistic")
-    return Rule(optimistic_nb if compiled else optimistic, {"c": c}, name="optimistic", library=True,
-                compile=compiled)
 
 
 def test_the_guide_shows_this_factory_shape():

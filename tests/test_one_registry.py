@@ -3,6 +3,7 @@ of the package, and every consumer sees them with no second edit: the runner's k
 ``tests/test_verify.py`` verifies, the leaderboard's agents, chapter 13's rules, the regret chapter's labels, the
 benchmark's suites and the command line's openings, and the charts ``tests/test_legibility.py`` must draw."""
 
+import inspect
 import json
 import os
 import shutil
@@ -12,29 +13,14 @@ from pathlib import Path
 
 import sweeper
 
+import made_rule
+
 PACKAGE = Path(sweeper.__file__).resolve().parent
 
-RULE = '''
-def optimistic(q, n, t, params, rng):
-    """Greedy, but an unseen action (N = 0) counts as |Q| = params[0]; flag when Q >= 0."""
-    best, pick = -1.0, 0
-    for i in range(q.shape[0]):
-        v = params[0] if n[i] == 0 else abs(q[i])
-        if v > best:
-            best, pick = v, i
-    return pick, q[pick] >= 0.0
-
-
-optimistic_nb = njit(cache=True)(optimistic)
-
-
-def optimistic_rule(c: float = 0.5, compiled: bool = True) -> Rule:
-    c = _positive("c", c, "rule optimistic")
-    return Rule(optimistic_nb if compiled else optimistic, {"c": c}, name="optimistic", library=True,
-                compile=compiled)
-
-
-'''
+#: The guide's rule (tests/made_rule.py), as the rule library's own code writes it: its helpers are the module's own.
+RULE = "\n" + "\n\n\n".join(inspect.getsource(f) for f in (made_rule.optimistic, made_rule.optimistic_rule)).replace(
+    "rule_library._positive", "_positive").replace(
+    "\n\n\ndef optimistic_rule", "\n\noptimistic_nb = njit(cache=True)(optimistic)\n\n\ndef optimistic_rule") + "\n\n"
 
 KIND = '''"""A task kind of the guide's example."""
 
@@ -106,8 +92,8 @@ def test_a_rule_an_opening_a_kind_and_a_chart_each_added_in_one_place_reach_ever
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert "guide_demo" in seen["kinds"] and seen["small"] == "guide_demo"       # verify's kinds and small tasks
     assert seen["games"] == 3                                                     # reproduce --list counts its games
-    assert seen["leaderboard"][-1] == "rule:optimistic:0.5" == seen["own_rule"][-1]
-    assert seen["labels"]["rule:optimistic:0.5"] == "optimism (plug-in)"
+    assert seen["leaderboard"][-1] == "rule:optimistic:1" == seen["own_rule"][-1]
+    assert seen["labels"]["rule:optimistic:1"] == "optimism (plug-in)"
     assert "wide" in seen["suites"] and "wide" in seen["cli"] and "wide" in seen["search"]
     assert "demo_charts.demo_chart" in seen["charts"]
     from test_legibility import drawn_charts   # the legibility test asks for the new chart
