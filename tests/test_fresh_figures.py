@@ -53,7 +53,20 @@ def test_a_public_score_far_above_the_fresh_one_is_flagged_and_an_honest_one_is_
     assert f"seed {FRESH_SEED}" in text and "2 entries" in text
 
 
-def test_the_regret_interval_is_over_the_seeds_or_over_the_boards():
+def test_seeds_that_win_the_same_boards_leave_the_boards_noise_in_the_interval():
+    """Three seeds that win the same boards differ by the same amount on each seed: a t-interval over the seeds'
+    differences would be [d, d]; the boards they share are what varies, so the interval keeps their noise."""
+    public = bf.benchmark_runs([bench_output("greedy", s, "table", {"beginner": 60}, train_board="8x8x10")
+                                for s in (1, 2, 3)])
+    fresh = bf.benchmark_runs([_fresh("greedy", s, 25, boards=100) for s in (1, 2, 3)])
+    g = ff.fresh_comparison(public, fresh).set_index("agent").loc["greedy table"]
+    assert g["difference"] == pytest.approx(0.35)
+    from sweeper.experiments.stats import difference_interval
+    _, lo, hi = difference_interval(60, 100, 25, 100)  # one seed's boards, Newcombe
+    assert g["diff_hi"] - g["diff_lo"] == pytest.approx(hi - lo, rel=0.15)
+
+
+def test_the_regret_interval_is_over_the_boards_with_the_seeds_summed():
     fresh = bf.benchmark_runs([_fresh("solver", 0, 44, regret=0.0),
                                *(_fresh("greedy", s, 25, regret=r) for s, r in ((1, 0.01), (2, 0.02), (3, 0.03)))])
     c = ff.fresh_comparison(_public(), fresh).set_index("agent")

@@ -176,6 +176,23 @@ def test_the_bootstrap_interval_of_a_ratio_over_boards():
         bootstrap_ratio([1.0], [-1])
 
 
+def test_the_bootstrap_interval_of_a_difference_over_two_sets_of_boards():
+    from sweeper.experiments.stats import bootstrap_difference, difference_interval
+    rng = np.random.default_rng(5)
+    a, b = (rng.random(2000) < 0.5).astype(float), (rng.random(2000) < 0.45).astype(float)
+    d, lo, hi = bootstrap_difference(a, b)
+    assert d == pytest.approx(a.mean() - b.mean()) and lo < d < hi
+    _, n_lo, n_hi = difference_interval(int(a.sum()), 2000, int(b.sum()), 2000)  # Newcombe: the same width
+    assert hi - lo == pytest.approx(n_hi - n_lo, rel=0.08)
+    assert bootstrap_difference(a, b) == (d, lo, hi)  # the same data, the same interval
+    assert bootstrap_difference(np.ones(50), np.ones(80)) == (0.0, 0.0, 0.0)
+    for bad in ([], [1.5], [[0.0, 1.0]], {0: 1.0}, [float("nan")], "x"):
+        with pytest.raises(ValueError, match="bootstrap_difference: a must be a 1-D array"):
+            bootstrap_difference(bad, [0.0, 1.0])
+    with pytest.raises(ValueError, match="resamples"):
+        bootstrap_difference([0.0], [1.0], resamples=10)
+
+
 def test_the_half_width_of_a_seed_level_difference_and_the_seeds_it_takes():
     from scipy import stats as ss
     from sweeper.experiments.stats import seed_half_width, seeds_to_resolve

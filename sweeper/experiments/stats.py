@@ -441,3 +441,36 @@ def bootstrap_ratio(numerator, denominator, confidence: float = 0.95, resamples:
     r = np.concatenate(ratios)
     lo, hi = np.nanquantile(r, [(1 - confidence) / 2, (1 + confidence) / 2])
     return float(num.sum() / den.sum()), float(lo), float(hi)
+
+
+def _board_values(x, name: str) -> np.ndarray:
+    try:
+        v = None if isinstance(x, dict) else np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        v = None
+    if v is None or v.ndim != 1 or not len(v) or not np.isfinite(v).all() or (v < 0).any() or (v > 1).any():
+        raise ValueError(f"bootstrap_difference: {name} must be a 1-D array of one value in [0, 1] per board, "
+                         "not empty")
+    return v
+
+
+def bootstrap_difference(a, b, confidence: float = 0.95, resamples: int = BOOTSTRAP_RESAMPLES,
+                         seed: int = BOOTSTRAP_SEED) -> tuple[float, float, float]:
+    """The difference of two means over two independent sets of boards, with its percentile bootstrap interval:
+    ``(mean(a) - mean(b), low, high)``. ``a`` and ``b`` hold one value per board (a player's outcome, or the mean
+    of a fixed set of players' outcomes on that board, in [0, 1]); each set's boards are resampled with
+    replacement, independently of the other's, ``resamples`` times from a generator seeded with ``seed``.
+
+    This is the interval for one entry on two board sets (the public suite's first boards and fresh ones): the
+    entry's seeds are the fixed players, and what varies is the boards, which every seed shares within a set."""
+    confidence, resamples = check_confidence(confidence), _resamples(resamples)
+    va, vb = _board_values(a, "a"), _board_values(b, "b")
+    rng = np.random.default_rng(seed)
+    diffs, chunk = [], max(1, 2_000_000 // max(len(va), len(vb)))
+    for start in range(0, resamples, chunk):
+        size = min(chunk, resamples - start)
+        wa = rng.multinomial(len(va), np.full(len(va), 1 / len(va)), size=size)
+        wb = rng.multinomial(len(vb), np.full(len(vb), 1 / len(vb)), size=size)
+        diffs.append(wa @ va / len(va) - wb @ vb / len(vb))
+    lo, hi = np.quantile(np.concatenate(diffs), [(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(va.mean() - vb.mean()), float(lo), float(hi)

@@ -15,7 +15,7 @@ import pandas as pd
 from ...experiments import specs as ex
 from ...experiments.leaderboard import FRESH_GAMES, FRESH_SEED
 from ...experiments.reproduce import store_for
-from ...experiments.stats import bootstrap_ratio, difference_interval, mean_interval
+from ...experiments.stats import bootstrap_difference, bootstrap_ratio
 from . import benchmark as bf
 from .results import scale
 
@@ -50,12 +50,13 @@ def fresh_frames(outputs: list) -> dict:
 def fresh_comparison(runs: dict, fresh: dict) -> pd.DataFrame:
     """Per level and entry scored on fresh boards: its win rate on the first boards of the public suite (as many as
     the fresh ones) and on the fresh boards (the means over its seeds), the difference public - fresh with its 95%
-    interval (over the seeds, each seed's own difference: a Student t-interval; one run, or seeds whose differences
-    do not vary: Newcombe's interval for two independent samples, the games pooled), ``flagged`` when that interval
-    lies above :data:`FLAG_MARGIN`, and its regret per decision on the fresh regret boards with its 95% interval (over
-    the seeds, never below 0; one run, or seeds alike: a bootstrap over the boards, pooled). ``runs``/``fresh``:
-    the frames of :func:`~sweeper.viz.figures.benchmark.benchmark_runs` of the public
-    and the fresh runs."""
+    interval, ``flagged`` when that interval lies above :data:`FLAG_MARGIN`, and its regret per decision on the fresh
+    regret boards with its 95% interval. Both intervals are bootstraps over the boards: an entry's seeds are fixed
+    players that share every board of a set, so a board's outcome is averaged (its regret summed) over the seeds
+    and the boards are resampled, each set independently of the other
+    (:func:`~sweeper.experiments.stats.bootstrap_difference`, :func:`~sweeper.experiments.stats.bootstrap_ratio`).
+    ``runs``/``fresh``: the frames of :func:`~sweeper.viz.figures.benchmark.benchmark_runs` of the public and the
+    fresh runs."""
     rows = []
     g = fresh["games"]
     for (level, who), _ in fresh["scores"].groupby(["level", "label"], sort=False):
@@ -64,27 +65,19 @@ def fresh_comparison(runs: dict, fresh: dict) -> pd.DataFrame:
         n = len(new[0])
         if len(old) != len(new) or len(old[0]) < n:
             continue
-        old = [r[:n] for r in old]
-        a, b = np.array([r.mean() for r in old]), np.array([r.mean() for r in new])
-        if len(a) > 1 and np.std(a - b) > 0:
-            diff, lo, hi = mean_interval(a - b)
-        else:  # one run, or seeds that do not differ (no spread is not no uncertainty): the games pooled
-            diff, lo, hi = difference_interval(int(sum(r.sum() for r in old)), n * len(old),
-                                               int(sum(r.sum() for r in new)), n * len(new))
+        old = np.array([r[:n] for r in old], dtype=float)
+        new = np.array(new, dtype=float)
+        diff, lo, hi = bootstrap_difference(old.mean(axis=0), new.mean(axis=0))
         mine = g[(g["label"] == who) & (g["level"] == level) & g["regret_decisions"].notna()]
         per_seed = [(grp["regret"].to_numpy(float), grp["regret_decisions"].to_numpy(float))
                     for _, grp in mine.groupby("seed")]
-        rates = [r.sum() / d.sum() for r, d in per_seed]
-        if len(per_seed) > 1 and np.std(rates) > 0:
-            regret, r_lo, r_hi = mean_interval(rates)
-            r_lo = max(0.0, r_lo)  # a regret is never below 0
-        elif per_seed:  # one run, or seeds alike: a bootstrap over the boards, the seeds' boards pooled
-            regret, r_lo, r_hi = bootstrap_ratio(np.concatenate([r for r, _ in per_seed]),
-                                                 np.concatenate([d for _, d in per_seed]))
+        if per_seed and len({len(r) for r, _ in per_seed}) == 1:  # the same regret boards for every seed
+            regret, r_lo, r_hi = bootstrap_ratio(np.sum([r for r, _ in per_seed], axis=0),
+                                                 np.sum([d for _, d in per_seed], axis=0))
         else:
             regret = r_lo = r_hi = np.nan
-        rows.append({"level": level, "agent": who, "seeds": len(a), "boards": n, "public": a.mean(),
-                     "fresh": b.mean(), "difference": diff, "diff_lo": lo, "diff_hi": hi,
+        rows.append({"level": level, "agent": who, "seeds": len(old), "boards": n, "public": old.mean(),
+                     "fresh": new.mean(), "difference": diff, "diff_lo": lo, "diff_hi": hi,
                      "flagged": bool(lo > FLAG_MARGIN), "regret": regret, "regret_lo": r_lo, "regret_hi": r_hi,
                      "regret_boards": len(per_seed[0][0]) if per_seed else 0})
     order = {lv: i for i, lv in enumerate(bf.LEVEL_OF.values())}
@@ -116,11 +109,11 @@ def fresh_caption(c: pd.DataFrame, stored: int, total: int) -> str:
                                           f"their entries are missing.")
     return (f"*Each entry on the first {n:,} boards of the level's public suite and on {n:,} fresh boards dealt at "
             f"scoring time from seed {FRESH_SEED} (the same boards for every entry; no public suite uses that seed), "
-            f"the means over its seeds. \"public − fresh\": the difference with its 95% interval (over the seeds, "
-            f"each seed's own difference; for one run, or seeds that do not differ, Newcombe's interval for two "
-            f"independent samples); flagged "
-            f"where that interval lies above {FLAG_MARGIN}. Regret per decision on the fresh regret boards, with its "
-            f"95% interval (over the seeds, never below 0; for one run, or seeds alike, a bootstrap over the boards).*"
+            f"the means over its seeds. \"public − fresh\": the difference with its 95% interval; flagged where that "
+            f"interval lies above {FLAG_MARGIN}. Regret per decision on the fresh regret boards, with its 95% "
+            f"interval. Both intervals are bootstraps over the boards: an entry's seeds are fixed players that share "
+            f"every board, so each board's outcome is averaged over them (its regret summed) and the boards are "
+            f"resampled, the public and the fresh sets each on its own.*"
             + missing)
 
 
