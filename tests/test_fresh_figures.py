@@ -17,7 +17,8 @@ def _fresh(agent, seed, wins, regret=0.01, boards=50):
     """A fresh run on beginner only: ``wins`` of ``boards`` boards won, each of the first 20 with ``regret`` over 10
     scored clicks."""
     t, out = bench_output(agent, seed, "solver" if agent in ("solver", "random") else "table",
-                          {"beginner": wins}, boards=(boards, 1, 1), train_board="" if agent == "solver" else "8x8x10")
+                          {"beginner": wins}, boards=(boards, 1, 1),
+                          train_board="" if agent in ("solver", "random") else "8x8x10")
     g = out.tables["games"]
     g = g[g["level"] == "beginner"].copy()
     k = 20
@@ -64,6 +65,12 @@ def test_seeds_that_win_the_same_boards_leave_the_boards_noise_in_the_interval()
     from sweeper.experiments.stats import difference_interval
     _, lo, hi = difference_interval(60, 100, 25, 100)  # one seed's boards, Newcombe
     assert g["diff_hi"] - g["diff_lo"] == pytest.approx(hi - lo, rel=0.15)
+
+
+def test_an_entry_that_wins_nothing_still_has_an_interval():
+    public = bf.benchmark_runs([bench_output("random", 0, "solver", {"beginner": 0})])
+    c = ff.fresh_comparison(public, bf.benchmark_runs([_fresh("random", 0, 0)])).iloc[0]
+    assert c["difference"] == 0 and c["diff_lo"] < 0 < c["diff_hi"] and not c["flagged"]
 
 
 def test_the_regret_interval_is_over_the_boards_with_the_seeds_summed():

@@ -15,7 +15,7 @@ import pandas as pd
 from ...experiments import specs as ex
 from ...experiments.leaderboard import FRESH_GAMES, FRESH_SEED
 from ...experiments.reproduce import store_for
-from ...experiments.stats import bootstrap_difference, bootstrap_ratio
+from ...experiments.stats import bootstrap_difference, bootstrap_ratio, difference_interval
 from . import benchmark as bf
 from .results import scale
 
@@ -54,7 +54,9 @@ def fresh_comparison(runs: dict, fresh: dict) -> pd.DataFrame:
     regret boards with its 95% interval. Both intervals are bootstraps over the boards: an entry's seeds are fixed
     players that share every board of a set, so a board's outcome is averaged (its regret summed) over the seeds
     and the boards are resampled, each set independently of the other
-    (:func:`~sweeper.experiments.stats.bootstrap_difference`, :func:`~sweeper.experiments.stats.bootstrap_ratio`).
+    (:func:`~sweeper.experiments.stats.bootstrap_difference`, :func:`~sweeper.experiments.stats.bootstrap_ratio`);
+    where every game has the same outcome on both sets (an entry that wins none), Newcombe's interval of the games
+    pooled, since no spread is not no uncertainty.
     ``runs``/``fresh``: the frames of :func:`~sweeper.viz.figures.benchmark.benchmark_runs` of the public and the
     fresh runs."""
     rows = []
@@ -67,7 +69,10 @@ def fresh_comparison(runs: dict, fresh: dict) -> pd.DataFrame:
             continue
         old = np.array([r[:n] for r in old], dtype=float)
         new = np.array(new, dtype=float)
-        diff, lo, hi = bootstrap_difference(old.mean(axis=0), new.mean(axis=0))
+        if np.ptp(old) == 0 and np.ptp(new) == 0:  # every game the same (all lost): nothing to resample, and no
+            diff, lo, hi = difference_interval(int(old.sum()), old.size, int(new.sum()), new.size)  # spread is not
+        else:                                                                  # no uncertainty: Newcombe's, pooled
+            diff, lo, hi = bootstrap_difference(old.mean(axis=0), new.mean(axis=0))
         mine = g[(g["label"] == who) & (g["level"] == level) & g["regret_decisions"].notna()]
         per_seed = [(grp["regret"].to_numpy(float), grp["regret_decisions"].to_numpy(float))
                     for _, grp in mine.groupby("seed")]
@@ -113,7 +118,8 @@ def fresh_caption(c: pd.DataFrame, stored: int, total: int) -> str:
             f"interval lies above {FLAG_MARGIN}. Regret per decision on the fresh regret boards, with its 95% "
             f"interval. Both intervals are bootstraps over the boards: an entry's seeds are fixed players that share "
             f"every board, so each board's outcome is averaged over them (its regret summed) and the boards are "
-            f"resampled, the public and the fresh sets each on its own.*"
+            f"resampled, the public and the fresh sets each on its own (an entry whose every game has the same "
+            f"outcome: Newcombe's interval of the games pooled).*"
             + missing)
 
 
