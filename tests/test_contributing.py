@@ -1,6 +1,7 @@
 """CONTRIBUTING.md's recipes, followed as written (temporary registrations, nothing left behind)."""
 
 import ast
+import json
 import os
 import re
 from pathlib import Path
@@ -114,7 +115,7 @@ def _by_hand(text: str, pages: bool = False) -> list[str]:
     """What in ``text`` counts the openings, or (not in ``pages``) lists two or more of them by hand: as literal
     text (````safe````, ````"safe"````, ```safe```) within one paragraph, or as words ("safe and zero openings")."""
     names = "|".join(re.escape(o.name) for o in engine.OPENING_TABLE)
-    counted = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+openings\b", re.I)
+    counted = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:openings|suites)\b", re.I)
     literal = rf'`{{1,2}}"?({names})"?`{{1,2}}'
     listed = re.compile(literal + r"(?:(?!\n[ \t]*\n)[\s\S]){0,200}?" + literal)
     worded = re.compile(rf"\b(?:{names}),? (?:(?:{names}),? )*(?:and|or) (?:{names}) openings\b")
@@ -128,15 +129,21 @@ def _by_hand(text: str, pages: bool = False) -> list[str]:
 def test_no_docstring_or_message_lists_the_openings_by_hand():
     """Docstrings and messages that name the openings say ``{openings}`` or ``{first_openings}`` (filled from the
     table by ``engine.with_openings``) or read an experiment's list, so a new row reaches every one of them; no
-    docstring, message or page counts them. The engine's module docstring, the rules of each row (the opening
+    docstring, message, page, chapter or the README counts them (nor the suites they make). The engine's module docstring, the rules of each row (the opening
     recipe's step 1), and the two pages the recipe's step 3 names, list them by hand: each names every row."""
     found = []
     for path in sorted((REPO / "sweeper").rglob("*.py")):
         skip = ast.get_docstring(ast.parse(path.read_text()), clean=False) if path.name == "engine.py" else None
         found += [f"{path.relative_to(REPO)}:{line}: {hit!r}" for line, text in _strings(path) if text != skip
                   for hit in _by_hand(text)]
-    for path in sorted((REPO / "book").glob("*.md")) + sorted((REPO / "sweeper").rglob("*.md")):
+    pages = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted((REPO / "book").glob("*.md")),
+             *sorted((REPO / "sweeper").rglob("*.md"))]
+    for path in pages:
         found += [f"{path.relative_to(REPO)}: {hit!r}" for hit in _by_hand(path.read_text(), pages=True)]
+    for path in sorted((REPO / "book").glob("*.ipynb")):  # the chapters' prose: their markdown cells
+        cells = json.loads(path.read_text())["cells"]
+        found += [f"{path.relative_to(REPO)}: {hit!r}" for c in cells if c["cell_type"] == "markdown"
+                  for hit in _by_hand("".join(c["source"]), pages=True)]
     assert not found, "\n".join(found)
     assert engine.openings_text() in sweeper.play.__doc__
     assert engine.openings_text() in MinesweeperEnv.__doc__

@@ -208,3 +208,11 @@ def test_the_half_width_of_a_seed_level_difference_and_the_seeds_it_takes():
                 lambda: seeds_to_resolve(0.01, 0), lambda: seed_half_width(0.01, 3, confidence=float("nan"))]:
         with pytest.raises(ValueError):
             bad()
+
+
+def test_names_are_listed_as_a_sentence_lists_them():
+    from sweeper.viz.figures.prose import and_list
+    assert and_list(["a"]) == "a" and and_list(["a", "b"]) == "a and b" and and_list("abc") == "a, b and c"
+    assert and_list(["greedy", "UCB"], capital=True) == "Greedy and UCB"
+    with pytest.raises(ValueError, match="at least one"):
+        and_list([])

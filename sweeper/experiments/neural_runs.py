@@ -42,7 +42,6 @@ NEURAL_TEST = {"paper": 1_000, "quick": 40}
 NEURAL_CALIBRATION = {"paper": 20, "quick": 3}
 #: At quick scale (the tests): games budgets, deterministic; the curriculum's phases in games too.
 QUICK_GAMES, QUICK_PHASE_GAMES = 120, 60
-LEVEL_SEEDS = (1, 2, 3)
 
 
 def _quick(curriculum, games: int) -> list:

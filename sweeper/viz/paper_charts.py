@@ -10,6 +10,7 @@ import altair as alt
 import pandas as pd
 
 from ..experiments.specs import OPENINGS
+from .figures.prose import and_list
 
 
 AGENT_ORDER = ["greedy", "egreedy:0.01", "egreedy:0.05", "egreedy:0.1", "ucb:0.01", "ucb:0.1", "ucb:0.5", "ucb:1",
@@ -214,7 +215,7 @@ def zoom_sentence(df: pd.DataFrame, last: float = 0.5, thin: float = 0.08) -> st
         return ""
     rows = [rows[i] for i in sorted(range(len(rows)), key=lambda i: _ordered([r[0] for r in rows], AGENT_ORDER)
                                      .index(rows[i][0]))]
-    names = rows[0][0] if len(rows) == 1 else ", ".join(r[0] for r in rows[:-1]) + " and " + rows[-1][0]
+    names = and_list(r[0] for r in rows)
     one = len(rows) == 1
     span = (lambda v, f: f"{v[0]:{f}}" if one else f"{min(v):{f}} to {max(v):{f}}")  # noqa: E731
     climb, spread = span([r[1] for r in rows], ".1f"), span([r[2] for r in rows], ".2f")

@@ -12,6 +12,7 @@ import pandas as pd
 
 from ...experiments.reproduce import store_for
 from .benchmark import LEVEL_OF, UNTRAINED, count_text, family, leaderboard, outcomes
+from .prose import and_list
 
 #: The learners the chart draws as lines of their own, named (the paper's agent); the others of a family of more than
 #: :data:`GROUPED` learners are drawn thin and named together.
@@ -110,12 +111,6 @@ def cost_points(runs: dict, nets: pd.DataFrame | None = None, level: str = "begi
     return out.assign(series=out["label"].map(series(out)))[cols]
 
 
-def _and(words: list) -> str:
-    """Names as a sentence begins them: ``A``, ``A and b``, ``A, b and c``."""
-    text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-    return text[:1].upper() + text[1:]
-
-
 def cost_caption(points: pd.DataFrame, rules: pd.DataFrame, runs: dict, level: str = "beginner") -> str:
     """The cost chart's caption, from what it draws (``points``: :func:`cost_points`, ``rules``:
     :func:`untrained`): the boards, which learners are named alone and which together, which show checkpoints and
@@ -141,12 +136,12 @@ def cost_caption(points: pd.DataFrame, rules: pd.DataFrame, runs: dict, level: s
         parts.append(f"Table agents and plug-in rules: their {len(g)} checkpoints, {count_text(g[0])} to "
                      f"{count_text(g[-1])} training games.")
     if len(nets):
-        parts.append(f"{_and(list(dict.fromkeys(nets['label'])))}: the checkpoints their own training runs stored, "
+        parts.append(f"{and_list(dict.fromkeys(nets['label']), capital=True)}: the checkpoints their own training runs stored, "
                      f"which were scored on these same {n:,} boards; their decisions count the curriculum's.")
     if len(ends):
         why = (" (the benchmark's PPO runs keep no checkpoint; the deep-RL chapter tests its per-tile policy's "
                "checkpoints on boards of its own, not these)") if (ends["family"] == "PPO").any() else ""
-        parts.append(f"{_and(list(dict.fromkeys(ends['label'])))}: the end of training only, from their games on "
+        parts.append(f"{and_list(dict.fromkeys(ends['label']), capital=True)}: the end of training only, from their games on "
                      f"these boards in the leaderboard's runs{why}.")
     s = runs["scores"]
     sym = s[(s["level"] == level) & s["spec"].str.startswith(SYMMETRIC)]

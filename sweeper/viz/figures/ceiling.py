@@ -1,5 +1,5 @@
 """The chapter "How good can it get?", its section on the searching solver: the one-step solver and the searching
-solver on the benchmark's nine suites (the stored runs of ``ext:benchmark_search`` at the page's scale), compared
+solver on every suite of the benchmark (the stored runs of ``ext:benchmark_search`` at the page's scale), compared
 board by board, and set beside other solvers' published expert figures under the rules each states.
 
 Nothing here computes a result: the functions read the stored runs, or take the frames :func:`search_runs` gives,
@@ -17,6 +17,7 @@ from ...experiments.paper import published_solver, published_solver_figures
 from ...experiments.stats import compare_paired, difference_interval, wilson
 from ...experiments.suites import LEVELS, OPENINGS
 from .results import ensure_spec
+from .prose import and_list
 
 #: The spec of the stored runs, and the page's names of its two players.
 SPEC = "ext:benchmark_search"
@@ -217,7 +218,7 @@ def published_caption(b: pd.DataFrame) -> str:
         names = by_source.setdefault(r["source"], [])
         if r["solver"] not in names:
             names.append(r["solver"])
-    sources = "; ".join(f"{_and(names)}: {src}" for src, names in by_source.items())
+    sources = "; ".join(f"{and_list(names)}: {src}" for src, names in by_source.items())
     return ("*Published expert figures (16x30x99), each beside the suite with the same first-click rule; in "
             "brackets where the published rule names another first-click tile (first click differs) or is not "
             "stated in the figures we have (set beside expert-safe, the classic rule of a safe first click). "
@@ -225,10 +226,6 @@ def published_caption(b: pd.DataFrame) -> str:
             "95% interval where the source states its games, else our Wilson interval less the published value "
             "(taken as exact; JSMinesweeper's are rounded as published). \"ms/game\": CPU per game where the source "
             f"states it, on its own machine. Sources: {sources}.*")
-
-
-def _and(words: list) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _figures(rows: pd.DataFrame) -> str:
@@ -239,11 +236,11 @@ def _figures(rows: pd.DataFrame) -> str:
         rates = ", ".join(f"{v:.4f}" for v in g["win_rate"])
         if settings and all(s.startswith("depth ") for s in settings):
             ds = [s.removeprefix("depth ") for s in settings]
-            where = f" at depth{'s' if len(ds) > 1 else ''} {_and(ds)}"
+            where = f" at depth{'s' if len(ds) > 1 else ''} {and_list(ds)}"
         else:
-            where = f" {_and(settings)}" if settings else ""
+            where = f" {and_list(settings)}" if settings else ""
         parts.append(f"{solver}{where} ({rates})")
-    return _and(parts)
+    return and_list(parts)
 
 
 def _standing(rows: pd.DataFrame, agent: str) -> str:
@@ -253,14 +250,14 @@ def _standing(rows: pd.DataFrame, agent: str) -> str:
         g = rows[rows[f"{agent}_word"] == word]
         if len(g):
             said.append(f"{'is ' if word != 'cannot be told apart from' else ''}{word} {_figures(g)}")
-    return _and(said)
+    return and_list(said)
 
 
 def _suite_sentence(r, rows: pd.DataFrame) -> str:
     """One suite's sentence: the two players on the same boards, then where they stand against the figures."""
     search = _rate(r["search_rate"], r["search_low"], r["search_high"])
     matched = [f"{_name(o)}" for _, o in rows[rows["match"] == "same rules"].iterrows()]
-    rule = RULES[r["opening"]] + (f"; the rule of {_and(matched)}" if matched else "")
+    rule = RULES[r["opening"]] + (f"; the rule of {and_list(matched)}" if matched else "")
     text = (f"On **{r['suite']}** ({rule}) the searching solver wins {search} of {r['boards']:,} "
             f"boards, the one-step solver {_rate(r['solver_rate'], r['solver_low'], r['solver_high'])}: on the same "
             f"boards the difference is "
@@ -271,7 +268,7 @@ def _suite_sentence(r, rows: pd.DataFrame) -> str:
                  f"the one-step solver {_standing(same, 'solver')}.")
     unstated = rows[rows["match"] == "rule not stated"]
     if len(unstated):
-        text += f" ({_and(list(dict.fromkeys(unstated['solver'])))}: no first-click rule stated in the figures.)"
+        text += f" ({and_list(list(dict.fromkeys(unstated['solver'])))}: no first-click rule stated in the figures.)"
     for _, o in rows[rows["match"] == "first click differs"].iterrows():
         text += (f" {_name(o)}'s {o['win_rate']:.4f} is not under our rule ({o['rule']}; our suite clicks "
                  f"the corner){_tile_effect(r['opening'])}.")
@@ -317,9 +314,9 @@ def paired_sentence(p: pd.DataFrame) -> str:
     if len(more):
         text += f", by {100 * more['difference'].min():.2f} to {100 * more['difference'].max():.2f} points"
     if len(less):
-        text += f"; fewer on {_and(list(less['suite']))}"
+        text += f"; fewer on {and_list(list(less['suite']))}"
     if len(rest):
-        text += f"; on {_and(list(rest['suite']))} the interval contains 0: they cannot be told apart there"
+        text += f"; on {and_list(list(rest['suite']))} the interval contains 0: they cannot be told apart there"
     ratio = p["search_ms"] / p["solver_ms"]
     e = p[p["level"] == "expert"]
     text += (f". It costs {ratio.min():.1f} to {ratio.max():.1f} times the one-step solver's CPU per game"

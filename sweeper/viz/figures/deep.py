@@ -14,6 +14,7 @@ from ...experiments import specs as ex
 from ...experiments.reproduce import store_for
 from ...experiments.stats import compare_seeds, order as interval_order
 from ...experiments.stats import wilson
+from .prose import and_list
 
 #: The label of the paper's greedy agent in the chapter's tables and charts.
 GREEDY = "greedy (bandit)"
@@ -476,8 +477,7 @@ def _level(board: str) -> str:
 
 
 def _listed(values, fmt="{:,}") -> str:
-    v = [fmt.format(x) for x in values]
-    return v[0] if len(v) == 1 else ", ".join(v[:-1]) + " and " + v[-1]
+    return and_list(fmt.format(x) for x in values)
 
 
 def same_networks_sentence(pairs: pd.DataFrame) -> str:
