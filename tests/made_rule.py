@@ -1,6 +1,7 @@
 """The bandit rule of CONTRIBUTING.md's recipe, written as the guide says (parameters first, ``compiled`` last): one
-copy for the tests that add it, registered for a test (tests/test_contributing.py) or written into a scratch copy of
-the rule library from its source (tests/test_one_registry.py)."""
+copy for the tests that add it, registered for a test (tests/test_contributing.py) or written from its source into a
+scratch copy of the rule library (tests/test_one_registry.py) or of the repository (tests/test_contributing.py, which
+follows the recipe to its paper-scale end)."""
 
 from numba import njit
 

@@ -1,9 +1,15 @@
-"""CONTRIBUTING.md's recipes, followed as written (temporary registrations, nothing left behind)."""
+"""CONTRIBUTING.md's recipes, followed as written (temporary registrations, nothing left behind); the rule recipe
+to its paper-scale end in a scratch clone of the repository, at a reduced budget."""
 
 import ast
+import inspect
 import json
 import os
 import re
+import shlex
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +25,7 @@ from sweeper.experiments import specs as ex
 from sweeper.game import engine
 from sweeper.game.grid import COVERED
 
+import made_rule
 from made_rule import optimistic_rule
 
 REPO = Path(__file__).resolve().parents[1]
@@ -324,3 +331,139 @@ def test_chapter_13_lists_and_counts_the_rules_of_its_experiment(monkeypatch):
     assert f"trains {words[count + 1]} rules" in text and "* **safest** (`rule:safest`): " in text
     nb = (REPO / "book" / "13_own_bandit.ipynb").read_text()
     assert "figures.own_rules_text()" in nb and "three textbook rules" not in nb
+
+
+# ------------------------------------------------ a recipe followed to its paper-scale end, in a scratch clone --
+
+#: The reduced budget of the paper-scale end: the package's quick scale (2*10^4 training games a run, not 10^6), one
+#: seed and one worker (one core). At quick scale the runs go to the git-ignored ``.cache/quick-results`` by default,
+#: so ``--results results`` keeps them where the guide's last step commits them (as ``results/runs/quick/KIND/ID``).
+REDUCED = {"--seeds": "1", "--workers": "1"}
+QUICK = ["--scale", "quick", "--results", "results"]
+
+
+def _section(title: str, flat: bool = True) -> str:
+    """The guide's section ``## title``; ``flat``: its whitespace made single spaces (a command may wrap)."""
+    text = GUIDE.read_text()
+    start = text.index(f"## {title}")
+    end = text.find("\n## ", start + 1)
+    section = text[start:end if end > 0 else None]
+    return " ".join(section.split()) if flat else section
+
+
+def _command(section: str, pattern: str, **put: str) -> list[str]:
+    """The command of ``section`` that ``pattern`` matches whole between backticks, as arguments, with the guide's
+    placeholders (``ID``, ``S``, ``KIND/ID``) filled from ``put``; options of :data:`REDUCED` take its values."""
+    found = re.search(rf"`({pattern})`", section)
+    assert found, f"the guide no longer writes a command {pattern!r}"
+    argv = [put.get(a.replace("/", "_"), a) for a in shlex.split(found.group(1)) if a != "..."]
+    return [REDUCED[argv[i - 1]] if i and argv[i - 1] in REDUCED else a for i, a in enumerate(argv)]
+
+
+def _in(clone: Path, argv: list[str]) -> str:
+    """Run ``argv`` in the clone with its own package: ``python`` is this interpreter, ``git`` commits as a scratch
+    author. Returns what it printed; fails the test, with its output, if it fails."""
+    if argv[0] == "python":
+        argv = [sys.executable, *argv[1:]]
+    elif argv[0] == "git":
+        argv = ["git", "-c", "user.name=Guide Reader", "-c", "user.email=reader@example.org", "-c",
+                "commit.gpgsign=false", *argv[1:]]
+    out = subprocess.run(argv, cwd=clone, capture_output=True, text=True, timeout=600,
+                         env=dict(os.environ, PYTHONPATH=str(clone)))
+    assert out.returncode == 0, f"{shlex.join(argv)}:\n{out.stdout[-2000:]}\n{out.stderr[-3000:]}"
+    return out.stdout
+
+
+def _add_the_guide_s_rule(clone: Path) -> None:
+    """Steps 1, 2 and 4 of the rule recipe, in the clone's file that step 1 names: the guide's rule
+    (tests/made_rule.py) beside the others and in the module docstring's list, compiled with the guide's line, its
+    factory the guide's code block (``NAME`` filled in), registered in ``RULES`` and shown by the book
+    (``BOOK_RULES``)."""
+    recipe = _section("Add a bandit rule")
+    where = re.search(r"1\. Write the function in `([\w/]+\.py)`", recipe)
+    compile_line = re.search(r"`(NAME_nb = njit\(cache=True\)\(NAME\))`", recipe)
+    factory = re.search(r"```python\n(.*?)```", _section("Add a bandit rule", flat=False), re.S)
+    assert where and compile_line and factory, "the rule recipe no longer names its file, compile line or factory"
+    name = made_rule.optimistic.__name__
+    library = clone / where.group(1)
+    text = library.read_text()
+    text = text.replace('\n"""\n', f'\n``{name}``\n    {made_rule.optimistic.__doc__.splitlines()[0]}\n"""\n', 1)
+    compiled = list(re.finditer(r"^\w+_nb = njit\(cache=True\)\(\w+\)\n", text, re.M))
+    assert compiled, f"{where.group(1)} compiles no rule as the guide says"
+    first, last = compiled[0].start(), compiled[-1].end()
+    text = (text[:first] + inspect.getsource(made_rule.optimistic) + "\n\n" + text[first:last]
+            + compile_line.group(1).replace("NAME", name) + "\n" + text[last:])
+    registry = re.search(r"^(#:[^\n]*\n)*RULES = \{", text, re.M)
+    text = (text[:registry.start()] + textwrap.dedent(factory.group(1)).replace("NAME", name).strip() + "\n\n\n"
+            + text[registry.start():])
+    for table, entry in (("RULES", f"{name}_rule"), ("BOOK_RULES", '"optimism"')):
+        text, n = re.subn(rf"^({table} = \{{[^}}]*)\}}", rf'\1, "{name}": {entry}}}', text, count=1, flags=re.M)
+        assert n == 1, f"{where.group(1)} has no {table} to register the rule in"
+    library.write_text(text)
+
+
+def _own_rule_listed(out: str) -> tuple[int, int]:
+    """(tasks, stored) of ``ext:own_rule`` in what ``reproduce --list`` printed."""
+    row = re.search(r"^ext:own_rule\s+(\d+) tasks?,\s+(\d+) done", out, re.M)
+    assert row, out
+    return int(row.group(1)), int(row.group(2))
+
+
+@pytest.mark.slow  # an end-to-end run of about a minute, as tests/test_standalone.py's scratch copy
+def test_the_rule_recipe_followed_to_its_paper_scale_end_in_a_scratch_clone(tmp_path, monkeypatch):
+    """Issue 64: the rule recipe, as the guide writes it, in a clone of this repository with its own package: the
+    guide's rule added where step 1 says, then the last step in its order, with the guide's commands (read from the
+    guide) at a reduced budget (:data:`REDUCED`, :data:`QUICK`: the quick-scale runs of ``ext:own_rule``, one seed;
+    their kernels compile afresh in the clone, most of the test's minute). It ends where the guide promises:
+    ``reproduce --list`` counts every run stored, each names the commit of the code, and the checks of
+    tests/test_verify.py that refuse runs of uncommitted code accept them. The recipe's other paper-scale runs
+    (``ext:benchmark``, ``ext:regret``) and the opening recipe's (its own compilation, the suites and
+    ``ext:benchmark_search``) would take this test past its budget of 90 seconds: they are not run."""
+    import test_verify
+    from sweeper.experiments import provenance as prov
+    from sweeper.experiments.reproduce import store_for
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True, capture_output=True, timeout=300)
+    last = _section("The last step: paper-scale runs")
+    listing = _command(last, r"python -m sweeper reproduce --list ID --seeds S", ID="ext:own_rule", S="1") + QUICK
+    tasks, _ = _own_rule_listed(_in(clone, listing))
+    _add_the_guide_s_rule(clone)
+    # 1. commit the code
+    _in(clone, ["git", "add", "sweeper"])
+    _in(clone, ["git", "commit", "-q", "-m", "The guide's rule"])
+    code = _in(clone, ["git", "rev-parse", "HEAD"]).strip()
+    assert _in(clone, _command(last, "git status --short sweeper")) == ""
+    # 2. see the work: one more run than before, none stored
+    out = _in(clone, listing)
+    assert _own_rule_listed(out) == (tasks + 1, 0) and f"to run: {tasks + 1} tasks" in out
+    # 3. run: the recipe's command (step 5), reduced
+    recipe = _section("Add a bandit rule")
+    _in(clone, _command(recipe, r"python -m sweeper reproduce ext:own_rule --seeds [\d,]+ --workers \d+") + QUICK
+        + ["--no-progress"])
+    store = store_for(clone / "results", "quick")
+    runs = {run: json.loads((store.root / run / "meta.json").read_text())
+            for run in test_verify.select(store, every=True)}
+    assert len(runs) == tasks + 1
+    new = [run for run, meta in runs.items() if meta["task"]["params"].get("agent") == "rule:optimistic:1"]
+    assert len(new) == 1
+    # 4. no run was made from uncommitted code: `verify --record` recomputes the rule's run identical, records nothing
+    assert not [run for run, meta in runs.items() if meta["provenance"]["sweeper_modified"]]
+    out = _in(clone, _command(last, r"python -m sweeper verify --record KIND/ID \.\.\.", KIND_ID=new[0]) + QUICK)
+    assert f"{new[0]}: identical" in out
+    assert "verified" not in json.loads((store.root / new[0] / "meta.json").read_text())
+    # 5. commit the results with their exact paths (the guide's, at this scale)
+    add = _command(last, r"git add results/runs/paper/KIND/ID \.\.\.")
+    paths = [add[2].replace("/paper/", "/quick/").replace("KIND/ID", run) for run in runs]
+    _in(clone, add[:2] + paths)
+    _in(clone, ["git", "commit", "-q", "-m", "The guide's rule: its runs"])
+    assert _in(clone, _command(last, "git status --short results")) == ""
+    # the end the guide promises: every run stored, none that no experiment asks for, each made by the code's commit
+    out = _in(clone, listing)
+    assert _own_rule_listed(out) == (tasks + 1, tasks + 1) and "to run:" not in out
+    assert re.search(r"^stored runs in .* that no spec asks for \(seeds [\d,; ]+\): none$", out, re.M), out
+    assert {meta["provenance"]["commit"] for meta in runs.values()} == {code}
+    monkeypatch.setattr(prov, "REPO", clone)
+    assert prov.history_problem() is None
+    monkeypatch.setattr(test_verify, "store_for", lambda results=None, scale="paper": store)
+    test_verify.test_committed_paper_runs_say_which_committed_code_made_or_reproduced_them()
+    test_verify.test_stored_paper_runs_name_commits_of_the_history_with_their_fingerprints()
