@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..agents.rule_library import book_rules
+from ..agents.rule_library import BOOK_RULES, book_rules
 from .audits import audit_spec_task, audit_task  # noqa: F401  (the specs' names since before)
 from .bandits import BanditTask, Evaluation, bandit, bandit_task, block_curve  # noqa: F401  (the specs' task)
 from .deep_rl import DEEP_RL_STEPS, DEEP_RL_TILES, deep_rl_tasks  # noqa: F401
@@ -235,8 +235,9 @@ EXTRA_SPECS = {s.id: s for s in [
          + [bandit(a, "8x8x10", sc.train, s, block=sc.block, tests=Evaluation(STANDARD_TESTS, sc.test))
             for a in THOMPSON_AGENTS for s in seeds]),
     Spec("ext:own_rule", "Write your own bandit: textbook rules as plug-ins beside the paper's agents",
-         "Decaying epsilon-greedy, softmax and UCB1 written as plug-in rules, trained on 8x8x10 like the built-in "
-         "agents, beside the runs of greedy, UCB(0.1) and Thompson sampling of ext:thompson.",
+         f"The book's plug-in rules ({_words(list(BOOK_RULES.values()))}: BOOK_RULES of the rule library), trained "
+         "on 8x8x10 like the built-in agents, beside the runs of greedy, UCB(0.1) and Thompson sampling of "
+         "ext:thompson.",
          lambda sc, seeds: [transfer_task(a, ("8x8x10",), sc, s) for a in ("greedy", "ucb:0.1") for s in seeds]
          + [bandit("thompson", "8x8x10", sc.train, s, block=sc.block, tests=Evaluation(STANDARD_TESTS, sc.test))
             for s in seeds]
