@@ -1,5 +1,5 @@
-"""CONTRIBUTING.md's recipes, followed as written (temporary registrations, nothing left behind); the rule recipe
-to its paper-scale end in a scratch clone of the repository, at a reduced budget."""
+"""CONTRIBUTING.md's recipes, followed as written (temporary registrations, nothing left behind); each recipe (a rule,
+an opening, a chapter) to its paper-scale end in a scratch clone of the repository, at a reduced budget."""
 
 import ast
 import inspect
@@ -25,6 +25,8 @@ from sweeper.experiments import specs as ex
 from sweeper.game import engine
 from sweeper.game.grid import COVERED
 
+import made_chapter
+import made_opening
 import made_rule
 from made_rule import optimistic_rule
 
@@ -56,11 +58,9 @@ def test_a_rule_added_as_the_guide_says_plays_from_its_spec_and_refuses_a_bad_pa
 
 
 def wide_opening():
-    """The opening recipe's example row, exactly as the guide writes it."""
-    text = GUIDE.read_text()
-    row = re.search(r'`(Opening\("wide", 2, "[^"]*"\))`', text)
-    assert row, "the opening recipe's example row is missing"
-    return eval(row.group(1), {"Opening": engine.Opening})  # the guide's own line
+    """The opening recipe's example row (tests/made_opening.py), exactly as the guide writes it."""
+    assert f"`{made_opening.ROW}`" in GUIDE.read_text(), "the opening recipe's example row is not made_opening's"
+    return made_opening.row(engine.Opening)
 
 
 def with_wide(monkeypatch):
@@ -333,7 +333,7 @@ def test_chapter_13_lists_and_counts_the_rules_of_its_experiment(monkeypatch):
     assert "figures.own_rules_text()" in nb and "three textbook rules" not in nb
 
 
-# ------------------------------------------------ a recipe followed to its paper-scale end, in a scratch clone --
+# ---------------------------------------------- each recipe followed to its paper-scale end, in a scratch clone --
 
 #: The reduced budget of the paper-scale end: the package's quick scale (2*10^4 training games a run, not 10^6), one
 #: seed and one worker (one core). At quick scale the runs go to the git-ignored ``.cache/quick-results`` by default,
@@ -353,25 +353,77 @@ def _section(title: str, flat: bool = True) -> str:
 
 def _command(section: str, pattern: str, **put: str) -> list[str]:
     """The command of ``section`` that ``pattern`` matches whole between backticks, as arguments, with the guide's
-    placeholders (``ID``, ``S``, ``KIND/ID``) filled from ``put``; options of :data:`REDUCED` take its values."""
+    placeholders (``ID``, ``S``, ``KIND/ID``) filled from ``put`` (a value with spaces: several arguments); options of
+    :data:`REDUCED` take its values."""
     found = re.search(rf"`({pattern})`", section)
     assert found, f"the guide no longer writes a command {pattern!r}"
-    argv = [put.get(a.replace("/", "_"), a) for a in shlex.split(found.group(1)) if a != "..."]
+    key = lambda a: a.replace("/", "_")  # noqa: E731
+    argv = [v for a in shlex.split(found.group(1)) if a != "..."
+            for v in (put[key(a)].split() if key(a) in put else [a])]
     return [REDUCED[argv[i - 1]] if i and argv[i - 1] in REDUCED else a for i, a in enumerate(argv)]
 
 
-def _in(clone: Path, argv: list[str]) -> str:
-    """Run ``argv`` in the clone with its own package: ``python`` is this interpreter, ``git`` commits as a scratch
-    author. Returns what it printed; fails the test, with its output, if it fails."""
-    if argv[0] == "python":
+def _in(clone: Path, argv: list[str], **env: str) -> str:
+    """Run ``argv`` in the clone with its own package (and ``env`` added to the environment): ``python`` (or the
+    guide's ``.venv/bin/python``) is this interpreter, ``git`` commits as a scratch author. Returns what it printed;
+    fails the test, with its output, if it fails."""
+    if argv[0] in ("python", ".venv/bin/python"):
         argv = [sys.executable, *argv[1:]]
     elif argv[0] == "git":
         argv = ["git", "-c", "user.name=Guide Reader", "-c", "user.email=reader@example.org", "-c",
                 "commit.gpgsign=false", *argv[1:]]
     out = subprocess.run(argv, cwd=clone, capture_output=True, text=True, timeout=600,
-                         env=dict(os.environ, PYTHONPATH=str(clone)))
+                         env=dict(os.environ, PYTHONPATH=str(clone), **env))
     assert out.returncode == 0, f"{shlex.join(argv)}:\n{out.stdout[-2000:]}\n{out.stderr[-3000:]}"
     return out.stdout
+
+
+def _clone(tmp_path: Path) -> Path:
+    """A scratch clone of this repository (its committed code and runs; the clone's kernels compile afresh)."""
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True, capture_output=True, timeout=300)
+    return clone
+
+
+def _listed(out: str, spec: str) -> tuple[int, int]:
+    """(tasks, stored) of ``spec`` in what ``reproduce --list`` printed."""
+    row = re.search(rf"^{re.escape(spec)}\s+(\d+) tasks?,\s+(\d+) done", out, re.M)
+    assert row, out
+    return int(row.group(1)), int(row.group(2))
+
+
+def _orphans(out: str) -> list[str]:
+    """The runs (``KIND/ID``) that ``reproduce --list`` printed as asked for by no experiment."""
+    return re.findall(r"^  (\w+/[0-9a-f]+)  ", out, re.M)
+
+
+def _accepted_by_test_verify(clone: Path, store, monkeypatch) -> None:
+    """The checks of tests/test_verify.py that refuse runs of uncommitted code, run on the clone's ``store``."""
+    import test_verify
+    from sweeper.experiments import provenance as prov
+    monkeypatch.setattr(prov, "REPO", clone)
+    assert prov.history_problem() is None
+    monkeypatch.setattr(test_verify, "store_for", lambda results=None, scale="paper": store)
+    test_verify.test_committed_paper_runs_say_which_committed_code_made_or_reproduced_them()
+    test_verify.test_stored_paper_runs_name_commits_of_the_history_with_their_fingerprints()
+
+
+def _stored(store) -> dict:
+    """The ``meta.json`` of every run of ``store``, by ``KIND/ID``."""
+    import test_verify
+    return {run: json.loads((store.root / run / "meta.json").read_text())
+            for run in test_verify.select(store, every=True)}
+
+
+def _commit_results(clone: Path, last: str, runs, removed=()) -> None:
+    """Step 5 of the last step: the new runs added and the runs asked for by no experiment removed, each by its path
+    (the guide's commands; the runs kept at quick scale are in ``results/runs/quick/``), committed."""
+    add = _command(last, r"git add results/runs/paper/KIND/ID \.\.\.")
+    _in(clone, add[:2] + [add[2].replace("/paper/", "/quick/").replace("KIND/ID", run) for run in runs])
+    for run in removed:  # runs of the committed store, where --list named them
+        _in(clone, [a.replace("KIND/ID", run) for a in _command(last, r"git rm -r -q results/runs/paper/KIND/ID")])
+    _in(clone, ["git", "commit", "-q", "-m", "The guide's runs"])
+    assert _in(clone, _command(last, "git status --short results")) == ""
 
 
 def _add_the_guide_s_rule(clone: Path) -> None:
@@ -402,13 +454,6 @@ def _add_the_guide_s_rule(clone: Path) -> None:
     library.write_text(text)
 
 
-def _own_rule_listed(out: str) -> tuple[int, int]:
-    """(tasks, stored) of ``ext:own_rule`` in what ``reproduce --list`` printed."""
-    row = re.search(r"^ext:own_rule\s+(\d+) tasks?,\s+(\d+) done", out, re.M)
-    assert row, out
-    return int(row.group(1)), int(row.group(2))
-
-
 @pytest.mark.slow  # an end-to-end run of about a minute, as tests/test_standalone.py's scratch copy
 def test_the_rule_recipe_followed_to_its_paper_scale_end_in_a_scratch_clone(tmp_path, monkeypatch):
     """Issue 64: the rule recipe, as the guide writes it, in a clone of this repository with its own package: the
@@ -417,16 +462,12 @@ def test_the_rule_recipe_followed_to_its_paper_scale_end_in_a_scratch_clone(tmp_
     their kernels compile afresh in the clone, most of the test's minute). It ends where the guide promises:
     ``reproduce --list`` counts every run stored, each names the commit of the code, and the checks of
     tests/test_verify.py that refuse runs of uncommitted code accept them. The recipe's other paper-scale runs
-    (``ext:benchmark``, ``ext:regret``) and the opening recipe's (its own compilation, the suites and
-    ``ext:benchmark_search``) would take this test past its budget of 90 seconds: they are not run."""
-    import test_verify
-    from sweeper.experiments import provenance as prov
+    (``ext:benchmark``, ``ext:regret``) would take this test past its budget: they are not run."""
     from sweeper.experiments.reproduce import store_for
-    clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True, capture_output=True, timeout=300)
+    clone = _clone(tmp_path)
     last = _section("The last step: paper-scale runs")
     listing = _command(last, r"python -m sweeper reproduce --list ID --seeds S", ID="ext:own_rule", S="1") + QUICK
-    tasks, _ = _own_rule_listed(_in(clone, listing))
+    tasks, _ = _listed(_in(clone, listing), "ext:own_rule")
     _add_the_guide_s_rule(clone)
     # 1. commit the code
     _in(clone, ["git", "add", "sweeper"])
@@ -435,14 +476,13 @@ def test_the_rule_recipe_followed_to_its_paper_scale_end_in_a_scratch_clone(tmp_
     assert _in(clone, _command(last, "git status --short sweeper")) == ""
     # 2. see the work: one more run than before, none stored
     out = _in(clone, listing)
-    assert _own_rule_listed(out) == (tasks + 1, 0) and f"to run: {tasks + 1} tasks" in out
+    assert _listed(out, "ext:own_rule") == (tasks + 1, 0) and f"to run: {tasks + 1} tasks" in out
     # 3. run: the recipe's command (step 5), reduced
     recipe = _section("Add a bandit rule")
     _in(clone, _command(recipe, r"python -m sweeper reproduce ext:own_rule --seeds [\d,]+ --workers \d+") + QUICK
         + ["--no-progress"])
     store = store_for(clone / "results", "quick")
-    runs = {run: json.loads((store.root / run / "meta.json").read_text())
-            for run in test_verify.select(store, every=True)}
+    runs = _stored(store)
     assert len(runs) == tasks + 1
     new = [run for run, meta in runs.items() if meta["task"]["params"].get("agent") == "rule:optimistic:1"]
     assert len(new) == 1
@@ -452,18 +492,187 @@ def test_the_rule_recipe_followed_to_its_paper_scale_end_in_a_scratch_clone(tmp_
     assert f"{new[0]}: identical" in out
     assert "verified" not in json.loads((store.root / new[0] / "meta.json").read_text())
     # 5. commit the results with their exact paths (the guide's, at this scale)
-    add = _command(last, r"git add results/runs/paper/KIND/ID \.\.\.")
-    paths = [add[2].replace("/paper/", "/quick/").replace("KIND/ID", run) for run in runs]
-    _in(clone, add[:2] + paths)
-    _in(clone, ["git", "commit", "-q", "-m", "The guide's rule: its runs"])
-    assert _in(clone, _command(last, "git status --short results")) == ""
+    _commit_results(clone, last, runs)
     # the end the guide promises: every run stored, none that no experiment asks for, each made by the code's commit
     out = _in(clone, listing)
-    assert _own_rule_listed(out) == (tasks + 1, tasks + 1) and "to run:" not in out
+    assert _listed(out, "ext:own_rule") == (tasks + 1, tasks + 1) and "to run:" not in out
     assert re.search(r"^stored runs in .* that no spec asks for \(seeds [\d,; ]+\): none$", out, re.M), out
     assert {meta["provenance"]["commit"] for meta in runs.values()} == {code}
-    monkeypatch.setattr(prov, "REPO", clone)
-    assert prov.history_problem() is None
-    monkeypatch.setattr(test_verify, "store_for", lambda results=None, scale="paper": store)
-    test_verify.test_committed_paper_runs_say_which_committed_code_made_or_reproduced_them()
-    test_verify.test_stored_paper_runs_name_commits_of_the_history_with_their_fingerprints()
+    _accepted_by_test_verify(clone, store, monkeypatch)
+
+
+def _add_the_guide_s_opening(clone: Path) -> tuple[str, str]:
+    """Step 1 of the opening recipe, and the list of step 4 that measures it, in the clone's files the guide names:
+    the row (tests/made_opening.py) at the end of ``OPENING_TABLE``, its line in the engine's module docstring, and
+    its name added to ``OPENINGS`` of the specs. Returns the two files, as the guide names them."""
+    recipe = _section("Add an opening")
+    table = re.search(r"1\. `([\w/]+\.py)`: add the row at the end of `OPENING_TABLE`", recipe)
+    lists = re.search(r"\(`OPENINGS` and `PSEQ_OPENINGS` in `([\w/]+\.py)`\)", recipe)
+    assert table and lists, "the opening recipe no longer names the files of the table and of the lists"
+    engine_py, specs_py = clone / table.group(1), clone / lists.group(1)
+    text, n = re.subn(r"^(OPENING_TABLE = \(\n.*?\n)\)\n", rf"\1    {made_opening.ROW},\n)\n",
+                      engine_py.read_text(), count=1, flags=re.S | re.M)
+    assert n == 1, f"{table.group(1)} has no OPENING_TABLE to add the row to"
+    text, n = re.subn(r"^(``zero``\n(?:    .*\n)+)", lambda m: m.group(1) + made_opening.DOC, text, count=1, flags=re.M)
+    assert n == 1, f"{table.group(1)}'s module docstring has no ``zero`` entry"
+    engine_py.write_text(text)
+    text, n = re.subn(r'^(OPENINGS = \([^)]*)\)', rf'\1, "{made_opening.NAME}")', specs_py.read_text(),
+                      count=1, flags=re.M)
+    assert n == 1, f"{lists.group(1)} has no OPENINGS"
+    specs_py.write_text(text)
+    return table.group(1), lists.group(1)
+
+
+def _number(recipe: str, pattern: str) -> int:
+    """The number that ``pattern``'s group says in the guide's ``recipe``."""
+    found = re.search(pattern, recipe)
+    assert found, f"the guide no longer says {pattern!r}"
+    return int(found.group(1))
+
+
+@pytest.mark.slow  # an end-to-end run of about 90 seconds (two thirds of it the quick runs), as the rule's above
+def test_the_opening_recipe_followed_to_its_paper_scale_end_in_a_scratch_clone(tmp_path, monkeypatch):
+    """Issue 64: the opening recipe, as the guide writes it, in a clone of this repository with its own package: the
+    guide's row (tests/made_opening.py) where step 1 says, measured by ``OPENINGS`` as step 4 says, the suites
+    written with the guide's command, then the last step in its order with the guide's commands. ``reproduce
+    --list`` at paper scale (on the clone's committed runs; it plays nothing) names the runs step 4 predicts: the
+    missing runs of ``ext:how_good`` and ``ext:benchmark_search`` and the old bandit runs asked for by no experiment,
+    which the guide's ``git rm -r`` removes. The reruns are at a reduced budget (:data:`REDUCED`, :data:`QUICK`:
+    the quick-scale runs of both experiments, kept in the clone's ``results/runs/quick``, not the paper-scale ones
+    nor ``make quick-results``, minutes each). It ends where the guide promises: the new suites pass the package's
+    own check (``load_suite``) and the old ones are byte for byte the same, ``reproduce --list`` counts every run
+    stored and no new one asked for by no experiment, and tests/test_verify.py's checks accept the runs."""
+    from sweeper.experiments.reproduce import store_for
+    clone = _clone(tmp_path)
+    last, recipe = _section("The last step: paper-scale runs"), _section("Add an opening")
+    ids = "ext:how_good ext:benchmark_search"
+    listing = _command(last, r"python -m sweeper reproduce --list ID --seeds S", ID=ids, S="1")
+    before = _in(clone, listing)
+    (how_good, _), (search, _) = _listed(before, "ext:how_good"), _listed(before, "ext:benchmark_search")
+    engine_py, specs_py = _add_the_guide_s_opening(clone)
+    _in(clone, _command(recipe, r'\.venv/bin/python -c "from sweeper\.experiments\.suites import write_suites; '
+                                r'write_suites\(\)"'))
+    suites = re.search(r"and commit `([\w/]+/)`", recipe)
+    assert suites, "the opening recipe no longer names the suites' folder"
+    suites = suites.group(1)
+    written = _in(clone, ["git", "status", "--short", "--untracked-files=all", suites]).splitlines()
+    assert sorted(written) == sorted([f" M {suites}manifest.json"] + [
+        f"?? {suites}{level}-{made_opening.NAME}.npz" for level in ex.LEVEL.values()]), "the old suites must not change"
+    # 1. commit the code (the row, its docstring line, the list and the suites)
+    _in(clone, ["git", "add", engine_py, specs_py, suites])
+    _in(clone, ["git", "commit", "-q", "-m", "The guide's opening"])
+    assert _in(clone, _command(last, "git status --short sweeper")) == ""
+    # 2. see the work: the runs step 4 says go missing, and the old bandit runs that no experiment asks for
+    out = _in(clone, listing)
+    missing = _number(recipe, r"(\d+) runs go missing")
+    added = _number(recipe, r"adds (\d+) runs to `ext:benchmark_search`")
+    gone = len(ex.HOW_GOOD_BANDITS)  # the trained bandits' runs, whose task ids name the openings
+    assert _listed(out, "ext:how_good") == (how_good + missing - gone, how_good - gone)
+    assert _listed(out, "ext:benchmark_search") == (search + added, search)
+    left = sorted(set(_orphans(out)) - set(_orphans(before)))
+    assert len(left) == _number(recipe, r"The (\d+) old bandit runs stay in `results/`") == gone
+    assert all(run.startswith("bandit/") for run in left) and "git rm -r results/runs/paper/KIND/ID" in out
+    # 3. run: the recipe's command, reduced
+    _in(clone, _command(recipe, r"python -m sweeper reproduce ext:how_good ext:benchmark_search --workers \d+")
+        + QUICK + ["--no-progress"])
+    store = store_for(clone / "results", "quick")
+    runs = _stored(store)
+    assert len(runs) == how_good + missing - gone + search + added
+    # 4. no run was made from uncommitted code: nothing for `verify --record` to vouch for
+    assert not [run for run, meta in runs.items() if meta["provenance"]["sweeper_modified"]]
+    # 5. commit the results: the new runs added, the old bandit runs that --list named removed
+    _commit_results(clone, last, runs, removed=left)
+    # the end the guide promises
+    out = _in(clone, listing + QUICK)
+    assert _listed(out, "ext:how_good") == (how_good + missing - gone,) * 2
+    assert _listed(out, "ext:benchmark_search") == (search + added,) * 2
+    assert "to run:" not in out and not _orphans(out)
+    assert sorted(_orphans(_in(clone, listing))) == sorted(_orphans(before))
+    _in(clone, ["python", "-c", "from sweeper.experiments.suites import LEVELS, OPENINGS, load_suite; "
+                                "[load_suite(lv, op) for lv in LEVELS for op in OPENINGS]; "
+                                f"assert {made_opening.NAME!r} in OPENINGS"])
+    doc = ast.parse((clone / engine_py).read_text()).body[0]  # step 1's room: at most 30 lines (tests/test_layers.py)
+    assert f"``{made_opening.NAME}``" in doc.value.value and doc.end_lineno - doc.lineno + 1 <= 30
+    _accepted_by_test_verify(clone, store, monkeypatch)
+
+
+def _add_the_guide_s_chapter(clone: Path) -> tuple[str, int]:
+    """Steps 1 to 3 of the chapter recipe, in the clone's files the guide names (tests/made_chapter.py): the task
+    kind in a module of its own with its builder, the spec in ``EXTRA_SPECS`` and ``BOOK_EXTRAS``, the figure module
+    imported by ``figures/__init__.py``, the notebook listed in ``_toc.yml`` after the last numbered chapter and in
+    the introduction's chapter map. Returns the page (``book/NAME.ipynb``) and the chapter number the guide gives."""
+    recipe = _section("Add a chapter with a figure")
+    kind = re.search(r"`(sweeper/experiments/)NAME\.py`", recipe)
+    specs = re.search(r"a `Spec` in `([\w/]+\.py)`", recipe)
+    figures = re.search(r"a module of `(sweeper/viz/figures/)`", recipe)
+    numbers = re.search(r"so `(\w+)` is chapter (\d+) and a `(\d+)_\*\.ipynb` listed after it is chapter (\d+)", recipe)
+    assert kind and specs and figures and numbers, "the chapter recipe no longer names its files or its numbering"
+    name = made_chapter.NAME
+    (clone / kind.group(1) / f"{name}.py").write_text(made_chapter.KIND)
+    text = (clone / specs.group(1)).read_text() + made_chapter.SPEC
+    text, n = re.subn(r"^(BOOK_EXTRAS = \([^)]*)\)", rf'\1, "{made_chapter.ID}")', text, count=1, flags=re.M)
+    assert n == 1, f"{specs.group(1)} has no BOOK_EXTRAS"
+    (clone / specs.group(1)).write_text(text)
+    (clone / figures.group(1) / f"{name}.py").write_text(made_chapter.FIGURES)
+    init = clone / figures.group(1) / "__init__.py"
+    init.write_text(init.read_text() + f"from . import {name}  # noqa: F401,E402  (the guide's chapter)\n")
+    page = f"book/{numbers.group(3)}_{name}"
+    (clone / f"{page}.ipynb").write_text(made_chapter.notebook())
+    toc = clone / "_toc.yml"
+    text, n = re.subn(rf"^(\s+- file: book/{numbers.group(1)}\n)", rf"\1      - file: {page}\n", toc.read_text(),
+                      count=1, flags=re.M)
+    assert n == 1, f"_toc.yml does not list book/{numbers.group(1)}"
+    toc.write_text(text)
+    intro = clone / "book" / "01_introduction.md"
+    text, n = re.subn(rf"^(\| [^\n]*\{{doc\}}`{numbers.group(1)}` [^\n]*\n)",
+                      rf"\1| beyond: the guide's chapter | {{doc}}`{page[5:]}` | `{made_chapter.ID}` | — |\n",
+                      intro.read_text(), count=1, flags=re.M)
+    assert n == 1, f"the chapter map does not list {numbers.group(1)}"
+    intro.write_text(text)
+    return f"{page}.ipynb", int(numbers.group(4))
+
+
+@pytest.mark.slow  # an end-to-end run of about 20 seconds, as the rule recipe's above
+def test_the_chapter_recipe_followed_to_its_paper_scale_end_in_a_scratch_clone(tmp_path, monkeypatch):
+    """Issue 64: the chapter recipe, as the guide writes it, in a clone of this repository with its own package: a
+    made minimal chapter (tests/made_chapter.py: a task kind, its spec, a figure module, a page) where steps 1 to 3
+    say; its spec run at quick scale with the guide's command of step 2, and the page checked as step 4 and the
+    guide's opening say (nbval, on those quick results); then the last step in its order with the guide's commands at
+    a reduced budget (:data:`REDUCED`, :data:`QUICK`). It ends where the guide promises: the page is the chapter
+    ``_toc.yml`` numbers as the guide says, ``reproduce --list`` counts every run of the spec stored and committed,
+    and tests/test_verify.py's checks accept them."""
+    import yaml
+    from sweeper.experiments.reproduce import store_for
+    clone = _clone(tmp_path)
+    last, recipe = _section("The last step: paper-scale runs"), _section("Add a chapter with a figure")
+    page, number = _add_the_guide_s_chapter(clone)
+    toc = yaml.safe_load((clone / "_toc.yml").read_text())
+    numbered = [c["file"] for part in toc["parts"] if part.get("numbered") for c in part["chapters"]]
+    assert numbered.index(page.removesuffix(".ipynb")) + 1 == number
+    # the quick-scale results the page reads (step 2's command), then the page checked on them as the guide says
+    _in(clone, _command(recipe, r"python -m sweeper reproduce ID --scale quick --results \.cache/quick-results",
+                        ID=made_chapter.ID) + ["--no-progress"])
+    check = re.search(r"\n(SWEEPER_SCALE=quick \.venv/bin/python -m pytest .*book/NAME\.ipynb)\n", GUIDE.read_text())
+    assert check, "the guide no longer says how one notebook is checked"
+    variable, *argv = [a.replace("book/NAME.ipynb", page) for a in shlex.split(check.group(1))]
+    cells = sum(kind == "code" for kind, _ in made_chapter.CELLS)
+    assert f"{cells} passed" in _in(clone, argv, **dict([variable.split("=")]))
+    # the last step: 1. commit the code and the page
+    _in(clone, ["git", "add", "sweeper", "book", "_toc.yml"])
+    _in(clone, ["git", "commit", "-q", "-m", "The guide's chapter"])
+    assert _in(clone, _command(last, "git status --short sweeper")) == ""
+    # 2. see the work
+    listing = _command(last, r"python -m sweeper reproduce --list ID --seeds S", ID=made_chapter.ID, S="1") + QUICK
+    assert _listed(_in(clone, listing), made_chapter.ID) == (1, 0)
+    # 3. run, reduced
+    _in(clone, _command(last, r"python -m sweeper reproduce ID --seeds S --workers \d+", ID=made_chapter.ID, S="1")
+        + QUICK + ["--no-progress"])
+    store = store_for(clone / "results", "quick")
+    runs = _stored(store)
+    assert [meta["task"]["kind"] for meta in runs.values()] == [made_chapter.NAME]
+    # 4. nothing made from uncommitted code; 5. commit the results
+    assert not [run for run, meta in runs.items() if meta["provenance"]["sweeper_modified"]]
+    _commit_results(clone, last, runs)
+    out = _in(clone, listing)
+    assert _listed(out, made_chapter.ID) == (1, 1) and "to run:" not in out and not _orphans(out)
+    _accepted_by_test_verify(clone, store, monkeypatch)
