@@ -13,6 +13,7 @@ from pathlib import Path
 
 import sweeper
 
+import made_opening
 import made_rule
 
 PACKAGE = Path(sweeper.__file__).resolve().parent
@@ -80,9 +81,9 @@ def test_a_rule_an_opening_a_kind_and_a_chart_each_added_in_one_place_reach_ever
     _edit(library, "#: Named rules for agent specs", RULE + "#: Named rules for agent specs")
     _edit(library, '"ucb-safest": ucb_safest_rule}', '"ucb-safest": ucb_safest_rule, "optimistic": optimistic_rule}')
     _edit(library, '"ucb1": "UCB1"}', '"ucb1": "UCB1", "optimistic": "optimism"}')
-    # the opening: one row of the engine's table
-    _edit(copy / "game" / "engine.py", "OPENING_TABLE = (\n",
-          'OPENING_TABLE = (\n    Opening("wide", 2, "the first click (--first, default 0,0) has no mine in its 5x5 square"),\n')
+    # the opening: one row at the end of the engine's table (the guide's row, tests/made_opening.py)
+    _edit(copy / "game" / "engine.py", "no mine in its 3x3 square\"),\n)\n",
+          f"no mine in its 3x3 square\"),\n    {made_opening.ROW},\n)\n")
     # the kind: a module of its own; the chart: a function of a chart module
     (copy / "experiments" / "guide_demo.py").write_text(KIND)
     (copy / "viz" / "demo_charts.py").write_text(CHART)
