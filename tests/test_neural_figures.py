@@ -78,7 +78,7 @@ def test_pooled_rates_add_the_seeds_and_keep_their_spread():
     assert nf.transfer_table(_runs()["tests"], spread=True).loc["from 8x8x10", "on 8x8x10"] == "0.850-0.870"
 
 
-def test_targets_and_sentences_agree_with_the_numbers():
+def test_targets_and_their_values_agree_with_the_numbers():
     r, players = _runs(), _players()
     t = nf.against_targets(r["tests"], players).set_index("board")
     assert t.loc["8x8x10", "own"] == pytest.approx(0.86) and t.loc["8x8x10", "short"] == pytest.approx(0.01)
@@ -87,43 +87,54 @@ def test_targets_and_sentences_agree_with_the_numbers():
     # the best network on intermediate was trained on beginner (0.702 pooled against 0.600)
     assert t.loc["16x16x40", "best_from"] == "8x8x10" and t.loc["16x16x40", "best"] == pytest.approx(0.702)
     assert t.loc["16x16x40", "solver"] == pytest.approx(0.851)
-    f = nf.findings(r, players)
-    assert "on 8x8x10, the networks trained there win 0.860" in f["targets"]
-    assert "3 seeds pooled): 0.010 below the target of 0.87 (lowest seed 0.850)" in f["targets"]
-    assert "0.200 below the target of 0.80 (lowest seed 0.600); the networks trained for 8x8x10 win 0.702 here " \
-        "(pooled; the transfer verdicts below" in f["targets"]  # better, but short of the target: not said "at or above"
-    assert ("8x8x10 (8x8x10): 6,000 decisions (the seeds 6,000 to 6,000) and 400 gradient steps in 300 games (its "
-            "last phase, on its own board: 6,000 decisions and 300 games)") in f["speed"]
-    assert "CPU" not in f["speed"] and "CPU" not in f["rising"]  # the work, counted; never the recorded seconds
-    assert "on 8x8x10, from 0.430 after 2,000 training decisions to 0.860 after 6,000 (+0.430, seeds +0.425, " \
-        "+0.430, +0.435), 95% interval over the seeds [" in f["rising"] and "still rising when the budget ran out" \
-        in f["rising"]
+    v = nf.target_values(nf.against_targets(r["tests"], players))
+    assert v["beg_own"] == pytest.approx(0.86) and (v["beg_lo"], v["beg_hi"]) == pytest.approx(wilson(2580, 3000))
+    assert v["beg_seed_min"] == pytest.approx(0.85) and v["beg_target"] == 0.87 and v["beg_met"] == "not met"
+    assert v["int_own"] == pytest.approx(0.6) and v["int_met"] == "not met" and v["slack"] == 0.02
+    assert v["int_best_from"] == "8x8x10" and v["int_best"] == pytest.approx(0.702)
+    assert v["int_solver"] == pytest.approx(0.851) and v["beg_greedy"] == pytest.approx(0.73)
+    assert not any(k.startswith("exp_") for k in v)  # no expert networks: no expert values
+    w = nf.work_values(r["facts"])
+    assert (w["beg_decisions"], w["beg_steps"], w["beg_games"]) == (6_000, 400, 300)
+    assert (w["beg_own_decisions"], w["beg_own_games"], w["beg_spread"]) == (6_000, 300, 0)
+    assert not any("cpu" in k for k in w)  # the work, counted; never the recorded seconds
+    rise = nf.rising_values(r["checkpoints"])
+    assert (rise["beg_before"], rise["beg_after"]) == pytest.approx((0.43, 0.86))
+    assert (rise["beg_before_decisions"], rise["beg_after_decisions"]) == (2_000, 6_000)
+    assert rise["beg_step"] == pytest.approx(0.43) and 0 < rise["beg_lo"] < 0.43 < rise["beg_hi"]
+    assert rise["beg_verdict"] == nf.RISING[1] == "still rising when the budget ran out"
+    for values in (v, w, rise):  # what the page glues: plain Python values, which MyST-NB's roles can format
+        assert all(type(x) in (float, int, str) for x in values.values())
 
 
 def test_a_level_is_called_still_rising_only_when_the_seeds_agree():
     """The checkpoints play the same boards every time: each seed's last step is paired, and the step's t-interval
     over the seeds decides."""
     outs = [_output("16x16x40", s, w, {}, points=(p, w)) for s, p, w in ((1, 690, 700), (2, 705, 700), (3, 690, 710))]
-    rising = nf.findings(nf.neural_runs(outs), _players())["rising"]
-    assert "(+0.008, seeds +0.010, -0.005, +0.020)" in rising
-    assert "the seeds cannot tell whether it was still rising" in rising
+    rising = nf.rising_values(nf.neural_runs(outs)["checkpoints"])
+    assert rising["int_step"] == pytest.approx(0.025 / 3) and rising["int_lo"] < 0 < rising["int_hi"]
+    assert rising["int_verdict"] == "the seeds cannot tell whether it was still rising"
     outs = [_output("16x16x40", s, 700, {}, points=(600, 700)) for s in (1, 2, 3)]
-    rising = nf.findings(nf.neural_runs(outs), _players())["rising"]
-    assert "[+0.100, +0.100]: still rising when the budget ran out" in rising
+    rising = nf.rising_values(nf.neural_runs(outs)["checkpoints"])
+    assert (rising["int_lo"], rising["int_hi"]) == pytest.approx((0.1, 0.1))
+    assert rising["int_verdict"] == "still rising when the budget ran out"
+    outs = [_output("16x16x40", s, 700, {}, points=(800, 700)) for s in (1, 2, 3)]
+    assert nf.rising_values(nf.neural_runs(outs)["checkpoints"])["int_verdict"] == "falling at the end"
+    one = nf.neural_runs([_output("16x16x40", 1, 700, {})])["checkpoints"]
+    assert nf.rising_values(one) == {}  # one seed: no interval, no verdict
 
 
-def test_the_regret_sentence_names_both_oracles_and_draws_no_order():
+def test_the_regret_values_keep_both_oracles_apart():
     q = pd.DataFrame([{"train": "8x8x10", "test": "8x8x10", "games": 60, "decisions": 1141,
                        "regret_per_decision": 0.0035, "regret_per_game": 0.066}])
     w = pd.DataFrame([{"trained games": 1_000_000, "test games": 10_000, "regret per decision": 0.0096,
                        "regret per game": 0.236, "gap per game": 0.187}])
-    text = nf.regret_sentence(q, w)
-    assert "0.066 per game against an oracle that takes the best click (0.0035 per decision" in text
-    assert "0.236 per game against an oracle that takes the best click or flag, over its own 10,000 test games" in text
-    assert "0.187 per game is its representation gap, measured on the same games against the best window agent" in text
-    assert "ranks neither against the other and sets no floor" in text
-    assert "below that gap" not in text and "the floor of any agent" not in text
-    assert nf.regret_sentence(q.assign(test="16x16x40"), w) == ""
+    v = nf.regret_values(q, w)
+    assert (v["nets_game"], v["nets_decision"], v["nets_decisions"], v["nets_games"]) == (0.066, 0.0035, 1141, 60)
+    assert (v["table_trained"], v["table_game"], v["table_decision"], v["table_games"], v["table_gap"]) == (
+        1_000_000, 0.236, 0.0096, 10_000, 0.187)
+    assert "boards" not in v and not any(k.endswith("_click") for k in v)  # no benchmark: nothing on one scale
+    assert nf.regret_values(q.assign(test="16x16x40"), w) == {}
 
 
 def test_a_target_is_met_only_when_no_seed_falls_more_than_002_below_it():
@@ -133,8 +144,7 @@ def test_a_target_is_met_only_when_no_seed_falls_more_than_002_below_it():
     runs = nf.neural_runs([_output("8x8x10", s, w, {}) for s, w in ((1, 840), (2, 900), (3, 880))])
     low = nf.against_targets(runs["tests"], _players())
     assert not low["met"].iloc[0] and low["own"].iloc[0] == pytest.approx(0.8733, abs=1e-4)
-    assert "its lowest seed (0.840) is more than 0.02 below it, so the target is not met" in nf.findings(
-        runs, _players())["targets"]
+    assert nf.target_values(low)["beg_met"] == "not met" and nf.target_values(met)["beg_met"] == "met"
     assert nf.targets_table(low).loc["8x8x10", "met"] == "no"
 
 
@@ -159,8 +169,9 @@ def test_the_worst_mistake_per_level_is_the_furthest_from_the_exact_probability(
     w = nf.worst_mistakes(_runs()["mistakes"])
     assert w["test"].tolist() == ["8x8x10", "16x16x40"]  # reading order of the levels
     assert w["seed"].tolist() == [3, 3] and w["net"].iloc[0] == pytest.approx(0.2 / 3)
-    assert "74.7%" not in nf.mistakes_sentence(w) and "6.7% for a tile whose exact P(mine) is 100%" in \
-        nf.mistakes_sentence(w)
+    v = nf.mistakes_values(w)
+    assert (v["beg_net"], v["beg_exact"], v["beg_covered"], v["beg_decision"]) == pytest.approx((0.2 / 3, 1.0, 64, 5))
+    assert "int_net" in v and "exp_net" not in v
 
 
 def test_the_charts_draw_the_hand_made_runs():
@@ -267,40 +278,33 @@ def test_learners_sets_every_learner_side_by_side_by_the_work_of_its_training():
     assert np.isnan(missing.set_index("agent").loc["greedy table (the paper's)", "decisions"])
     table = nf.learners_table(missing)
     assert table[table["agent"] == "greedy table (the paper's)"]["training decisions"].iloc[0] == "not recorded"
-    assert "whose training decisions are not recorded (1,000 games), wins 0.740 [" in nf.learners_sentence(missing)
+    assert not any(k.startswith("greedy_") for k in nf.learners_values(missing))  # no number for unrecorded work
 
 
-def test_the_learners_sentence_compares_the_work_and_the_clock_only_beyond_its_noise():
+def test_the_learners_values_compare_the_work_and_the_clock_only_beyond_its_noise():
     r = _hundred_boards(_runs())
     c = nf.learners(r, _learners_bench())
-    text = nf.learners_sentence(c, noise=1.5)
-    assert text.startswith("On beginner, on the same boards, by the work of their training")
+    v = nf.learners_values(c, noise=1.5)
     # the greedy table made more decisions than the networks ever did: their end is within as many
-    assert ("the greedy table (the paper's) made 22,000 training decisions in 1,000 games and wins 0.740 [" in text)
-    assert ("within as many decisions the networks' last checkpoint, after 6,000 (0.27 times its), wins 0.860 "
-            "[") in text and "more than it" in text
-    assert ("the MaskablePPO, per-tile policy made 4,000 training decisions, its environment steps, in 1,000 games "
-            "and wins 0.550 [") in text
-    assert "after 2,000 (0.50 times its), wins 0.427 [" in text
-    # the CNN made fewer decisions than the networks' first checkpoint: no checkpoint after as many
-    assert ("the MaskablePPO, CNN policy made 1,000 training decisions, its environment steps, in 1,000 games and "
-            "wins 0.120 [") in text
-    assert "the networks have no checkpoint within as many decisions: their first, after 2,000 (2.0 times as " \
-        "many), wins 0.427 [" in text
-    assert "At the end of their training, after 6,000 decisions and 400 gradient steps (curriculum included), " \
-        "the networks win 0.860 [" in text
-    assert text.endswith("The exact solver trains nothing and wins 0.880; it pays at play: 10 µs of test CPU per "
-                         "decision as recorded.")  # the networks' test CPU is not in these runs: no comparison
-    assert "CPU minutes" not in text
+    assert (v["greedy_decisions"], v["greedy_games"], v["greedy_seeds"]) == (22_000, 1_000, 3)
+    assert v["greedy_rate"] == pytest.approx(0.74) and v["greedy_which"] == "last checkpoint within as many decisions"
+    assert v["greedy_net_decisions"] == 6_000 and v["greedy_ratio"] == pytest.approx(6 / 22)
+    assert v["greedy_net_rate"] == pytest.approx(0.86) and v["greedy_order"] == "below"
+    assert (v["tile_decisions"], v["tile_rate"], v["tile_net_decisions"]) == (4_000, pytest.approx(0.55), 2_000)
+    assert v["tile_ratio"] == pytest.approx(0.5) and v["tile_net_rate"] == pytest.approx(0.43 - 0.01 / 3)
+    # the CNN made fewer decisions than the networks' first checkpoint: that first one is set against it
+    assert v["cnn_decisions"] == 1_000 and v["cnn_ratio"] == pytest.approx(2.0)
+    assert v["cnn_which"] == "first checkpoint (none came within as many decisions)" and v["cnn_order"] == "below"
+    assert (v["end_decisions"], v["end_steps"], v["end_rate"]) == (6_000, 400, pytest.approx(0.86))
+    assert "solver_rate" not in v  # the networks' test CPU is not in these runs: no comparison
     # with the networks' test CPU: in order only beyond the clock's noise
     r["tests"] = r["tests"].assign(test_cpu_seconds=0.2, test_decisions=1_000)  # 200 µs per decision
     c = nf.learners(r, _learners_bench())
-    assert nf.learners_sentence(c, noise=1.5).endswith(
-        "10 µs of test CPU per decision as recorded, against the networks' 200, 20 times less, beyond the clock's "
-        "noise.")
-    assert nf.learners_sentence(c, noise=25.0).endswith(
-        "against the networks' 200 (no order within the clock's noise).")
-    assert nf.learners_sentence(c).endswith("(no order within the clock's noise).")  # noise unknown: no order
+    v = nf.learners_values(c, noise=1.5)
+    assert (v["solver_rate"], v["solver_us"], v["nets_us"]) == pytest.approx((0.88, 10.0, 200.0))
+    assert v["cpu_ratio"] == pytest.approx(20.0) and v["cpu_order"] == "the solver's decisions are the cheaper"
+    assert nf.learners_values(c, noise=25.0)["cpu_order"] == "neither can be called the cheaper"
+    assert nf.learners_values(c)["cpu_order"] == "neither can be called the cheaper"  # noise unknown: no order
 
 
 def test_the_how_good_chapter_sets_its_players_beside_the_leaderboard():
@@ -318,7 +322,7 @@ def test_the_how_good_chapter_sets_its_players_beside_the_leaderboard():
     assert bf.chapter_note(d.assign(board="16x30x99"), made_bench(networks=False)) == ""  # none of them on beginner
 
 
-def test_the_regret_sentence_adds_the_benchmarks_one_scale():
+def test_the_regret_values_add_the_benchmarks_one_scale():
     q = pd.DataFrame([{"train": "8x8x10", "test": "8x8x10", "games": 60, "decisions": 1141,
                        "decisions_per_game": 19.0, "sure_share": 0.95, "missed_per_sure": 0.01,
                        "regret_per_decision": 0.0035, "regret_per_game": 0.066}])
@@ -327,10 +331,11 @@ def test_the_regret_sentence_adds_the_benchmarks_one_scale():
     bench = made_bench()
     s = bench["scores"]
     s.loc[(s["label"] == "network (beg.)") & (s["level"] == "beginner"), "regret_per_decision"] = [0.004, 0.005, 0.006]
-    text = nf.regret_sentence(q, w, bench)
-    assert "On one scale, the benchmark's" in text and "on the first 20 beginner boards, the same for both" in text
-    assert "the networks 0.0050 per decision (mean of 3 seeds, 0.0040 to 0.0060), the greedy table 0.0010" in text
-    assert "On one scale" not in nf.regret_sentence(q, w, made_bench(networks=False))
+    v = nf.regret_values(q, w, bench)
+    assert v["boards"] == 20 and (v["nets_click"], v["nets_click_min"], v["nets_click_max"]) == pytest.approx(
+        (0.005, 0.004, 0.006))
+    assert v["nets_seeds"] == 3 and v["table_click"] == pytest.approx(0.001)
+    assert "boards" not in nf.regret_values(q, w, made_bench(networks=False))
 
 
 def test_the_facts_name_the_curriculum_and_count_its_work():
@@ -412,12 +417,13 @@ def test_symmetric_play_pairs_each_network_with_itself_on_the_same_boards():
     assert r["difference"] == pytest.approx(0.07 / 3) and 0 < r["diff_lo"] < 0.07 / 3 < r["diff_hi"]
     assert r["pooled"] == pytest.approx(265 / 300) and r["seed_min"] == pytest.approx(0.87) and r["met"]
     assert r["us_symmetric"] / r["us_plain"] == pytest.approx(8.0)
-    text = ns.symmetric_sentence(t)
-    assert "on 8x8x10 (100 boards, 3 networks) the symmetric networks win more: +0.023 [" in text
-    assert "at 8.0 times the test CPU per decision; the target of 0.87 is met (pooled 0.883, lowest seed 0.870)" in text
-    assert ns.symmetric_sentence(t, noise=1.5) == text  # 8 times: beyond a noise of 1.5
-    assert "at a test CPU per decision within the clock's noise of theirs (8.0 times); the target" in \
-        ns.symmetric_sentence(t, noise=10.0)
+    v = ns.symmetric_values(t, noise=1.5)
+    assert (v["boards"], v["networks"]) == (100, 3) and v["beg_change"] == "win more than as trained"
+    assert (v["beg_plain"], v["beg_symmetric"], v["beg_diff"]) == pytest.approx((0.86, 0.8833, 0.07 / 3), abs=1e-4)
+    assert v["beg_times"] == pytest.approx(8.0) and v["beg_cost"] == "beyond the clock's noise"  # 8 times > 1.5
+    assert (v["beg_pooled"], v["beg_seed_min"], v["beg_target"], v["beg_met"]) == pytest.approx(
+        (265 / 300, 0.87, 0.87, "met"))
+    assert ns.symmetric_values(t, noise=10.0)["beg_cost"] == "within the clock's noise"
     first = ns.symmetric_play(bench, boards=50).iloc[0]
     assert first["boards"] == 50 and first["plain"] == pytest.approx(1.0)  # the first 50 boards are all won
     assert ns.symmetric_table(t).loc["8x8x10", "met"] == "yes" and "met" not in ns.symmetric_table(t, targets=False)
@@ -444,7 +450,8 @@ def test_without_symmetric_runs_the_section_says_how_to_make_them():
     bench = made_bench(networks=True)
     t = ns.symmetric_play(bench)
     assert t.empty and list(t.columns) == ns.COLUMNS and ns.symmetric_table(t).empty
-    assert ns.symmetric_sentence(t) == ns.MISSING and "ext:benchmark_neural_symmetric" in ns.MISSING
+    with pytest.raises(ValueError, match="ext:benchmark_neural_work_symmetric"):
+        ns.symmetric_values(t)
     assert ns.price_sentence(ns.symmetric_price(t, pd.DataFrame(columns=["board", "agent"]))) == ns.MISSING
 
 
@@ -535,10 +542,11 @@ def test_the_books_networks_are_set_beside_the_first_ones_by_their_work():
     assert table.loc[("8x8x10", "first"), "decisions (seeds' range)"] == "3,000 (3,000-3,000)"
     assert table.loc[("8x8x10", "first"), "book's minus first [95%]"] == ""
     assert table.loc[("8x8x10", "book's"), "book's minus first [95%]"].endswith("(more than)")
-    text = nrc.recipes_sentence(c)
-    assert "on 8x8x10, 2.00 times the first networks' training decisions, 0.860 against 0.710 (+0.150 [" in text
-    assert "the book's win more" in text and "on 16x16x40" in text and "level within ±0.01" in text
-    assert nrc.recipes_sentence(c[c["recipe"] == "work"]) == ""
+    v = nrc.recipes_values(c)
+    assert (v["beg_ratio"], v["beg_book"], v["beg_first"], v["beg_diff"]) == pytest.approx((2.0, 0.86, 0.71, 0.15))
+    assert v["beg_lo"] > 0 and v["beg_verdict"] == "the book's networks win more"
+    assert v["int_verdict"] == "the two are level within ±0.01" and (v["seeds"], v["boards"]) == (3, 1000)
+    assert nrc.recipes_values(c[c["recipe"] == "work"]) == {}
 
 
 def test_the_recipe_is_told_from_its_spec_and_priced_by_the_committed_bench():
@@ -559,11 +567,12 @@ def test_the_stretch_goals_are_the_solver_on_small_boards_and_the_published_agen
     assert goals["8x8x10"] == ("solver", 0.02) and goals["16x30x99"][1] == 0.411
     t = nf.against_targets(_runs()["tests"], _players())
     sym = pd.DataFrame({"board": ["8x8x10"], "pooled": [0.875]})
-    text = nrc.stretch_sentence(t, sym)
-    assert text.startswith("Stretch goals, the seeds pooled on the same boards: on 8x8x10, within 0.02 of the exact "
-                           "solver's 0.879: as trained 0.860 (met), symmetric 0.875 (met); on 16x16x40, within 0.02 "
-                           "of the exact solver's 0.851: as trained 0.600 (not met).")
-    assert nrc.stretch_sentence(t.iloc[:0], sym) == ""
+    v = nrc.stretch_values(t, sym)
+    assert v["slack"] == 0.02 and v["beg_bar"] == pytest.approx(0.879 - 0.02) and v["int_bar"] == pytest.approx(0.831)
+    assert (v["beg_trained"], v["beg_trained_met"], v["beg_symmetric"], v["beg_symmetric_met"]) == pytest.approx(
+        (0.86, "met", 0.875, "met"))
+    assert (v["int_trained"], v["int_trained_met"]) == pytest.approx((0.6, "not met")) and "int_symmetric" not in v
+    assert v["agent"] == goals["16x30x99"][2]["agent"] and "exp_bar" not in v  # no expert networks here
 
 
 def test_the_wide_tables_come_in_parts_that_hold_every_column():

@@ -295,63 +295,70 @@ def against_targets(tests: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def findings(runs: dict, players: pd.DataFrame) -> dict:
-    """Sentences generated from the numbers: ``targets`` (each level against its target and the solver),
-    ``speed`` (the training's decisions, gradient steps and games per level) and ``rising`` (per level, the last
-    step of the checkpoints, seed by seed on the same boards: was the win rate still rising when the budget ran
-    out?)."""
-    t = against_targets(runs["tests"], players)
-    parts = []
+#: The short names of the levels in the names of the values the page glues into its prose (:func:`target_values` ...).
+KEYS = {"8x8x10": "beg", "16x16x40": "int", "16x30x99": "exp"}
+
+
+def target_values(t: pd.DataFrame) -> dict:
+    """:func:`against_targets` as named values for the page's prose, per level (``<key>_`` of :data:`KEYS`): the
+    target, the pooled rate of the networks trained there with its 95% Wilson interval, the lowest seed, the verdict
+    ``met`` ("met" or "not met"), the solver and the greedy table on the same boards, and the level the best networks
+    tested there were trained for (``best_from``) with their pooled rate; and ``slack`` (:data:`SEED_SLACK`)."""
+    values = {"slack": float(SEED_SLACK)}
     for r in t.itertuples():
         if np.isnan(r.own):
             continue
-        if r.met:
-            verdict = f"the target of {r.target:.2f} is met (lowest seed {r.seed_min:.3f})"
-        elif r.own >= r.target:
-            verdict = (f"at or above the target of {r.target:.2f} pooled, but its lowest seed ({r.seed_min:.3f}) is "
-                       f"more than {SEED_SLACK} below it, so the target is not met")
-        else:
-            verdict = f"{r.target - r.own:.3f} below the target of {r.target:.2f} (lowest seed {r.seed_min:.3f})"
-        if r.best_from != r.board and r.best > r.own:
-            verdict += (f"; the networks trained for {r.best_from} win {r.best:.3f} here (pooled"
-                        + (", at or above the target" if r.best >= r.target else "")
-                        + "; the transfer verdicts below compare the two over the seeds)")
-        parts.append(f"on {r.board}, the networks trained there win {r.own:.3f} ([{r.own_lo:.3f}, {r.own_hi:.3f}], "
-                     f"3 seeds pooled): {verdict}; on the same boards the exact solver wins {r.solver:.3f} and the "
-                     f"paper's greedy table {r.greedy:.3f}")
-    f = runs["facts"]
-    speed = "; ".join(f"{b} ({g['path'].iloc[0]}): {g['decisions'].mean():,.0f} decisions (the seeds "
-                      f"{g['decisions'].min():,} to {g['decisions'].max():,}) and {g['updates'].mean():,.0f} "
-                      f"gradient steps in {g['games_all'].mean():,.0f} games (its last phase, on its own board: "
-                      f"{g['decisions_own'].mean():,.0f} decisions and {g['games'].mean():,.0f} games)"
-                      for b, g in f.groupby("board", sort=False))
-    rising = [x for x in (_rising(b, runs["checkpoints"]) for b in LEVELS) if x]
-    return {"targets": ("Per level: " + "; ".join(parts) + ".") if parts else "",
-            "speed": f"Training, counted, the means over the seeds of all phases: {speed}.",
-            "rising": ("Between the last two checkpoints (the same boards each time; the training decisions are the "
-                       "means over the seeds, curriculum included) the win rate went "
-                       + "; ".join(rising) + ".") if rising else ""}
+        k = KEYS[r.board]
+        values.update({f"{k}_target": float(r.target), f"{k}_own": float(r.own), f"{k}_lo": float(r.own_lo),
+                       f"{k}_hi": float(r.own_hi), f"{k}_seed_min": float(r.seed_min),
+                       f"{k}_met": "met" if r.met else "not met", f"{k}_solver": float(r.solver),
+                       f"{k}_greedy": float(r.greedy), f"{k}_best_from": str(r.best_from), f"{k}_best": float(r.best)})
+    return values
 
 
-def _rising(board: str, points: pd.DataFrame) -> str:
-    """One level's clause of ``findings()["rising"]``: the mean win rate over the seeds at the last two checkpoints
-    and the step's 95% t-interval over the seeds (each seed's step is on the same boards: paired)."""
-    pts = points[points["board"] == board].sort_values("decisions_all")
-    last = pts.groupby("seed").tail(2)
-    if last.empty or (last.groupby("seed").size() < 2).any():
-        return ""
-    before = last.groupby("seed").head(1).set_index("seed").sort_index()
-    end = last.groupby("seed").tail(1).set_index("seed").sort_index()
-    steps = (end["win_rate"] - before["win_rate"]).to_numpy()
-    text = (f"on {board}, from {before['win_rate'].mean():.3f} after {before['decisions_all'].mean():,.0f} "
-            f"training decisions to {end['win_rate'].mean():.3f} after {end['decisions_all'].mean():,.0f} "
-            f"({steps.mean():+.3f}, seeds {', '.join(f'{x:+.3f}' for x in steps)})")
-    if len(steps) < 2:
-        return text + ": one seed, no interval"
-    _, lo, hi = mean_interval(steps)
-    verdict = ("still rising when the budget ran out" if lo > 0 else "falling at the end" if hi < 0
-               else "the seeds cannot tell whether it was still rising")
-    return text + f", 95% interval over the seeds [{lo:+.3f}, {hi:+.3f}]: {verdict}"
+def work_values(facts: pd.DataFrame) -> dict:
+    """What each level's networks were trained on (:func:`neural_runs`' ``facts``) as named values for the page's
+    prose, per level (``<key>_`` of :data:`KEYS`), the means over the seeds of all phases: ``decisions``,
+    ``steps`` (gradient steps) and ``games``; ``own_decisions`` and ``own_games``, those of the last phase, on the
+    level's own board; ``spread``, how many decisions the seeds' budgets differ by at most (a game in progress is
+    finished)."""
+    values = {}
+    for b, g in facts.groupby("board", sort=False):
+        k = KEYS[b]
+        values.update({f"{k}_decisions": float(g["decisions"].mean()), f"{k}_steps": float(g["updates"].mean()),
+                       f"{k}_games": float(g["games_all"].mean()),
+                       f"{k}_own_decisions": float(g["decisions_own"].mean()),
+                       f"{k}_own_games": float(g["games"].mean()),
+                       f"{k}_spread": int(g["decisions"].max() - g["decisions"].min())})
+    return values
+
+
+#: What the step between the last two checkpoints says, by its 95% interval over the seeds (:func:`rising_values`).
+RISING = {1: "still rising when the budget ran out", -1: "falling at the end",
+          0: "the seeds cannot tell whether it was still rising"}
+
+
+def rising_values(points: pd.DataFrame) -> dict:
+    """Per level (``<key>_`` of :data:`KEYS`), the last step of the checkpoints as named values for the page's prose:
+    the mean win rate over the seeds ``before`` and ``after`` it, the training decisions (means over the seeds,
+    curriculum included) at both, the mean of the seeds' own steps (``step``; each seed's step is on the same boards:
+    paired) with its 95% t-interval over the seeds (``lo``, ``hi``) and the verdict those allow (:data:`RISING`).
+    A level with fewer than two seeds or two checkpoints has none."""
+    values = {}
+    for board in LEVELS:
+        last = points[points["board"] == board].sort_values("decisions_all").groupby("seed").tail(2)
+        if last.empty or (last.groupby("seed").size() < 2).any() or last["seed"].nunique() < 2:
+            continue
+        before = last.groupby("seed").head(1).set_index("seed").sort_index()
+        end = last.groupby("seed").tail(1).set_index("seed").sort_index()
+        step, lo, hi = mean_interval((end["win_rate"] - before["win_rate"]).to_numpy())
+        k = KEYS[board]
+        values.update({f"{k}_before": float(before["win_rate"].mean()), f"{k}_after": float(end["win_rate"].mean()),
+                       f"{k}_before_decisions": float(before["decisions_all"].mean()),
+                       f"{k}_after_decisions": float(end["decisions_all"].mean()), f"{k}_step": float(step),
+                       f"{k}_lo": float(lo), f"{k}_hi": float(hi),
+                       f"{k}_verdict": RISING[1 if lo > 0 else -1 if hi < 0 else 0]})
+    return values
 
 
 def quality(tests: pd.DataFrame) -> pd.DataFrame:
@@ -433,7 +440,8 @@ def worst_mistakes(mistakes: pd.DataFrame) -> pd.DataFrame:
 
 __all__ = ["LEVELS", "SPECS", "SEEDS", "TARGETS", "SEED_SLACK", "PLAYERS", "stored_outputs", "neural_runs", "pooled",
            "transfer_table", "yardstick", "comparison_players", "transfer_verdict_table", "learners",
-           "LEARNERS", "against_targets", "findings", "quality", "window_agents", "calibration", "calibration_errors",
+           "LEARNERS", "against_targets", "KEYS", "target_values", "work_values", "RISING",
+           "rising_values", "quality", "window_agents", "calibration", "calibration_errors",
            "worst_mistakes"]
 
 
@@ -521,54 +529,46 @@ def quality_table(q: pd.DataFrame) -> pd.DataFrame:
                         ).set_index([q["train"].rename("trained on"), q["test"].rename("tested on")])
 
 
-def regret_sentence(q: pd.DataFrame, window: pd.DataFrame, bench: dict | None = None) -> str:
-    """The beginner networks' regret per game beside the paper's greedy table's and its representation gap, each
-    with its oracle and its games: they are not on one scale, so no order between them is drawn. With ``bench``
-    (:func:`yardstick`, the networks in it), the two on one scale follow: the benchmark's regret per click, one
-    oracle, the same boards."""
+def regret_values(q: pd.DataFrame, window: pd.DataFrame, bench: dict | None = None) -> dict:
+    """The beginner networks' regret beside the paper's greedy table's, as named values for the page's prose: the
+    networks' (:func:`quality` on beginner: ``nets_game``, ``nets_decision``, over ``nets_decisions`` of ``nets_games``
+    games, against an oracle that takes the best click) and the table's (:func:`window_agents`: ``table_game``,
+    ``table_decision``, over ``table_games`` test games after ``table_trained`` training games, against one that may
+    flag, and its representation gap per game, ``table_gap``): two oracles, so no order between them. With ``bench``
+    (:func:`yardstick`, the networks in it), the two on one scale: the benchmark's regret per click on its first
+    ``boards`` beginner boards, the mean over the seeds with their range (``nets_click``, ``nets_click_min``,
+    ``nets_click_max``, ``nets_seeds``; the same for ``table_``)."""
     own = q[(q["train"] == "8x8x10") & (q["test"] == "8x8x10")]
     if own.empty or window.empty:
-        return ""
+        return {}
     r, w = own.iloc[0], window.iloc[0]
-    return _regret_apart(r, w) + (_regret_together(bench) if bench is not None else "")
-
-
-def _regret_together(bench: dict) -> str:
-    """The beginner networks' and the greedy table's regret per click on the benchmark's boards (one oracle)."""
-    s = bench["scores"]
+    values = {"nets_game": float(r["regret_per_game"]), "nets_decision": float(r["regret_per_decision"]),
+              "nets_decisions": int(r["decisions"]), "nets_games": int(r["games"]),
+              "table_trained": int(w["trained games"]), "table_game": float(w["regret per game"]),
+              "table_decision": float(w["regret per decision"]), "table_games": int(w["test games"]),
+              "table_gap": float(w["gap per game"])}
+    s = bench["scores"] if bench is not None else pd.DataFrame(columns=["level", "label", "spec"])
     s = s[s["level"] == "beginner"]
     nets, table = s[s["label"] == "network (beg.)"], s[s["spec"] == "greedy"]
-    if nets.empty or table.empty:
-        return ""
-    return (f" On one scale, the benchmark's (regret per click against the safest tile on offer, flags not counted, on "
-            f"the first {int(s['regret_games'].max()):,} beginner boards, the same for both): the networks "
-            f"{nets['regret_per_decision'].mean():.4f} per decision (mean of {nets['seed'].nunique()} seeds, "
-            f"{nets['regret_per_decision'].min():.4f} to {nets['regret_per_decision'].max():.4f}), the greedy table "
-            f"{table['regret_per_decision'].mean():.4f} ({table['seed'].nunique()} seeds, "
-            f"{table['regret_per_decision'].min():.4f} to {table['regret_per_decision'].max():.4f}).")
+    if len(nets) and len(table):
+        values["boards"] = int(s["regret_games"].max())
+        for k, g in (("nets", nets), ("table", table)):
+            v = g["regret_per_decision"]
+            values.update({f"{k}_click": float(v.mean()), f"{k}_click_min": float(v.min()),
+                           f"{k}_click_max": float(v.max()), f"{k}_seeds": int(g["seed"].nunique())})
+    return values
 
 
-def _regret_apart(r, w) -> str:
-    return (f"On beginner the networks' regret is {r['regret_per_game']:.3f} per game against an oracle that takes "
-            f"the best click ({r['regret_per_decision']:.4f} per decision over {int(r['decisions']):,} decisions of "
-            f"{int(r['games'])} test games). The paper's greedy table, frozen after {int(w['trained games']):,} "
-            f"games, has {w['regret per game']:.3f} per game against an oracle that takes the best click or flag, "
-            f"over its own {int(w['test games']):,} test games ({w['regret per decision']:.4f} per decision; its "
-            f"decisions include flags, so only the rates per game share a unit). Of that, {w['gap per game']:.3f} "
-            f"per game is its representation gap, measured on the same games against the best window agent, whose "
-            f"table is itself estimated from a sample (the regret chapter). Two oracles, two sets of games and an "
-            f"estimated comparator: the numbers are not on one scale, so this page ranks neither against the other "
-            f"and sets no floor for agents that read 3×3 windows. The networks' figure also rests on "
-            f"{int(r['games'])} games, too few for an interval as narrow as the table's.")
-
-
-def mistakes_sentence(worst: pd.DataFrame) -> str:
-    """What the shown mistakes have in common, from their numbers."""
-    parts = [f"on {r.test}, {r.net:.1%} for a tile whose exact P(mine) is {r.exact:.0%}, with {r.covered} tiles "
-             f"covered (decision {r.decision})" for r in worst.itertuples()]
-    return ("The network's prediction for the tile it clicked, against the exact probability: " + "; ".join(parts)
-            + ". Each is one decision, picked as the worst of a few stored ones: an illustration, not a rate; the "
-              "rates are in the table above.") if parts else ""
+def mistakes_values(worst: pd.DataFrame) -> dict:
+    """The shown mistakes (:func:`worst_mistakes`) as named values for the page's prose, per level (``<key>_`` of
+    :data:`KEYS`): the network's P(mine) for the tile it clicked (``net``), the tile's exact probability (``exact``),
+    the tiles still covered (``covered``) and the decision's number in its game (``decision``)."""
+    values = {}
+    for r in worst.itertuples():
+        k = KEYS[r.test]
+        values.update({f"{k}_net": float(r.net), f"{k}_exact": float(r.exact), f"{k}_covered": int(r.covered),
+                       f"{k}_decision": int(r.decision)})
+    return values
 
 
 def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
@@ -592,57 +592,58 @@ def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
               f"table's {int(greedy.get('seeds', 1))} seeds.")
 
 
-def _symmetries_clause(levels: dict) -> str:
-    """The sentence naming the levels whose networks learn from views turned by their board's symmetries."""
-    names = [lv["name"] for lv in levels.values() if lv.get("learning", {}).get("symmetries")]
-    return (f" The {' and '.join([', '.join(names[:-1]), names[-1]] if len(names) > 1 else names)} networks also turn "
-            f"each view of a minibatch by one of its board's symmetries, drawn at random (the 8 rotations and "
-            f"reflections of a square board, the 4 flips of an oblong one), in all their phases.") if names else ""
+#: The agents :func:`learners_values` sets beside the beginner networks: the page's name -> the key of its values.
+RIVALS = {"greedy table (the paper's)": "greedy", "MaskablePPO, per-tile policy": "tile",
+          "MaskablePPO, CNN policy": "cnn"}
+#: How a rival's win rate stands against the networks' checkpoint, by their 95% intervals (:func:`learners_values`).
+ORDER = {1: "above", 0: "not told apart from", -1: "below"}
 
 
-def learners_sentence(c: pd.DataFrame, noise: float | None = None) -> str:
-    """:func:`learners` on beginner in words: each trained agent's training decisions and win rate beside the
-    networks' last checkpoint within as many decisions (if none, their first, and how many times the decisions), and
-    the networks' end; the solver's test CPU per decision against the networks' as recorded, in order only where
-    they differ by more than ``noise`` times (the clock's, :func:`~sweeper.viz.figures.deep.clock_noise`)."""
+def learners_values(c: pd.DataFrame, noise: float | None = None) -> dict:
+    """:func:`learners` on beginner as named values for the page's prose. Per rival (``<key>_`` of :data:`RIVALS`):
+    its training ``decisions`` (a PPO policy's are its environment steps), ``games`` and win rate (``rate``, ``lo``,
+    ``hi``: the mean over its ``seeds`` with its 95% interval); the networks' checkpoint it is set against, the last
+    within as many decisions or, with none, their first (``which`` says which), its ``net_decisions``, how many times
+    the rival's decisions those are (``ratio``), its win rate (``net_rate``, ``net_lo``, ``net_hi``) and ``order``,
+    the rival's rate against it (:data:`ORDER`). Then the networks' ``end`` (``end_decisions``, ``end_steps``,
+    ``end_rate``, ``end_lo``, ``end_hi``) and the exact solver's ``solver_rate``, its test CPU per decision as recorded
+    against the networks' (``solver_us``, ``nets_us``, ``cpu_ratio``: the larger over the smaller) and ``cpu_order``:
+    which is cheaper, only where the factor is beyond ``noise`` (the clock's,
+    :func:`~sweeper.viz.figures.deep.clock_noise`; ``noise``: that factor)."""
     b = c[c["board"] == "8x8x10"]
     nets = b[b["agent"] == "network"].sort_values("decisions")
     if nets.empty:
-        return ""
-    first, end = nets.iloc[0], nets.iloc[-1]
-    ci = lambda r: f"{r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]"  # noqa: E731
-    parts = []
-    for _, r in b[(b["agent"] != "network") & ~b["agent"].str.startswith("exact solver")].iterrows():
-        seeds, d = f"{r['seeds']} seed{'s' if r['seeds'] > 1 else ''}", r["decisions"]
-        if pd.isna(d):
-            parts.append(f"the {r['agent']}, whose training decisions are not recorded ({r['games']:,.0f} games), "
-                         f"wins {ci(r)} ({seeds})")
+        return {}
+    end = nets.iloc[-1]
+    values = {"end_decisions": float(end["decisions"]), "end_steps": float(end["gradient_steps"]),
+              "end_rate": float(end["win_rate"]), "end_lo": float(end["lo"]), "end_hi": float(end["hi"])}
+    for name, k in RIVALS.items():
+        row = b[b["agent"] == name]
+        if row.empty or pd.isna(row["decisions"].iloc[0]):
             continue
-        within = nets[nets["decisions"] <= d]
-        at = within.iloc[-1] if len(within) else first
-        o = interval_order((at["win_rate"], at["lo"], at["hi"]), (r["win_rate"], r["lo"], r["hi"]))
-        word = {1: "more than", 0: "not told apart from", -1: "less than"}[o]
-        parts.append(f"the {r['agent']} made {d:,.0f} training decisions"
-                     + ("" if pd.isna(r["env_steps"]) else ", its environment steps,")
-                     + f" in {r['games']:,.0f} games and wins {ci(r)} ({seeds}); " + (
-                         f"within as many decisions the networks' last checkpoint, after {at['decisions']:,.0f} "
-                         f"({at['decisions'] / d:.2f} times its), wins {ci(at)}, {word} it" if len(within) else
-                         f"the networks have no checkpoint within as many decisions: their first, after "
-                         f"{at['decisions']:,.0f} ({at['decisions'] / d:.1f} times as many), wins {ci(at)}"))
-    tail, solver, mine = "", b[b["agent"].str.startswith("exact solver")], end.get("µs_per_decision", np.nan)
-    if len(solver):
-        us = solver["µs_per_decision"].iloc[0]
+        r = row.iloc[0]
+        within = nets[nets["decisions"] <= r["decisions"]]
+        at = within.iloc[-1] if len(within) else nets.iloc[0]
+        o = interval_order((r["win_rate"], r["lo"], r["hi"]), (at["win_rate"], at["lo"], at["hi"]))
+        values.update({f"{k}_decisions": float(r["decisions"]), f"{k}_games": float(r["games"]),
+                       f"{k}_seeds": int(r["seeds"]), f"{k}_rate": float(r["win_rate"]), f"{k}_lo": float(r["lo"]),
+                       f"{k}_hi": float(r["hi"]),
+                       f"{k}_which": ("last checkpoint within as many decisions" if len(within) else
+                                      "first checkpoint (none came within as many decisions)"),
+                       f"{k}_net_decisions": float(at["decisions"]),
+                       f"{k}_ratio": float(at["decisions"] / r["decisions"]),
+                       f"{k}_net_rate": float(at["win_rate"]), f"{k}_net_lo": float(at["lo"]),
+                       f"{k}_net_hi": float(at["hi"]), f"{k}_order": ORDER[o]})
+    solver, mine = b[b["agent"].str.startswith("exact solver")], end.get("µs_per_decision", np.nan)
+    if len(solver) and not pd.isna(mine):
+        us = float(solver["µs_per_decision"].iloc[0])
         ratio = max(mine, us) / min(mine, us)
-        tail = (f" The exact solver trains nothing and wins {solver['win_rate'].iloc[0]:.3f}; it pays at play: "
-                f"{us:,.0f} µs of test CPU per decision as recorded" + ("." if pd.isna(mine) else (
-                    f", against the networks' {mine:,.0f}" + (
-                        f", {ratio:.0f} times {'less' if us < mine else 'more'}, beyond the clock's noise."
-                        if noise and ratio > noise else " (no order within the clock's noise)."))))
-    return ("On beginner, on the same boards, by the work of their training (a decision is one move a learner chooses "
-            "in a training game): " + "; ".join(parts)
-            + f". At the end of their training, after {end['decisions']:,.0f} decisions and "
-              f"{end['gradient_steps']:,.0f} gradient steps (curriculum included), the networks win {ci(end)} (95% "
-              f"intervals over the seeds)." + tail)
+        values.update({"solver_rate": float(solver["win_rate"].iloc[0]), "solver_us": us, "nets_us": float(mine),
+                       "cpu_ratio": float(ratio), "noise": float(noise) if noise else float("nan"),
+                       "cpu_order": ("neither can be called the cheaper" if not noise or ratio <= noise else
+                                     "the solver's decisions are the cheaper" if us < mine else
+                                     "the networks' decisions are the cheaper")})
+    return values
 
 
 def mistakes_per_game(q: pd.DataFrame, targets: pd.DataFrame) -> pd.DataFrame:
@@ -684,7 +685,7 @@ def gap_sentence(gap: pd.DataFrame) -> str:
               "games reach other positions than the network's, which this accounting does not follow.")
 
 
-__all__ += ["facts_table", "targets_table", "learners_table", "learners_sentence", "gap_sentence",
+__all__ += ["facts_table", "targets_table", "learners_table", "RIVALS", "ORDER", "learners_values", "gap_sentence",
             "mistakes_per_game", "calibration_errors_table", "quality_table",
-            "regret_sentence", "mistakes_sentence", "budget_sentence"]
+            "regret_values", "mistakes_values", "budget_sentence"]
 

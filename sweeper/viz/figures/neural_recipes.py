@@ -14,7 +14,7 @@ from ...bench import work_cost
 from ...experiments import neural_runs as nr
 from ...experiments.stats import compare_seed_rates, mean_interval
 from ...experiments.paper import published_learned_agents
-from .neural import LEVELS
+from .neural import KEYS, LEVELS
 
 #: The stretch goals of the book's networks: within this of the exact solver on the same boards (beginner,
 #: intermediate), and on expert the best published learned agent's win rate (:func:`stretch_goals`).
@@ -104,22 +104,30 @@ def recipes_table(c: pd.DataFrame) -> pd.DataFrame:
         "book's minus first [95%]": diff}).set_index(["level", "networks"])
 
 
-def recipes_sentence(c: pd.DataFrame) -> str:
-    """:func:`recipes_compared` in words: per level, how many times the first networks' decisions the book's made
-    and the difference of the means with its verdict; only what the intervals allow."""
-    parts = []
+#: What Welch's interval of the book's minus the first networks' mean allows (:func:`recipes_values`), by the verdict
+#: of :func:`~sweeper.experiments.stats.compare_seed_rates`.
+RECIPE_VERDICTS = {"more than": "the book's networks win more", "less than": "the book's networks win less",
+                   "level with": "the two are level within ±0.01"}
+
+
+def recipes_values(c: pd.DataFrame) -> dict:
+    """:func:`recipes_compared` as named values for the page's prose, per level (``<key>_`` of
+    :data:`~sweeper.viz.figures.neural.KEYS`): how many times the first networks' training decisions the book's made
+    (``ratio``), the two mean win rates (``book``, ``first``), the difference with Welch's 95% interval over the seeds
+    (``diff``, ``lo``, ``hi``) and the verdict it allows (:data:`RECIPE_VERDICTS`; else "the two cannot be told
+    apart"); and the ``seeds`` of each side and the ``boards`` each played."""
+    values = {}
     for board, g in c.groupby("board", sort=False):
         if len(g) < 2:
             continue
         w, p = g[g["recipe"] == "work"].iloc[0], g[g["recipe"] == "cpu"].iloc[0]
-        verdict = {"more than": "the book's win more", "less than": "the book's win less",
-                   "level with": "level within ±0.01"}.get(w["verdict"], "cannot be told apart")
-        parts.append(f"on {board}, {w['decisions'] / p['decisions']:.2f} times the first networks' training "
-                     f"decisions, {w['win_rate']:.3f} against {p['win_rate']:.3f} ({w['difference']:+.3f} "
-                     f"[{w['diff_lo']:+.3f}, {w['diff_hi']:+.3f}] over {int(w['seeds'])} + {int(p['seeds'])} seeds, "
-                     f"{int(w['boards']):,} boards each: {verdict})")
-    return ("The book's networks against the first ones, each on its level's same boards: " + "; ".join(parts) + "."
-            ) if parts else ""
+        k = KEYS[board]
+        values.update({f"{k}_ratio": float(w["decisions"] / p["decisions"]), f"{k}_book": float(w["win_rate"]),
+                       f"{k}_first": float(p["win_rate"]), f"{k}_diff": float(w["difference"]),
+                       f"{k}_lo": float(w["diff_lo"]), f"{k}_hi": float(w["diff_hi"]),
+                       f"{k}_verdict": RECIPE_VERDICTS.get(w["verdict"], "the two cannot be told apart"),
+                       "seeds": int(w["seeds"]), "boards": int(w["boards"])})
+    return values
 
 
 def stretch_goals() -> dict:
@@ -131,32 +139,33 @@ def stretch_goals() -> dict:
             "16x30x99": ("published", float(best["win_rate"]), best)}
 
 
-def stretch_sentence(targets: pd.DataFrame, sym: pd.DataFrame) -> str:
-    """Whether the book's networks meet the stretch goals (:func:`stretch_goals`), as trained (``targets``: the
-    frame of :func:`~sweeper.viz.figures.neural.against_targets`) and playing symmetric (``sym``: that of
-    :func:`~sweeper.viz.figures.neural_symmetric.symmetric_play` on the same boards), the seeds pooled."""
-    goals, parts = stretch_goals(), []
+def stretch_values(targets: pd.DataFrame, sym: pd.DataFrame) -> dict:
+    """Whether the book's networks meet the stretch goals (:func:`stretch_goals`), as named values for the page's
+    prose, per level (``<key>_`` of :data:`~sweeper.viz.figures.neural.KEYS`), the seeds pooled on the same boards:
+    the ``bar`` (on beginner and intermediate the solver's rate there less :data:`SOLVER_SLACK`, on expert the best
+    published learned agent's), ``trained`` and ``symmetric`` (the pooled rates as trained, ``targets``: the frame of
+    :func:`~sweeper.viz.figures.neural.against_targets`, and playing symmetric, ``sym``: that of
+    :func:`~sweeper.viz.figures.neural_symmetric.symmetric_play`) each with its verdict ("met" or "not met"); and
+    ``slack`` and the published agent (``agent``, ``learning``, ``first_click``, ``source``)."""
+    goals = stretch_goals()
+    row = goals["16x30x99"][2]
+    values = {"slack": float(SOLVER_SLACK), **{k: str(row[k]) for k in ("agent", "learning", "first_click", "source")}}
     sym = sym.set_index("board") if len(sym) else sym
     for r in targets.itertuples():
         if np.isnan(r.own):
             continue
-        goal = goals[r.board]
-        if goal[0] == "solver":
-            bar, what = r.solver - goal[1], f"within {goal[1]} of the exact solver's {r.solver:.3f}"
-        else:
-            row = goal[2]
-            bar, what = goal[1], (f"the {goal[1]:.3f} that the best published learned agent reports ({row['agent']}, "
-                                  f"{row['learning']}, {row['first_click']}: other rules than the reference opening; "
-                                  f"{row['source']})")
-        plays = [("as trained", r.own)] + ([("symmetric", float(sym.loc[r.board, "pooled"]))]
-                                           if r.board in getattr(sym, "index", []) else [])
-        said = ", ".join(f"{how} {v:.3f} ({'met' if v >= bar else 'not met'})" for how, v in plays)
-        parts.append(f"on {r.board}, {what}: {said}")
-    return ("Stretch goals, the seeds pooled on the same boards: " + "; ".join(parts) + ".") if parts else ""
+        goal, k = goals[r.board], KEYS[r.board]
+        bar = r.solver - goal[1] if goal[0] == "solver" else goal[1]
+        values.update({f"{k}_bar": float(bar), f"{k}_trained": float(r.own),
+                       f"{k}_trained_met": "met" if r.own >= bar else "not met"})
+        if r.board in getattr(sym, "index", []):
+            v = float(sym.loc[r.board, "pooled"])
+            values.update({f"{k}_symmetric": v, f"{k}_symmetric_met": "met" if v >= bar else "not met"})
+    return values
 
 
-__all__ = ["NAMES", "SOLVER_SLACK", "stretch_goals", "stretch_sentence", "learning_sentence", "recipes_compared",
-           "recipes_table", "recipes_sentence"]
+__all__ = ["NAMES", "SOLVER_SLACK", "stretch_goals", "stretch_values", "learning_sentence", "recipes_compared",
+           "recipes_table", "RECIPE_VERDICTS", "recipes_values"]
 
 
 def checkpoints_caption() -> str:

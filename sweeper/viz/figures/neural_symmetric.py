@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...experiments.stats import mean_interval, wilson
 from . import benchmark as bf
-from .neural import LEVELS, SEED_SLACK, TARGETS
+from .neural import KEYS, LEVELS, SEED_SLACK, TARGETS
 
 
 #: The columns of :func:`symmetric_play` (also of its empty frame, when no symmetric run is stored).
@@ -21,7 +21,7 @@ COLUMNS = ["board", "boards", "seeds", "plain", "plain_min", "plain_max", "symme
            "us_symmetric"]
 #: What the page says when the symmetric runs are not stored.
 MISSING = ("The networks have not been scored playing symmetric yet: `python -m sweeper reproduce "
-           "ext:benchmark_neural_symmetric` (with the extra `deep`) scores them.")
+           "ext:benchmark_neural_work_symmetric` (with the extra `deep`) scores them.")
 
 
 def symmetric_play(bench: dict, boards: int | None = None) -> pd.DataFrame:
@@ -91,25 +91,35 @@ def change_words(d: float, lo: float, hi: float, than: str, apart_from: str, tai
     return f"cannot be told apart from {apart_from}: {ci}{tail}"
 
 
-def symmetric_sentence(t: pd.DataFrame, noise: float | None = None) -> str:
-    """What :func:`symmetric_play` shows, in the words its numbers allow: per level the change of the same networks
-    with its interval over them (a gain only where the interval excludes 0), the cost in test CPU as recorded (a
-    factor no larger than ``noise``, the clock's, :func:`~sweeper.viz.figures.deep.clock_noise`, is said to be
-    within it), and each level's target under symmetric play."""
+#: What a change of win rate allows, by its 95% interval over the networks (:func:`symmetric_values`).
+CHANGE = {1: "win more than as trained", -1: "win less than as trained",
+          0: "cannot be told apart from themselves as trained"}
+
+
+def symmetric_values(t: pd.DataFrame, noise: float | None = None) -> dict:
+    """What :func:`symmetric_play` shows, as named values for the page's prose, per level (``<key>_`` of
+    :data:`~sweeper.viz.figures.neural.KEYS`): the mean win rate over the networks as trained (``plain``) and playing
+    symmetric (``symmetric``), the mean of each network's change with its 95% t-interval over them (``diff``, ``lo``,
+    ``hi``) and the verdict it allows (``change``: :data:`CHANGE`); the test CPU per decision of symmetric play over
+    that as trained (``times``, as recorded) and whether that factor is beyond ``noise`` (the clock's,
+    :func:`~sweeper.viz.figures.deep.clock_noise`; ``cost``); the symmetric networks pooled (``pooled``), their
+    lowest network (``seed_min``), the ``target`` and whether it is ``met``; and the ``boards`` and ``networks`` of a
+    level. An error saying how to score them (:data:`MISSING`) when no symmetric run is stored."""
     if t.empty:
-        return MISSING
-    parts = []
+        raise ValueError(MISSING)
+    values = {}
     for r in t.itertuples():
-        change = change_words(r.difference, r.diff_lo, r.diff_hi, "", "themselves as trained")
-        target = (f"the target of {r.target:.2f} is met (pooled {r.pooled:.3f}, lowest seed {r.seed_min:.3f})"
-                  if r.met else f"pooled {r.pooled:.3f} against the target of {r.target:.2f} (lowest seed "
-                                f"{r.seed_min:.3f}): not met")
-        times = r.us_symmetric / r.us_plain
-        cost = (f"at {times:.1f} times the test CPU per decision" if not noise or max(times, 1 / times) > noise else
-                f"at a test CPU per decision within the clock's noise of theirs ({times:.1f} times)")
-        parts.append(f"on {r.board} ({r.boards:,} boards, {r.seeds} networks) the symmetric networks {change}, {cost}; "
-                     f"{target}")
-    return "Playing symmetric, per level: " + "; ".join(parts) + "."
+        k, times = KEYS[r.board], float(r.us_symmetric / r.us_plain)
+        values.update({f"{k}_plain": float(r.plain), f"{k}_symmetric": float(r.symmetric),
+                       f"{k}_diff": float(r.difference), f"{k}_lo": float(r.diff_lo), f"{k}_hi": float(r.diff_hi),
+                       f"{k}_change": CHANGE[1 if r.diff_lo > 0 else -1 if r.diff_hi < 0 else 0],
+                       f"{k}_times": times,
+                       f"{k}_cost": ("beyond the clock's noise" if noise and max(times, 1 / times) > noise else
+                                     "within the clock's noise" if noise else "of a clock whose noise is not measured"),
+                       f"{k}_pooled": float(r.pooled), f"{k}_seed_min": float(r.seed_min),
+                       f"{k}_target": float(r.target), f"{k}_met": "met" if r.met else "not met",
+                       "boards": int(r.boards), "networks": int(r.seeds)})
+    return values
 
 
 def symmetric_price(sym: pd.DataFrame, learners: pd.DataFrame) -> pd.DataFrame:

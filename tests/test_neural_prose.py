@@ -1,0 +1,138 @@
+"""The prose of "From a table to a network" (book/05c_neural.ipynb): its paragraphs are written in the chapter and paste
+their numbers and verdict words with MyST-NB's ``{glue:text}`` roles. Every name a paragraph pastes must be glued by
+one of the page's code cells (else the role renders empty and the build warns), and the values glued must be the
+stored ones: recomputed here from the committed paper-scale runs, without the figure modules' arithmetic."""
+
+import json
+import re
+from pathlib import Path
+
+import IPython.display
+import myst_nb
+import numpy as np
+import pytest
+
+from sweeper.viz.figures import benchmark as bf, neural as nf
+
+PAGE = Path(__file__).resolve().parents[1] / "book" / "05c_neural.ipynb"
+#: A MyST-NB role that pastes a glued value: {glue}`name`, {glue:text}`name:.3f`, {glue:md}`name` ...
+ROLE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`:]+)(?::[^`]*)?`")
+
+
+def _sources(kind: str) -> list:
+    return ["".join(c["source"]) for c in json.loads(PAGE.read_text())["cells"] if c["cell_type"] == kind]
+
+
+def _pasted() -> set:
+    return {name for text in _sources("markdown") for name in ROLE.findall(text)}
+
+
+@pytest.fixture(scope="module")
+def glued():
+    """What the page's code cells glue, name -> value: the cells run in order, up to the last that glues, with
+    ``myst_nb.glue`` recording and ``display`` showing nothing."""
+    code = _sources("code")
+    last = max(i for i, text in enumerate(code) if "glue(" in text)
+    values = {}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(myst_nb, "glue", lambda name, value, display=True: values.__setitem__(name, value))
+        mp.setattr(IPython.display, "display", lambda *a, **k: None)
+        namespace = {}
+        for text in code[:last + 1]:
+            exec(compile(text, str(PAGE), "exec"), namespace)  # noqa: S102 - the page's own cells
+    return values
+
+
+def test_the_page_writes_its_findings_and_pastes_their_numbers():
+    pasted = _pasted()
+    for prefix in ("work_", "tgt_", "rise_", "lrn_", "rec_", "sym_", "str_", "reg_", "mis_"):  # written as prose
+        assert any(name.startswith(prefix) for name in pasted), prefix
+    code = "\n".join(_sources("code"))
+    for gone in ("findings", "learners_sentence", "recipes_sentence", "symmetric_sentence", "stretch_sentence",
+                 "regret_sentence", "mistakes_sentence"):
+        assert gone not in code  # no finding is a generated sentence any more
+
+
+def test_every_pasted_name_is_glued_by_a_code_cell(glued):
+    missing = sorted(_pasted() - set(glued))
+    assert not missing, f"pasted but never glued (the role would render empty): {missing}"
+    for name in _pasted():
+        value = glued[name]
+        assert type(value) in (int, float, str), name  # a plain value, which the role can format
+        assert value == value and value != "", name  # no NaN, no empty text
+
+
+def _own_tests(recipe="work"):
+    """Per level, each seed's test on its own level's boards and its facts, from the stored outputs directly."""
+    out = {}
+    for task, o in nf.stored_outputs(recipe):
+        board = task.params["board"]
+        t = o.tables["tests"]
+        own = t[t["board"] == board].iloc[0]
+        decisions = o.info["train_decisions"] + sum(o.info.get("curriculum_decisions", []))
+        out.setdefault(board, []).append({"wins": int(own["wins"]), "games": int(own["test_games"]),
+                                          "quality_games": int(own["quality_games"]),
+                                          "rate": own["wins"] / own["test_games"], "decisions": decisions,
+                                          "checkpoints": o.tables["checkpoints"].sort_values("decisions"),
+                                          "before": sum(o.info.get("curriculum_decisions", []))})
+    return out
+
+
+def test_the_targets_and_the_work_are_the_stored_ones(glued):
+    for board, seeds in _own_tests().items():
+        k = nf.KEYS[board]
+        pooled = sum(s["wins"] for s in seeds) / sum(s["games"] for s in seeds)
+        lowest = min(s["rate"] for s in seeds)
+        assert glued[f"tgt_{k}_own"] == pytest.approx(pooled) and glued[f"tgt_{k}_seed_min"] == pytest.approx(lowest)
+        target = nf.TARGETS[board]
+        met = pooled >= target and lowest >= target - nf.SEED_SLACK
+        assert glued[f"tgt_{k}_met"] == ("met" if met else "not met") and glued[f"tgt_{k}_target"] == target
+        assert glued[f"work_{k}_decisions"] == pytest.approx(np.mean([s["decisions"] for s in seeds]))
+        ds = [s["decisions"] for s in seeds]
+        assert glued[f"work_{k}_spread"] == max(ds) - min(ds)
+        # the last two checkpoints of each seed, on the same boards: the step and its verdict
+        before = [s["checkpoints"]["win_rate"].iloc[-2] for s in seeds]
+        after = [s["checkpoints"]["win_rate"].iloc[-1] for s in seeds]
+        assert glued[f"rise_{k}_before"] == pytest.approx(np.mean(before))
+        assert glued[f"rise_{k}_after"] == pytest.approx(np.mean(after))
+        assert glued[f"rise_{k}_after_decisions"] == pytest.approx(
+            np.mean([s["checkpoints"]["decisions"].iloc[-1] + s["before"] for s in seeds]))
+        lo, hi = glued[f"rise_{k}_lo"], glued[f"rise_{k}_hi"]
+        assert lo < np.mean(after) - np.mean(before) < hi
+        assert glued[f"rise_{k}_verdict"] == nf.RISING[1 if lo > 0 else -1 if hi < 0 else 0]
+
+
+def test_the_players_beside_them_are_the_benchmarks_stored_games(glued):
+    games = nf.yardstick()["games"]
+    boards = glued["boards"]
+    for board, k in nf.KEYS.items():
+        level = bf.LEVEL_OF[board]
+        solver = bf.outcomes(games, "exact solver", level)[0][:boards]
+        table = [r[:boards].mean() for r in bf.outcomes(games, "greedy table", level)]
+        assert glued[f"tgt_{k}_solver"] == pytest.approx(solver.mean())
+        assert glued[f"tgt_{k}_greedy"] == pytest.approx(np.mean(table))
+        if f"sym_{k}_pooled" in glued:
+            sym = [r[:boards] for r in bf.outcomes(games, f"network, symmetric ({bf.SHORT[board]})", level)]
+            assert glued[f"sym_{k}_pooled"] == pytest.approx(sum(r.sum() for r in sym) / sum(len(r) for r in sym))
+            assert glued[f"sym_{k}_met"] == ("met" if glued[f"sym_{k}_pooled"] >= nf.TARGETS[board] and glued[
+                f"sym_{k}_seed_min"] >= nf.TARGETS[board] - nf.SEED_SLACK else "not met")
+    assert glued["lrn_greedy_rate"] == pytest.approx(glued["tgt_beg_greedy"])  # one table, one set of boards
+    assert glued["lrn_solver_rate"] == pytest.approx(glued["tgt_beg_solver"])
+
+
+def test_the_learners_and_the_two_recipes_are_the_stored_ones(glued):
+    book, first = _own_tests("work"), _own_tests("cpu")
+    beginner = book["8x8x10"]
+    assert glued["reg_nets_games"] == sum(s["quality_games"] for s in beginner)  # the games the regret rests on
+    assert glued["lrn_end_rate"] == pytest.approx(np.mean([s["checkpoints"]["win_rate"].iloc[-1] for s in beginner]))
+    assert glued["lrn_end_decisions"] == pytest.approx(np.mean([s["decisions"] for s in beginner]))
+    for board, k in nf.KEYS.items():
+        ratio = np.mean([s["decisions"] for s in book[board]]) / np.mean([s["decisions"] for s in first[board]])
+        assert glued[f"rec_{k}_ratio"] == pytest.approx(ratio)
+        diff = np.mean([s["rate"] for s in book[board]]) - np.mean([s["rate"] for s in first[board]])
+        assert glued[f"rec_{k}_diff"] == pytest.approx(diff) and glued[f"rec_{k}_lo"] < diff < glued[f"rec_{k}_hi"]
+        lo, hi = glued[f"rec_{k}_lo"], glued[f"rec_{k}_hi"]
+        if lo > 0 or hi < 0:  # an interval clear of 0 orders the two
+            assert glued[f"rec_{k}_verdict"] == f"the book's networks win {'more' if lo > 0 else 'less'}"
+        else:  # one holding 0 does not
+            assert "win" not in glued[f"rec_{k}_verdict"]
