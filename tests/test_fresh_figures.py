@@ -129,3 +129,12 @@ def test_the_oracle_note_reads_the_solvers_rows():
     assert "it still loses 12 of the 100 beginner boards (12.0%)" in text  # the made solver wins 88 of 100
     assert "searching solver" not in text  # no such entry among the made runs
     assert "scored on the first 20 / 20 / 20 boards of the beginner / intermediate / expert suites" in text
+
+
+def test_the_solvers_gaps_are_the_yardstick_of_the_board_sets():
+    fresh = bf.benchmark_runs([_fresh("solver", 0, 47), *(_fresh("greedy", s, 45) for s in (1, 2, 3))])
+    c = ff.fresh_comparison(_public(), fresh)
+    text = ff.fresh_sentence(c)
+    assert "public − fresh is +0.060 on beginner for the exact solver" in text  # 50 of 50 public, 47 fresh
+    assert "greedy" not in text.split("Players that learn")[1]
+    assert "Players that learn" not in ff.fresh_sentence(c[c["agent"] != "exact solver"])

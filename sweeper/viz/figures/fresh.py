@@ -17,6 +17,7 @@ from ...experiments.leaderboard import FRESH_GAMES, FRESH_SEED
 from ...experiments.reproduce import store_for
 from ...experiments.stats import bootstrap_difference, bootstrap_ratio, difference_interval
 from . import benchmark as bf
+from .prose import and_list
 from .results import scale
 
 #: The specs of the fresh runs: the entries of ``ext:benchmark``, and the networks' and PPO's (paper scale, ``make
@@ -138,13 +139,30 @@ def fresh_sentence(c: pd.DataFrame) -> str:
     else:
         head += "Flagged, the public rate far above the fresh one: " + "; ".join(
             f"{r.agent} on {r.level} ({r.public:.3f} against {r.fresh:.3f})" for r in flagged.itertuples()) + "."
-    return head + (f" The largest gap either way is {big['agent']}'s on {big['level']}: {big['difference']:+.3f} "
-                   f"[{big['diff_lo']:+.3f}, {big['diff_hi']:+.3f}].")
+    head += (f" The largest gap either way is {big['agent']}'s on {big['level']}: {big['difference']:+.3f} "
+             f"[{big['diff_lo']:+.3f}, {big['diff_hi']:+.3f}].")
+    return head + _yardstick(c)
+
+
+#: The entries that learn from no board: their gap between the two board sets is the sets' own difference.
+YARDSTICK = ("exact solver", "searching solver")
+
+
+def _yardstick(c: pd.DataFrame) -> str:
+    """The solvers' gaps, level by level: what the two board sets differ by for players that learnt nothing."""
+    s = c[c["agent"].isin(YARDSTICK)]
+    if s.empty:
+        return ""
+    levels = ", ".join(and_list(f"{r.difference:+.3f}" for r in grp.itertuples()) + f" on {lv}"
+                       for lv, grp in s.groupby("level", sort=False))
+    who = and_list(f"the {a}" for a in dict.fromkeys(s["agent"]))
+    return (f" Players that learn from no board show gaps too, since two sets of {int(s['boards'].max()):,} boards "
+            f"differ in how hard they are: public − fresh is {levels} for {who}. "
+            f"A learner's gap is read beside theirs on its level.")
 
 
 __all__ = ["SPEC", "DEEP_SPEC", "FLAG_MARGIN", "fresh_outputs", "fresh_frames", "fresh_comparison", "fresh_table",
-           "fresh_caption",
-           "fresh_sentence"]
+           "fresh_caption", "fresh_sentence", "YARDSTICK"]
 
 
 def oracle_note(runs: dict, level: str = "beginner") -> str:
