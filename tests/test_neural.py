@@ -692,6 +692,21 @@ def test_the_books_networks_are_one_recipe_on_counted_work():
         assert quick.params["decisions"] == nr.QUICK_WORK and len(quick.params["curriculum"]) == len(p["curriculum"])
 
 
+def test_the_exploring_twin_is_the_beginner_recipe_to_its_first_checkpoint_with_exploration():
+    """``ext:neural_explore``: each seed's task is the book's beginner network of that seed stopped at its first
+    checkpoint, exploring while it learns; nothing else differs, at either scale."""
+    from sweeper.experiments import neural_runs as nr
+    from sweeper.experiments.specs import EXTRA_SPECS
+    for scale in ("paper", "quick"):
+        for t in EXTRA_SPECS["ext:neural_explore"].tasks(scale, (1, 2, 3)):
+            (book,) = [w for w in EXTRA_SPECS["ext:neural_work_beginner"].tasks(scale, (t.params["seed"],))]
+            p, q = t.params, book.params
+            assert p["decisions"] == q["checkpoints"][0] and p["checkpoints"] == [] and "epsilon" not in q
+            assert p["epsilon"] == nr.EXPLORE_EPSILON > 0
+            same = {k: v for k, v in p.items() if k not in ("decisions", "checkpoints", "epsilon", "label")}
+            assert same == {k: v for k, v in q.items() if k not in ("decisions", "checkpoints", "label")}
+
+
 def test_the_level_and_lever_specs_spend_the_budget_they_state():
     """Issue 50's stored runs: every seed's training, curriculum included, gets the same CPU budget (30 minutes
     less a margin) on the benchmark's boards; every lever of a study the same budget (10 minutes on intermediate, 15 on expert); quick scale runs on games."""

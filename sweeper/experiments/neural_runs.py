@@ -164,6 +164,25 @@ def work_tasks(sc, seeds) -> list[Task]:
     return [work_task(sc, board, s) for board in WORK_LEVELS for s in seeds]
 
 
+#: The exploring learner (``ext:neural_explore``): the book's beginner recipe, exploring with probability
+#: :data:`EXPLORE_EPSILON` (a uniformly random covered tile) while it learns, trained as long as the book's beginner
+#: networks' first checkpoint (the same seeds, the same decisions), so that each seed's greedy network and its
+#: exploring twin differ in exploration alone; both are tested greedy on the same boards.
+EXPLORE_BOARD, EXPLORE_EPSILON = "8x8x10", 0.05
+
+
+def explore_task(sc, seed: int) -> Task:
+    """The exploring twin of the book's beginner network of ``seed`` at its first checkpoint."""
+    base = work_task(sc, EXPLORE_BOARD, seed).params
+    first = base["checkpoints"][0]
+    total = first + sum(ph[1] for ph in base["curriculum"])
+    work = f"{total:,} decisions" if sc.name == "paper" else "quick"
+    params = {**base, "decisions": first, "checkpoints": [], "epsilon": EXPLORE_EPSILON,
+              "label": f"neural bandit exploring (epsilon {EXPLORE_EPSILON}) trained on "
+                       f"{_path(WORK_LEVELS[EXPLORE_BOARD], EXPLORE_BOARD)}, {work}, seed {seed}"}
+    return Task.make("neural_bandit", **params)
+
+
 def _work_spec(board: str) -> tuple:
     name = WORK_LEVELS[board]["name"]
     return (f"ext:neural_work_{name}", f"The book's neural bandit on {name} boards: {work_total(board):,} decisions",
@@ -246,6 +265,12 @@ NEURAL_SPECS += [_level_spec(b) for b in NEURAL_LEVELS] + [(
     "the first 1,000 boards of every level's benchmark suite and set against the exact probabilities (needs "
     "`make deep`): ext:neural_work_beginner, ext:neural_work_intermediate and ext:neural_work_expert together.",
     work_tasks)] + [_work_spec(b) for b in WORK_LEVELS] + [(
+    "ext:neural_explore", "Does exploring help the network learn? An exploring twin of each beginner network",
+    f"Three beginner networks (seeds 1-3) by the book's recipe that explore while they learn (with probability "
+    f"{EXPLORE_EPSILON} a uniformly random covered tile), trained for as many decisions as the book's beginner "
+    "networks' first checkpoint, then tested greedy on the first 1,000 boards of every level's benchmark suite, "
+    "beside that checkpoint of the same seed (needs `make deep`).",
+    lambda sc, seeds: [explore_task(sc, s) for s in seeds]), (
     "ext:neural_levers", "What makes the neural bandit learn faster: one lever at a time",
     "The neural bandit on intermediate boards for 10 CPU minutes (seed 1), with the stored runs' learning and with "
     "one lever changed at a time (the mine counter as an input, the board's symmetries, a curriculum from beginner "
