@@ -1299,17 +1299,3 @@ def test_a_best_window_table_is_written_atomically(tmp_path, monkeypatch):
         bw.BestWindow("5x5x3", [2], [0.5], [1]).save(path)
     assert [p.name for p in tmp_path.iterdir()] == ["t.npz"]  # no temporary file left
     assert bw.BestWindow.load(path).info == {"games": 1}  # the old table, whole
-
-
-@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc (Linux)")
-def test_the_pools_resource_tracker_is_born_quiet_and_the_environment_is_left_as_it_was():
-    """A double Ctrl-C could leave a worker's semaphore, and the tracker's notes on it followed "interrupted" (a
-    flaky failure of test_ctrl_c_stops_best_window[2-2]): the tracker starts with its warnings filtered out."""
-    script = ("import os\nfrom sweeper.experiments import runner\nwith runner._ctrl_c_held():\n    pass\n"
-              "from multiprocessing import resource_tracker\n"
-              "env = open(f'/proc/{resource_tracker._resource_tracker._pid}/environ', 'rb').read().split(b'\\0')\n"
-              "print([e.decode() for e in env if e.startswith(b'PYTHONWARNINGS=')], 'PYTHONWARNINGS' in os.environ)")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
-    from sweeper.experiments.runner import TRACKER_QUIET
-    assert out.stdout.strip() == f"['PYTHONWARNINGS={TRACKER_QUIET}'] False", out.stderr

@@ -499,10 +499,6 @@ def _ctrl_c_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
-#: The warnings filter the resource tracker of the workers' pool is started with.
-TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
-
-
 @contextlib.contextmanager
 def _ctrl_c_held():
     """Ctrl-C held back in this thread (SIGINT blocked, delivered when the block ends). Processes started
@@ -512,17 +508,7 @@ def _ctrl_c_held():
         yield
         return
     from multiprocessing import resource_tracker
-    quiet = os.environ.get("PYTHONWARNINGS")
-    # the tracker's own notes on a worker's semaphores left by a double Ctrl-C (it removes them) would follow the one
-    # line "interrupted": it is born with them filtered out (its environment, set for its start only)
-    os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [quiet, TRACKER_QUIET]))
-    try:
-        resource_tracker.ensure_running()  # started now, since starting it unblocks SIGINT (it is born blocking it)
-    finally:
-        if quiet is None:
-            del os.environ["PYTHONWARNINGS"]
-        else:
-            os.environ["PYTHONWARNINGS"] = quiet
+    resource_tracker.ensure_running()  # started now, since starting it unblocks SIGINT (it is born blocking it)
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
