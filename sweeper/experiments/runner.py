@@ -474,6 +474,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a process pool now: drop the queued tasks and terminate the running workers (a second Ctrl-C
     meanwhile is ignored: stopping takes a moment, and the first one already stops everything)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # taken now: shutdown forgets it
     with _ctrl_c_ignored():
         pool.shutdown(wait=False, cancel_futures=True)
         for p in procs:
@@ -484,6 +485,12 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
                 p.join(timeout=5)
                 if p.is_alive():
                     p.kill()
+        # the pool's own thread closes its queues once it sees the workers gone; joined here, so that a process that
+        # ends at once (os._exit after Ctrl-C) never stops it between removing a queue's semaphore and telling the
+        # resource tracker, which then printed warnings about a leaked semaphore it could not find
+        if manager is not None and manager is not threading.current_thread():
+            with contextlib.suppress(Exception):
+                manager.join(timeout=5)
 
 
 @contextlib.contextmanager
