@@ -71,7 +71,7 @@ $(DEEP): $(STAMP) requirements-deep.txt
 
 deep: $(DEEP)
 	$(PY) -m sweeper reproduce ext:neural_work --scale paper --seeds 1,2,3 --workers 2
-	$(PY) -m sweeper reproduce ext:neural ext:neural_expert_averaged ext:neural_explore ext:deep_rl --scale paper --seeds 1,2,3 --workers 2
+	$(PY) -m sweeper reproduce ext:neural ext:neural_expert_averaged ext:neural_explore ext:neural_regret ext:deep_rl --scale paper --seeds 1,2,3 --workers 2
 	$(PY) -m sweeper reproduce ext:neural_levers ext:neural_levers_expert --scale paper --workers 2
 	$(PY) -m sweeper reproduce ext:benchmark_neural_work ext:benchmark_neural_work_symmetric ext:benchmark_neural ext:benchmark_neural_symmetric ext:benchmark_neural_averaged ext:benchmark_ppo --scale paper --workers 2
 	$(PY) -m sweeper reproduce ext:benchmark_fresh ext:benchmark_fresh_deep --scale paper --workers 2

@@ -15,11 +15,13 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from ..agents.neural import NeuralAgent, require_torch
+from ..checks import whole
 from ..game.engine import Setting
 from ..machine import machine
 from ..rng import held_out_seed
 from ..running.neural_play import (NeuralLearning, calibration, calibration_table, decision_quality, decisions,
                                    evaluate_neural, learning_curve, replay_views, train_neural)
+from ..running.neural_regret import regret_blocks, training_regret
 from .runner import Output, Task, task_kind
 from .stats import wilson
 
@@ -58,7 +60,11 @@ class NeuralTask:
     ``cpu_seconds``: the budget of the first stored runs (process CPU seconds, their curriculum's phases too). It
     is a record, not a budget that is trained again: such a task runs only with ``_replay``, the games of each
     phase and the decisions at each checkpoint that the stored run recorded (:func:`replay_params`, used by
-    ``python -m sweeper verify``), and a new task with ``cpu_seconds`` is refused."""
+    ``python -m sweeper verify``), and a new task with ``cpu_seconds`` is refused.
+
+    ``regret_block``: every training decision (the curriculum's too) is also scored against the exact
+    probabilities (:func:`~sweeper.running.neural_regret.training_regret`), summed per block of that many games
+    (table ``regret``); None: not scored."""
 
     board: str
     seed: int
@@ -81,6 +87,7 @@ class NeuralTask:
     mines_left: bool = False
     learning: dict | None = None
     curriculum: list = ()
+    regret_block: int | None = None
     _replay: dict | None = None
 
     def network(self) -> NeuralAgent:
@@ -132,6 +139,10 @@ def neural_task(task: NeuralTask) -> Output:
         with weight averaging (``learning={"average": ...}``): the network's own last weights (those the averaged
         ones replaced at the end of training) tested on the same boards as the last checkpoint, so the averaging is
         measured on one training's games;
+    ``regret`` (with ``regret_block``)
+        every training decision scored against the exact probabilities, per block of games of each phase: wins,
+        decisions, sure decisions, the regret (on sure decisions, on guesses), and the games, decisions and regret
+        so far (:func:`~sweeper.running.neural_regret.regret_blocks`);
     ``agent`` (arrays)
         the trained network's file arrays (:meth:`~sweeper.agents.neural.NeuralAgent.file_arrays`: plain float32
         arrays and JSON, never a pickle).
@@ -152,6 +163,10 @@ def neural_task(task: NeuralTask) -> Output:
         out.info.update(curriculum_boards=[str(r.setting) for r in ran], curriculum_games=[r.games for r in ran],
                         curriculum_decisions=[r.decisions for r in ran], curriculum_updates=[r.updates for r in ran],
                         curriculum_cpu_seconds=[r.cpu_seconds for r in ran])
+    if task.regret_block is not None:
+        regret = out.tables["regret"] = _training_regret(task, [*ran, run])
+        out.info.update(training_regret=float(regret["regret"].sum()),
+                        training_regret_decisions=int(regret["decisions"].sum()))
     out.tables["checkpoints"], last = _checkpoints(task, agent, run, spent)
     if run.online is not None:  # weight averaging: the network's own last weights, on the same boards
         t = evaluate_neural(run.online, task.board, **task.where(task.board, task.test_games, 0))
@@ -201,9 +216,25 @@ def _trained(task: NeuralTask) -> tuple:
         budget = {"games": task._replay["games"], "snapshots": task._replay["checkpoints"],
                   "snapshots_in": "decisions"}
     phased = [replace(learning, **how) for _, _, how in phases]
-    ran = [train_neural(agent, b, seed=task.seed, **{unit: n}, learning=how) for (b, n, _), how in zip(phases, phased)]
-    run = train_neural(agent, task.board, seed=task.seed, **budget, learning=learning)
+    record = task.regret_block is not None
+    ran = [train_neural(agent, b, seed=task.seed, **{unit: n}, learning=how, record=record)
+           for (b, n, _), how in zip(phases, phased)]
+    run = train_neural(agent, task.board, seed=task.seed, **budget, learning=learning, record=record)
     return agent, run, ran
+
+
+def _training_regret(task: NeuralTask, runs: list) -> pd.DataFrame:
+    """The table ``regret``: the training decisions of ``runs`` (the curriculum's phases, then the run on the task's
+    board) scored against the exact probabilities, per block of ``regret_block`` games of each phase, with the
+    phase's board and the games, decisions and regret summed from the first phase on."""
+    size = whole(task.regret_block, "regret_block", 1)
+    parts = [regret_blocks(training_regret(r), size).assign(phase=i, board=str(r.setting)) for i, r in enumerate(runs)]
+    out = pd.concat(parts, ignore_index=True)
+    played = out.groupby("phase")["games"].max().cumsum().shift(fill_value=0)
+    out["games"] += out["phase"].map(played)
+    out["decisions_so_far"] = out["decisions"].cumsum()
+    out["cumulative_regret"] = out["regret"].cumsum()
+    return out
 
 
 def _checkpoints(task: NeuralTask, agent, run, spent: float) -> tuple:

@@ -184,6 +184,25 @@ def explore_task(sc, seed: int) -> Task:
     return Task.make("neural_bandit", **params)
 
 
+#: The training regret (``ext:neural_regret``): the book's beginner network of each seed trained again to its first
+#: checkpoint (the same network: the same seed, recipe and decisions), greedy and exploring like its twin, every
+#: training decision scored against the exact probabilities, summed per block of this many games.
+REGRET_BLOCK = {"paper": 2_000, "quick": 20}
+
+
+def regret_task(sc, seed: int, epsilon: float = 0.0) -> Task:
+    """The book's beginner network of ``seed`` to its first checkpoint, learning greedy (``epsilon`` 0) or exploring,
+    with its training regret; tested on beginner boards only (the greedy one is the stored network's checkpoint)."""
+    base = explore_task(sc, seed).params
+    work = f"{base['decisions'] + sum(ph[1] for ph in base['curriculum']):,} decisions" if sc.name == "paper" else "quick"
+    how = f"exploring (epsilon {epsilon:g})" if epsilon else "greedy"
+    return Task.make("neural_bandit", **{**base, "epsilon": epsilon, "tests": [EXPLORE_BOARD],
+                                         "regret_block": REGRET_BLOCK[sc.name],
+                                         "label": f"training regret of the neural bandit, {how}, trained on "
+                                                  f"{_path(WORK_LEVELS[EXPLORE_BOARD], EXPLORE_BOARD)}, {work}, "
+                                                  f"seed {seed}"})
+
+
 def _work_spec(board: str) -> tuple:
     name = WORK_LEVELS[board]["name"]
     return (f"ext:neural_work_{name}", f"The book's neural bandit on {name} boards: {work_total(board):,} decisions",
@@ -272,6 +291,12 @@ NEURAL_SPECS += [_level_spec(b) for b in NEURAL_LEVELS] + [(
     "networks' first checkpoint, then tested greedy on the first 1,000 boards of every level's benchmark suite, "
     "beside that checkpoint of the same seed (needs `make deep`).",
     lambda sc, seeds: [explore_task(sc, s) for s in seeds]), (
+    "ext:neural_regret", "The neural bandit's training regret, greedy and exploring",
+    "The book's beginner networks (seeds 1-3) trained again to their first checkpoint, learning greedy and learning "
+    f"with exploration (epsilon {EXPLORE_EPSILON}, as their twins of ext:neural_explore), every training decision "
+    "scored against the exact probabilities: the cumulative regret against decisions, to set beside the tabular "
+    "agents' of ext:regret (needs `make deep`).",
+    lambda sc, seeds: [regret_task(sc, s, e) for e in (0.0, EXPLORE_EPSILON) for s in seeds]), (
     "ext:neural_levers", "What makes the neural bandit learn faster: one lever at a time",
     "The neural bandit on intermediate boards for 10 CPU minutes (seed 1), with the stored runs' learning and with "
     "one lever changed at a time (the mine counter as an input, the board's symmetries, a curriculum from beginner "

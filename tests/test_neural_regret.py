@@ -1,0 +1,97 @@
+"""The neural bandit's training regret (sweeper/running/neural_regret.py) and its stored runs (ext:neural_regret)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from deep_extra import need
+from sweeper.agents import neural
+
+
+def _small(seed=1, epsilon=0.0):
+    need(neural.require_torch)
+    return neural.NeuralAgent(channels=8, layers=2, epsilon=epsilon, seed=seed)
+
+
+def test_each_decisions_regret_is_its_click_against_the_safest_tile_of_the_exact_probabilities():
+    """Scored from a recorded run, the regret equals the calibration's by-tile sums (the same views, another path)."""
+    from sweeper.running.neural_play import calibration, decisions, evaluate_neural
+    from sweeper.running.neural_regret import training_regret
+    agent = _small()
+    run = evaluate_neural(agent, "8x8x10", 8, seed=2, record=True)
+    games = training_regret(run)
+    dec = decisions(calibration(agent, "8x8x10", 8, seed=2))
+    by_game = dec.groupby("game").agg(decisions=("regret", "size"), sure=("sure", "sum"), missed=("missed", "sum"),
+                                      regret=("regret", "sum"))
+    g = games.set_index("game").loc[by_game.index]
+    assert list(g["decisions"]) == list(by_game["decisions"]) and list(g["sure_decisions"]) == list(by_game["sure"])
+    assert list(g["missed"]) == list(by_game["missed"])
+    assert np.allclose(g["regret"], by_game["regret"]) and (games["regret"] >= -1e-12).all()
+    assert np.allclose(games["regret"], games["regret_sure"] + games["regret_guess"])
+    assert list(games["won"]) == list(run.records["won"]) and games["decisions"].sum() == run.decisions
+
+
+def test_recording_a_training_changes_nothing_in_it():
+    from sweeper.running.neural_play import train_neural
+    from sweeper.running.neural_regret import training_regret
+    a, b = _small(seed=3), _small(seed=3)
+    plain = train_neural(a, "6x6x5", decisions=400, seed=3)
+    kept = train_neural(b, "6x6x5", decisions=400, seed=3, record=True)
+    assert plain.records.drop(columns="cpu_seconds").equals(kept.records.drop(columns="cpu_seconds"))
+    sa, sb = a.net.state_dict(), b.net.state_dict()
+    assert all(np.array_equal(sa[k].numpy(), sb[k].numpy()) for k in sa)
+    games = training_regret(kept)
+    assert games["decisions"].sum() == kept.decisions and list(games["game"]) == list(kept.records["game"])
+    with pytest.raises(ValueError, match="record=True"):
+        training_regret(plain)
+    with pytest.raises(ValueError, match="NeuralRun"):
+        training_regret(games)
+    with pytest.raises(ValueError, match="budget"):
+        training_regret(kept, budget=0)
+
+
+def test_blocks_sum_the_games_by_hand():
+    from sweeper.running.neural_regret import GAME_COLUMNS, regret_blocks
+    games = pd.DataFrame([(7, True, 3, 2, 0, 0.5, 0.0, 0.5), (2, False, 4, 4, 1, 1.0, 1.0, 0.0),
+                          (5, True, 2, 1, 0, 0.25, 0.0, 0.25)], columns=list(GAME_COLUMNS))
+    b = regret_blocks(games, 2)
+    assert list(b["games"]) == [2, 3] and list(b["wins"]) == [1, 1] and list(b["decisions"]) == [7, 2]
+    assert list(b["decisions_so_far"]) == [7, 9] and list(b["cumulative_regret"]) == pytest.approx([1.5, 1.75])
+    assert list(b["missed"]) == [1, 0] and list(b["sure_decisions"]) == [6, 1]
+    with pytest.raises(ValueError, match="size"):
+        regret_blocks(games, 0)
+
+
+def test_the_regret_runs_are_the_book_network_and_its_twin_with_their_decisions_scored():
+    """``ext:neural_regret``: the greedy task is the book's beginner network to its first checkpoint, the exploring
+    one its twin of ``ext:neural_explore``; both only add the scoring (and test on beginner boards only)."""
+    from sweeper.experiments import neural_runs as nr
+    from sweeper.experiments.specs import EXTRA_SPECS
+    for scale in ("paper", "quick"):
+        tasks = EXTRA_SPECS["ext:neural_regret"].tasks(scale, (1, 2, 3))
+        twins = {t.params["seed"]: t.params for t in EXTRA_SPECS["ext:neural_explore"].tasks(scale, (1, 2, 3))}
+        assert [(t.params["epsilon"], t.params["seed"]) for t in tasks] == \
+            [(e, s) for e in (0.0, nr.EXPLORE_EPSILON) for s in (1, 2, 3)]
+        for t in tasks:
+            p, q = t.params, twins[t.params["seed"]]
+            assert p["regret_block"] == nr.REGRET_BLOCK[scale] and p["tests"] == [nr.EXPLORE_BOARD]
+            extra = ("epsilon", "label", "tests", "regret_block")
+            assert {k: v for k, v in p.items() if k not in extra} == {k: v for k, v in q.items() if k not in extra}
+
+
+def test_a_regret_run_at_quick_scale_scores_every_training_decision(tmp_path):
+    need(neural.require_torch)
+    from sweeper.experiments.runner import Store, run_tasks
+    from sweeper.experiments.specs import EXTRA_SPECS
+    task = EXTRA_SPECS["ext:neural_regret"].tasks("quick", (1,))[0]
+    store = Store(tmp_path)
+    run_tasks([task], store, progress=False)
+    out = store.load(task)
+    r = out.tables["regret"]
+    assert r["decisions"].sum() == out.info["train_decisions"] + sum(out.info["curriculum_decisions"])
+    assert r["decisions"].sum() == out.info["training_regret_decisions"]
+    assert out.info["training_regret"] == pytest.approx(r["regret"].sum())
+    assert list(r["phase"].unique()) == [0, 1] and r["games"].is_monotonic_increasing
+    assert r["games"].iloc[-1] == out.info["train_games"] + sum(out.info["curriculum_games"])
+    assert np.allclose(r["cumulative_regret"], r["regret"].cumsum())
+    assert list(out.tables["tests"]["board"]) == ["8x8x10"]
