@@ -257,15 +257,15 @@ def test_the_clock_noise_is_the_spread_of_the_cpu_recorded_for_the_same_work():
     assert noise["factors"] == pytest.approx(want) and noise["pairs"] == 6
     assert noise["low"] == pytest.approx(min(want)) and noise["high"] == pytest.approx(1500 / 1320)
     assert noise["policies"] == ["per-tile network", "CNN"] and noise["seeds"] == [1, 2, 3]
-    text = deep.noise_sentence(noise)
-    assert ("the per-tile network and CNN of [the deep-RL chapter](14_deep_rl.html), trained twice with the same seeds "
-            "(1, 2 and 3), took the same environment steps and played the same training games") in text
-    assert f"differed by a factor of {min(want):.2f} to {1500 / 1320:.2f} between the two runs (6 pairs)" in text
-    assert f"only where they differ by more than {1500 / 1320:.2f} times." in text
+    v = deep.noise_values(noise)
+    assert v == {"low": pytest.approx(min(want)), "high": pytest.approx(1500 / 1320), "pairs": 6,
+                 "policies": "per-tile network and CNN", "seeds": "1, 2 and 3"}
     # a pair that did not do the same work measures nothing
     other = deep.ppo_pairs(_outputs(), _bench_outputs({("tiles", 1): 9_001}))
     assert deep.clock_noise(other)["pairs"] == 5
-    assert deep.clock_noise(pairs.iloc[:0]) == {} and "not measured" in deep.noise_sentence({})
+    assert deep.clock_noise(pairs.iloc[:0]) == {}
+    with pytest.raises(ValueError, match="not measured"):
+        deep.noise_values({})
 
 
 def test_the_clock_noise_of_the_stored_runs_is_that_of_their_meta_json():
@@ -275,7 +275,8 @@ def test_the_clock_noise_of_the_stored_runs_is_that_of_their_meta_json():
     ratios = [max(a / b, b / a) for a, b in zip(pairs["cpu_seconds"], pairs["bench_cpu_seconds"])]
     assert noise["pairs"] == len(pairs) == 6 and pairs["same"].all()
     assert noise["low"] == pytest.approx(min(ratios)) and noise["high"] == pytest.approx(max(ratios))
-    assert f"a factor of {min(ratios):.2f} to {max(ratios):.2f}" in deep.noise_sentence(noise)
+    v = deep.noise_values(noise)
+    assert (v["low"], v["high"], v["pairs"]) == (pytest.approx(min(ratios)), pytest.approx(max(ratios)), 6)
 
 
 def test_the_same_networks_sentence_holds_the_stored_numbers():

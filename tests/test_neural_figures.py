@@ -482,14 +482,6 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     assert ("symmetric", na.RECIPES["online"]) not in s.index  # the own last weights play as trained only
     d, lo, hi, n = na.averaging_effect(play)
     assert d == pytest.approx(0.028 / 3) and n == 3 and lo < 0 < hi  # +15, +5, +8 of 1,000
-    assert ("the averaging alone, set against the same 3 trainings' own last weights on the same boards, cannot be "
-            "told apart from them: +0.009 [") in na.averaged_sentence(na.averaged_summary(play), effect=(d, lo, hi, n))
-    text = na.averaged_sentence(na.averaged_summary(play))
-    assert text.startswith("On the first 1,000 expert boards: as trained, the networks with averaged weights win more "
-                           "than the recipe's: +0.012 [")
-    assert "stay 0.029 below the target of 0.35 pooled (0.321, lowest seed 0.318)" in text
-    assert "symmetric, the networks with averaged weights win more than the recipe's: +0.014 [" in text
-    assert "meet the target of 0.35 (pooled 0.352, lowest seed 0.350)" in text
     table = na.averaged_table(na.averaged_summary(play))
     assert table.loc[("symmetric", na.RECIPES["averaged"]), "target 0.35 met"] == "yes"
     seeds = na.TABLE_PARTS["wins"][0]
@@ -497,14 +489,33 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     assert table.loc[("symmetric", na.RECIPES["averaged"]), seeds] == "0.352 / 0.350 / 0.355"
     assert [c for p in ("wins", "recipe") for c in na.averaged_table(na.averaged_summary(play), p)] == list(
         table.columns)
-    assert na.averaged_sentence(na.averaged_summary(play), na.training_minutes(averaged)).endswith(
-        " Each averaged network trained for 28.3 to 28.3 CPU minutes, curriculum included, as its run recorded.")
-    assert na.work_clause(runs["facts"], averaged) == (
-        "In their budgets the averaged networks made 6,000 decisions and 400 gradient steps each (the means over the "
-        "seeds, all phases: 4 decisions per CPU second), the recipe's 6,000 and 400 (4 per CPU second).")
+    # the values the section's prose pastes: the verdicts follow the intervals, the work its counts
+    v = na.averaged_values(na.averaged_summary(play), (d, lo, hi, n), na.work_table(runs["facts"], averaged))
+    assert (v["boards"], v["seeds"], v["target"], v["alone_seeds"]) == (1000, 3, 0.35, 3)
+    assert v["trained_change"] == "win more than the recipe's" and v["trained_diff"] == pytest.approx(0.036 / 3)
+    assert (v["trained_pooled"], v["trained_recipe"]) == pytest.approx((963 / 3000, 927 / 3000))
+    assert v["trained_met"] == "not met" and v["trained_seed_min"] == pytest.approx(0.318)
+    assert v["sym_change"] == "win more than the recipe's" and v["sym_met"] == "met"
+    assert v["online"] == pytest.approx(935 / 3000) and v["alone"] == pytest.approx(0.028 / 3)
+    assert v["alone_verdict"] == "made no difference the seeds can tell from none"
+    assert (v["decisions"], v["steps"], v["recipe_decisions"], v["decisions_ratio"]) == (6000, 400, 6000, 1.0)
+    assert v["work_verdict"] == na.WORK_WORDS[0]
+    assert v["bench_ratio"] == pytest.approx(v["bench_us"] / v["bench_recipe_us"])
     faster = {**averaged, "runs": {**averaged["runs"], "facts": averaged["runs"]["facts"].assign(decisions=12000)}}
-    assert "the comparison with the same trainings' own last weights does not" in na.work_clause(runs["facts"], faster)
-    assert na.work_clause(runs["facts"], None) == ""
+    more = na.averaged_values(na.averaged_summary(play), (d, lo, hi, n), na.work_table(runs["facts"], faster))
+    assert more["work_verdict"] == na.WORK_WORDS[1] and more["decisions_ratio"] == 2.0
+    slower = {**averaged, "runs": {**averaged["runs"], "facts": averaged["runs"]["facts"].assign(decisions=4000)}}
+    less = na.averaged_values(na.averaged_summary(play), (d, lo, hi, n), na.work_table(runs["facts"], slower))
+    assert less["work_verdict"] == na.WORK_WORDS[-1]
+    assert na.averaged_values(na.averaged_summary(play), (0.02, 0.01, 0.03, 3), na.work_table(
+        runs["facts"], averaged))["alone_verdict"] == "raised the win rate"
+    assert na.averaged_values(na.averaged_summary(play), (-0.02, -0.03, -0.01, 3), na.work_table(
+        runs["facts"], averaged))["alone_verdict"] == "lowered the win rate"
+    # a pooled rate at the target with a seed too far below it reaches the target pooled only
+    low = play.copy()
+    low.loc[(low["recipe"] == "averaged"), "plain_wins"] = [400, 400, 250]
+    lv = na.averaged_values(na.averaged_summary(low), (d, lo, hi, n), na.work_table(runs["facts"], averaged))
+    assert lv["trained_met"] == na.TARGET_WORDS[1] and lv["trained_change"] == "cannot be told apart from the recipe's"
     summary, effect = na.averaged_summary(play), na.averaging_effect(play)
     text = na.gain_sentence(summary, effect, na.work_table(runs["facts"], faster))
     assert text.startswith("As trained, on the same 1,000 boards, the averaged networks win +0.012 [+0.001, +0.023] "
@@ -516,8 +527,9 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     assert "does not account" not in na.gain_sentence(summary, effect, na.work_table(runs["facts"], averaged))
     assert na.gain_sentence(summary, effect, na.work_table(runs["facts"], None)) == na.MISSING
     empty = na.averaged_play(runs, bench, None)
-    assert empty.empty and na.averaged_sentence(na.averaged_summary(empty)) == na.MISSING
-    assert na.averaged_table(na.averaged_summary(empty)).empty and np.isnan(na.training_minutes(None)[0])
+    with pytest.raises(ValueError, match="ext:benchmark_neural_averaged"):
+        na.averaged_values(na.averaged_summary(empty), na.averaging_effect(empty), na.work_table(runs["facts"], None))
+    assert na.averaged_table(na.averaged_summary(empty)).empty
     assert "ext:benchmark_neural_averaged" in na.MISSING
 
 
@@ -553,12 +565,17 @@ def test_the_recipe_is_told_from_its_spec_and_priced_by_the_committed_bench():
     from sweeper.bench import work_cost
     from sweeper.experiments import neural_runs as nr
     from sweeper.viz.figures import neural_recipes as nrc
-    text = nrc.learning_sentence()
+    v = nrc.learning_values()
     for board, level in nr.WORK_LEVELS.items():
-        assert f"{level['decisions']:,} on {level['name']} ({nr.work_total(board):,} in all)" in text
-    minutes = ", ".join(f"{work_cost('neural', b, lv['decisions']) / 60:.1f}" for b, lv in nr.WORK_LEVELS.items())
-    assert f"the own-level decisions cost {minutes} CPU minutes" in text
-    assert f"{nr.WORK_WARM_START[1]:,} decisions on 8x8x10 boards" in text and "`ext:neural`" in text
+        k = nf.KEYS[board]
+        assert (v[f"{k}_own"], v[f"{k}_total"]) == (level["decisions"], nr.work_total(board))
+        assert v[f"{k}_minutes"] == pytest.approx(work_cost("neural", board, level["decisions"]) / 60)
+    assert (v["warm_level"], v["warm_decisions"], v["warm_minibatch"], v["warm_per"]) == (
+        "beginner", nr.WORK_WARM_START[1], 16, 16.0)
+    assert (v["minibatch"], v["per"], v["lr"]) == (128, 256.0, 0.001)
+    assert (v["exp_phase_level"], v["exp_phase_decisions"]) == ("intermediate", 640_000)
+    assert v["exp_phase_minutes"] == pytest.approx(work_cost("neural", "16x16x40", 640_000) / 60)
+    assert v["checkpoints"] == "25%, 50% and 75%" and v["test_boards"] == nr.NEURAL_TEST["paper"]
 
 
 def test_the_stretch_goals_are_the_solver_on_small_boards_and_the_published_agent_on_expert():

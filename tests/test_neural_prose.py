@@ -45,11 +45,13 @@ def glued():
 
 def test_the_page_writes_its_findings_and_pastes_their_numbers():
     pasted = _pasted()
-    for prefix in ("work_", "tgt_", "rise_", "lrn_", "rec_", "sym_", "str_", "reg_", "mis_"):  # written as prose
+    for prefix in ("work_", "tgt_", "rise_", "lrn_", "rec_", "sym_", "str_", "reg_", "mis_", "learn_", "learn_noise_",
+                   "avg_"):  # written as prose
         assert any(name.startswith(prefix) for name in pasted), prefix
     code = "\n".join(_sources("code"))
     for gone in ("findings", "learners_sentence", "recipes_sentence", "symmetric_sentence", "stretch_sentence",
-                 "regret_sentence", "mistakes_sentence"):
+                 "regret_sentence", "mistakes_sentence", "learning_sentence", "noise_sentence", "averaged_sentence",
+                 "work_clause"):
         assert gone not in code  # no finding is a generated sentence any more
 
 
@@ -136,3 +138,95 @@ def test_the_learners_and_the_two_recipes_are_the_stored_ones(glued):
             assert glued[f"rec_{k}_verdict"] == f"the book's networks win {'more' if lo > 0 else 'less'}"
         else:  # one holding 0 does not
             assert "win" not in glued[f"rec_{k}_verdict"]
+
+
+def _unit_us(learner: str, level: str) -> float:
+    """A training decision's µs in the committed bench, read from results/bench.json directly."""
+    bench = json.loads((PAGE.parents[1] / "results" / "bench.json").read_text())
+    return next(r["us_per_decision"] for r in bench["unit_costs"]
+                if (r["learner"], r["level"], r["what"]) == (learner, level, "train"))
+
+
+def test_the_recipe_and_its_cost_are_the_specs_and_the_committed_benchs(glued):
+    from sweeper.experiments import neural_runs as nr
+    levels = {"8x8x10": "beginner", "16x16x40": "intermediate", "16x30x99": "expert"}
+    for board, k in nf.KEYS.items():
+        own = nr.WORK_LEVELS[board]["decisions"]
+        assert glued[f"learn_{k}_own"] == own
+        assert glued[f"learn_{k}_total"] == own + sum(ph[1] for ph in nr.WORK_LEVELS[board]["curriculum"])
+        assert glued[f"learn_{k}_minutes"] == pytest.approx(own * _unit_us("neural", levels[board]) / 60e6)
+    phase = nr.WORK_LEVELS["16x30x99"]["curriculum"][1]
+    assert (glued["learn_exp_phase_level"], glued["learn_exp_phase_decisions"]) == (levels[phase[0]], phase[1])
+    assert glued["learn_exp_phase_minutes"] == pytest.approx(phase[1] * _unit_us("neural", "intermediate") / 60e6)
+    assert glued["learn_warm_decisions"] == nr.WORK_WARM_START[1] and glued["learn_warm_level"] == "beginner"
+    assert glued["learn_minibatch"] / glued["learn_per"] == nr.NEURAL_LEARNING["replay"]
+    assert glued["learn_lr"] == nr.NEURAL_LEARNING["lr"] and glued["learn_test_boards"] == nr.NEURAL_TEST["paper"]
+
+
+def test_the_clock_noise_is_that_of_the_stored_ppo_runs(glued):
+    from sweeper.viz.figures import deep
+    pairs = deep.ppo_pairs()
+    ratios = [max(a / b, b / a) for a, b in zip(pairs["cpu_seconds"], pairs["bench_cpu_seconds"])]
+    assert glued["learn_noise_pairs"] == len(ratios) and pairs["same"].all()
+    assert glued["learn_noise_low"] == pytest.approx(min(ratios))
+    assert glued["learn_noise_high"] == pytest.approx(max(ratios)) == glued["lrn_noise"]
+
+
+def _interval_words(lo, hi, more, less, neither):
+    return more if lo > 0 else less if hi < 0 else neither
+
+
+def test_the_averaged_networks_are_the_stored_ones(glued):
+    from sweeper.viz.figures import neural_averaged as na
+    board, n = "16x30x99", glued["avg_boards"]
+    label, level = f"network, symmetric ({bf.SHORT[board]})", bf.LEVEL_OF[board]
+    train, scored = na.stored_outputs()
+    seeds = sorted(int(t.params["seed"]) for t, _ in train)
+    plain, online, work = {}, {}, []
+    for t, o in train:
+        tests, own = o.tables["tests"], o.tables["online"]
+        row, last = tests[tests["board"] == board].iloc[0], own[own["board"] == board].iloc[0]
+        plain[int(t.params["seed"])] = row["wins"] / row["test_games"]
+        online[int(t.params["seed"])] = last["wins"] / last["test_games"]
+        work.append((o.info["train_decisions"] + sum(o.info["curriculum_decisions"]),
+                     o.info["train_updates"] + sum(o.info["curriculum_updates"])))
+    recipe, recipe_work = {}, []
+    for t, o in nf.stored_outputs("cpu"):
+        if t.params["board"] == board:
+            row = o.tables["tests"][o.tables["tests"]["board"] == board].iloc[0]
+            recipe[int(t.params["seed"])] = row["wins"] / row["test_games"]
+            recipe_work.append((o.info["train_decisions"] + sum(o.info["curriculum_decisions"]),
+                                o.info["train_updates"] + sum(o.info["curriculum_updates"])))
+    assert glued["avg_seeds"] == len(seeds) == 3 and sorted(recipe) == seeds
+    assert glued["avg_trained_pooled"] == pytest.approx(np.mean([plain[s] for s in seeds]))  # 1,000 boards each
+    assert glued["avg_trained_recipe"] == pytest.approx(np.mean([recipe[s] for s in seeds]))
+    assert glued["avg_trained_diff"] == pytest.approx(np.mean([plain[s] - recipe[s] for s in seeds]))
+    assert glued["avg_trained_seed_min"] == pytest.approx(min(plain.values()))
+    assert glued["avg_online"] == pytest.approx(np.mean([online[s] for s in seeds]))
+    assert glued["avg_alone"] == pytest.approx(np.mean([plain[s] - online[s] for s in seeds]))
+    sym = [r[:n].mean() for r in bf.outcomes(bf.benchmark_runs(scored)["games"], label, level)]
+    first = [r[:n].mean() for r in bf.outcomes(nf.yardstick(networks="cpu")["games"], label, level)]
+    assert len(sym) == len(first) == len(seeds)
+    assert glued["avg_sym_pooled"] == pytest.approx(np.mean(sym))
+    assert glued["avg_sym_seed_min"] == pytest.approx(min(sym))
+    assert glued["avg_sym_recipe"] == pytest.approx(np.mean(first))
+    assert glued["avg_sym_diff"] == pytest.approx(np.mean(sym) - np.mean(first))
+    for k in ("trained", "sym"):
+        lo, hi = glued[f"avg_{k}_lo"], glued[f"avg_{k}_hi"]
+        assert lo < glued[f"avg_{k}_diff"] < hi
+        assert glued[f"avg_{k}_change"] == _interval_words(lo, hi, "win more than the recipe's",
+                                                           "win less than the recipe's",
+                                                           "cannot be told apart from the recipe's")
+        pooled, lowest, target = glued[f"avg_{k}_pooled"], glued[f"avg_{k}_seed_min"], nf.TARGETS[board]
+        assert glued[f"avg_{k}_met"] == ("met" if pooled >= target and lowest >= target - nf.SEED_SLACK else
+                                         "not met" if pooled < target else na.TARGET_WORDS[1])
+    lo, hi = glued["avg_alone_lo"], glued["avg_alone_hi"]
+    assert lo < glued["avg_alone"] < hi and glued["avg_alone_verdict"] == _interval_words(
+        lo, hi, "raised the win rate", "lowered the win rate", "made no difference the seeds can tell from none")
+    (d1, u1), (d0, u0) = np.mean(work, axis=0), np.mean(recipe_work, axis=0)
+    assert (glued["avg_decisions"], glued["avg_steps"]) == pytest.approx((d1, u1))
+    assert (glued["avg_recipe_decisions"], glued["avg_recipe_steps"]) == pytest.approx((d0, u0))
+    assert (glued["avg_decisions_ratio"], glued["avg_steps_ratio"]) == pytest.approx((d1 / d0, u1 / u0))
+    assert glued["avg_work_verdict"] == na.WORK_WORDS[1] and d1 / d0 > 1.5  # the same budget bought far more work
+    assert glued["avg_bench_us"] == _unit_us("neural-averaged", "expert")
+    assert glued["avg_bench_recipe_us"] == _unit_us("neural", "expert")

@@ -554,16 +554,17 @@ def clock_noise(pairs: pd.DataFrame) -> dict:
             "seeds": sorted(int(x) for x in same["seed"].unique())}
 
 
-def noise_sentence(noise: dict) -> str:
-    """:func:`clock_noise` in words, for a page that counts work instead of CPU seconds."""
+#: What the page says when no network of the stored runs was trained twice with the same work (:func:`noise_values`).
+NO_NOISE = ("No network of the stored runs was trained twice with the same work (the deep-RL chapter's PPO runs "
+            "and the benchmark's, `ext:benchmark_ppo`), so the clock's noise is not measured.")
+
+
+def noise_values(noise: dict) -> dict:
+    """:func:`clock_noise` as named values for a page's prose: the least and the largest factor between the CPU
+    seconds recorded for the same work (``low``, ``high``), over how many ``pairs``, and which networks
+    (``policies``) and ``seeds`` were trained twice, in words. An error saying how to measure it (:data:`NO_NOISE`)
+    when no pair did the same work."""
     if not noise:
-        return ("No network of the stored runs was trained twice with the same work, so the clock's noise is not "
-                "measured here; the page compares no CPU times.")
-    names = _listed(noise["policies"], "{}")
-    return (f"A CPU second of this shared machine is not a fixed amount of work: the {names} of [the deep-RL "
-            f"chapter](14_deep_rl.html), trained twice with the same seeds ({_listed(noise['seeds'])}), took the same "
-            f"environment steps and played the same training games, yet the process CPU seconds recorded for that "
-            f"same work differed by a factor of {noise['low']:.2f} to {noise['high']:.2f} between the two runs "
-            f"({noise['pairs']} pairs). This page therefore counts training in decisions (the moves a learner "
-            f"chooses in its training games) and gradient steps; the CPU times the runs recorded are kept as a record, and "
-            f"two of them are set in order only where they differ by more than {noise['high']:.2f} times.")
+        raise ValueError(NO_NOISE)
+    return {"low": float(noise["low"]), "high": float(noise["high"]), "pairs": int(noise["pairs"]),
+            "policies": and_list(noise["policies"]), "seeds": _listed(noise["seeds"])}

@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...bench import work_cost
 from ...experiments import specs as ex
 from ...experiments.reproduce import store_for
 from ...experiments.stats import mean_interval, wilson
 from . import benchmark as bf
 from .neural import SEED_SLACK, SEEDS, TARGETS, neural_runs
-from .neural_symmetric import change_words
 
 #: The training runs and the symmetric scoring of the averaged networks.
 SPEC, BENCH_SPEC = "ext:neural_expert_averaged", "ext:benchmark_neural_averaged"
@@ -156,56 +156,6 @@ def averaged_table(s: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
     return table if part is None else table[TABLE_PARTS[part]]
 
 
-def training_minutes(averaged: dict | None) -> tuple:
-    """The least and most CPU minutes of training of the averaged networks (curriculum included), as their runs
-    recorded them; ``(nan, nan)`` when they are not stored."""
-    if averaged is None:
-        return (np.nan, np.nan)
-    minutes = averaged["runs"]["facts"]["cpu_seconds"] / 60
-    return (float(minutes.min()), float(minutes.max()))
-
-
-def averaged_sentence(s: pd.DataFrame, minutes: tuple = (np.nan, np.nan),
-                      effect: tuple = (np.nan, np.nan, np.nan, 0)) -> str:
-    """What :func:`averaged_summary` shows, in the words its numbers allow: per way of playing, the averaged
-    networks' change against the recipe's (a gain only where the interval over the seeds excludes 0) and where
-    they stand against the target; with ``effect`` (:func:`averaging_effect`), the averaging alone; with
-    ``minutes`` (:func:`training_minutes`), their training CPU."""
-    if s.empty:
-        return MISSING
-    parts = []
-    for how, g in s.groupby("play", sort=False):
-        avg = g[g["recipe"] == RECIPES["averaged"]]
-        if avg.empty:
-            continue
-        r = avg.iloc[0]
-        if np.isnan(r.change):
-            change = "have no recipe networks to be set against"
-        else:
-            change = change_words(r.change, r.change_lo, r.change_hi, " than the recipe's", "the recipe's",
-                                  " over the seeds")
-        if r.met:
-            target = f"meet the target of {r.target:.2f} (pooled {r.pooled:.3f}, lowest seed {r.seed_min:.3f})"
-        elif r.pooled >= r.target:
-            target = (f"reach the target of {r.target:.2f} pooled ({r.pooled:.3f}) but not with every seed (lowest "
-                      f"{r.seed_min:.3f}, more than {SEED_SLACK:.2f} below it)")
-        else:
-            target = (f"stay {r.target - r.pooled:.3f} below the target of {r.target:.2f} pooled ({r.pooled:.3f}, "
-                      f"lowest seed {r.seed_min:.3f})")
-        parts.append(f"{how}, the networks with averaged weights {change}, and {target}")
-    if not parts:
-        return MISSING
-    if not np.isnan(effect[0]):
-        d, lo, hi, n = effect
-        verdict = "wins more" if lo > 0 else "wins less" if hi < 0 else "cannot be told apart from them"
-        parts.append(f"the averaging alone, set against the same {n} trainings' own last weights on the same boards, "
-                     f"{verdict}: {d:+.3f} [{lo:+.3f}, {hi:+.3f}] over the seeds")
-    trained = ("" if np.isnan(minutes[1]) else
-               f" Each averaged network trained for {minutes[0]:.1f} to {minutes[1]:.1f} CPU minutes, curriculum "
-               f"included, as its run recorded.")
-    return f"On the first {int(s['boards'].iloc[0]):,} expert boards: " + "; ".join(parts) + "." + trained
-
-
 def work_table(facts: pd.DataFrame, averaged: dict | None) -> pd.DataFrame:
     """How much training each recipe's expert networks bought with their CPU (``facts``: the chapter's, of the
     recipe; the averaged networks' own), all phases, the means over the seeds: decisions, gradient steps, CPU
@@ -221,23 +171,68 @@ def work_table(facts: pd.DataFrame, averaged: dict | None) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("networks")
 
 
-def work_clause(facts: pd.DataFrame, averaged: dict | None) -> str:
-    """:func:`work_table` in words, and what a difference in it means for the comparison with the recipe."""
-    w = work_table(facts, averaged)
-    if w.empty:
-        return ""
-    (d0, u0, r0), (d1, u1, r1) = (tuple(w.loc[RECIPES[k], ["decisions", "updates", "decisions_per_cpu_second"]])
-                                  for k in ("recipe", "averaged"))
-    text = (f"In their budgets the averaged networks made {d1:,.0f} decisions and {u1:,.0f} gradient steps each (the "
-            f"means over the seeds, all phases: {r1:,.0f} decisions per CPU second), the recipe's {d0:,.0f} and "
-            f"{u0:,.0f} ({r0:,.0f} per CPU second).")
-    if r1 > 1.2 * r0 or r0 > 1.2 * r1:
-        text += (" The averaging costs a few multiply-adds per step and the rest of the code is the same, so the "
-                 "difference is not the method's but the machine's: the two sets of runs were made under different "
-                 "loads, and a process's CPU second buys less training when it shares the cores with more runs. The "
-                 "comparison with the recipe's networks mixes the averaging with that; the comparison with the same "
-                 "trainings' own last weights does not.")
-    return text
+#: How much the work per CPU second of the two recipes' runs may differ before the page says one trained more
+#: (:func:`averaged_values`).
+WORK_FACTOR = 1.2
+#: What a win rate's target comes to (:func:`averaged_values`): met (pooled and every seed), reached pooled only, not.
+TARGET_WORDS = {2: "met", 1: "reached by the seeds pooled but not by every seed", 0: "not met"}
+#: What the work the budgets bought means for the comparison with the recipe's networks (:func:`averaged_values`):
+#: the averaged networks' decisions per CPU second more than :data:`WORK_FACTOR` times the recipe's (1), less (-1),
+#: neither (0).
+WORK_WORDS = {1: "also trained more, and that comparison mixes the averaging with the extra training",
+              -1: "also trained less, and that comparison mixes the averaging with the training they missed",
+              0: f"trained about as much (their decisions per CPU second within a factor of {WORK_FACTOR:g}), so that "
+                 f"comparison is close to the averaging's alone"}
+
+
+def _verdict(lo: float, hi: float, words: tuple) -> str:
+    """``words[0]`` where the interval is above 0, ``words[1]`` where it is below, else ``words[2]``."""
+    return words[0] if lo > 0 else words[1] if hi < 0 else words[2]
+
+
+def averaged_values(s: pd.DataFrame, effect: tuple, work: pd.DataFrame, record=None) -> dict:
+    """What the section shows, as named values for the page's prose, from :func:`averaged_summary` (``s``),
+    :func:`averaging_effect` (``effect``) and :func:`work_table` (``work``): per way of playing (``trained``,
+    ``sym``), the averaged networks pooled and the recipe's (``pooled``, ``recipe``), their lowest seed
+    (``seed_min``), the change against the recipe's by seed with its 95% t-interval (``diff``, ``lo``, ``hi``), the
+    verdict it allows (``change``: "win more/less than the recipe's" only where the interval excludes 0) and the
+    target's (``met``: :data:`TARGET_WORDS`); the same trainings' own last weights (``online``) and the averaging
+    alone against them (``alone``, ``alone_lo``, ``alone_hi``, ``alone_seeds``, ``alone_verdict``); the training each
+    recipe's budget bought (``decisions``, ``steps``, ``recipe_decisions``, ``recipe_steps``, their ratios
+    ``decisions_ratio``, ``steps_ratio``) and what that means for the comparison (``work_verdict``: one recipe trained
+    more where its decisions per CPU second are more than :data:`WORK_FACTOR` times the other's); the averaging's own
+    cost per expert training decision at the committed bench's unit costs (``bench_us`` with it, ``bench_recipe_us``
+    without, ``bench_ratio``; ``record`` as for :func:`sweeper.bench.unit_costs`); and ``boards``, ``seeds``,
+    ``target``. An error saying how to make the runs (:data:`MISSING`) when they are not stored."""
+    if s.empty or work.empty or np.isnan(effect[0]):
+        raise ValueError(MISSING)
+    values = {"boards": int(s["boards"].iloc[0]), "target": float(TARGETS[BOARD])}
+    for how, k in (("as trained", "trained"), ("symmetric", "sym")):
+        g = s[s["play"] == how].set_index("recipe")
+        a, r = g.loc[RECIPES["averaged"]], g.loc[RECIPES["recipe"]]
+        values.update({f"{k}_pooled": float(a["pooled"]), f"{k}_recipe": float(r["pooled"]),
+                       f"{k}_seed_min": float(a["seed_min"]), f"{k}_diff": float(a["change"]),
+                       f"{k}_lo": float(a["change_lo"]), f"{k}_hi": float(a["change_hi"]),
+                       f"{k}_change": _verdict(a["change_lo"], a["change_hi"], (
+                           "win more than the recipe's", "win less than the recipe's",
+                           "cannot be told apart from the recipe's")),
+                       f"{k}_met": TARGET_WORDS[2 if a["met"] else 1 if a["pooled"] >= a["target"] else 0]})
+    values["online"] = float(s[(s["play"] == "as trained") & (s["recipe"] == RECIPES["online"])]["pooled"].iloc[0])
+    d, lo, hi, n = effect
+    values.update({"alone": float(d), "alone_lo": float(lo), "alone_hi": float(hi), "alone_seeds": int(n),
+                   "alone_verdict": _verdict(lo, hi, ("raised the win rate", "lowered the win rate",
+                                                      "made no difference the seeds can tell from none"))})
+    w0, w1 = work.loc[RECIPES["recipe"]], work.loc[RECIPES["averaged"]]
+    r0, r1 = w0["decisions_per_cpu_second"], w1["decisions_per_cpu_second"]
+    values.update({"seeds": int(w1["seeds"]), "decisions": float(w1["decisions"]), "steps": float(w1["updates"]),
+                   "recipe_decisions": float(w0["decisions"]), "recipe_steps": float(w0["updates"]),
+                   "decisions_ratio": float(w1["decisions"] / w0["decisions"]),
+                   "steps_ratio": float(w1["updates"] / w0["updates"]),
+                   "work_verdict": WORK_WORDS[1 if r1 > WORK_FACTOR * r0 else -1 if r0 > WORK_FACTOR * r1 else 0]})
+    us = {k: work_cost(k, BOARD, 1, record=record) * 1e6 for k in ("neural-averaged", "neural")}
+    values.update({"bench_us": us["neural-averaged"], "bench_recipe_us": us["neural"],
+                   "bench_ratio": us["neural-averaged"] / us["neural"]})
+    return values
 
 
 def gain_sentence(summary: pd.DataFrame, effect: tuple, work: pd.DataFrame) -> str:

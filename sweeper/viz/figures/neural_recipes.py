@@ -15,6 +15,7 @@ from ...experiments import neural_runs as nr
 from ...experiments.stats import compare_seed_rates, mean_interval
 from ...experiments.paper import published_learned_agents
 from .neural import KEYS, LEVELS
+from .prose import and_list
 
 #: The stretch goals of the book's networks: within this of the exact solver on the same boards (beginner,
 #: intermediate), and on expert the best published learned agent's win rate (:func:`stretch_goals`).
@@ -24,39 +25,33 @@ SOLVER_SLACK = 0.02
 NAMES = {"work": "the book's networks (`ext:neural_work`)", "cpu": "the first networks (`ext:neural`)"}
 
 
-def learning_sentence(record=None) -> str:
+def learning_values(record=None) -> dict:
     """How the book's networks learn, from the spec that made them (``ext:neural_work``,
-    :mod:`~sweeper.experiments.neural_runs`), and what their budgets of decisions cost at the unit costs of the
-    committed bench (``record``: a bench record, as for :func:`sweeper.bench.unit_costs`); then how the chapter's
-    first networks (``ext:neural``) were budgeted."""
+    :mod:`~sweeper.experiments.neural_runs`), as named values for the page's prose: the warm start (``warm_level``,
+    ``warm_decisions``, one Adam step on ``warm_minibatch`` views per ``warm_per`` decisions), the expert networks'
+    phase before their own level (``exp_phase_level``, ``exp_phase_decisions``), the learning after (``minibatch``
+    views per ``per`` decisions, ``lr``), each level's own decisions and all of them (``<key>_own``, ``<key>_total``
+    per :data:`~sweeper.viz.figures.neural.KEYS`), the ``checkpoints`` (their shares of a network's decisions, in
+    words) and the ``test_boards``; and the CPU minutes the own-level decisions (``<key>_minutes``) and the expert
+    phase (``exp_phase_minutes``) cost at the unit costs of the committed bench (``record``: a bench record, as for
+    :func:`sweeper.bench.unit_costs`)."""
     warm_board, warm_decisions, warm = nr.WORK_WARM_START
-    mb, rp = nr.NEURAL_LEARNING["minibatch"], nr.NEURAL_LEARNING["replay"]
-    exp = nr.WORK_LEVELS["16x30x99"]["curriculum"][1:]
-    own = "; ".join(f"{lv['decisions']:,} on {lv['name']} ({nr.work_total(b):,} in all)"
-                    for b, lv in nr.WORK_LEVELS.items())
-    minutes = [work_cost("neural", b, lv["decisions"], record=record) / 60 for b, lv in nr.WORK_LEVELS.items()]
-    phase = sum(work_cost("neural", b, d, record=record) for b, d, *_ in exp) / 60
-    checkpoints = ", ".join(f"{f:.0%}" for f in nr.WORK_CHECKPOINTS)
-    return (f"The book's networks (`ext:neural_work`) are trained by one recipe, on budgets of decisions. Every "
-            f"network starts with {warm_decisions:,} decisions on {warm_board} boards, one Adam step on "
-            f"{warm['minibatch']} views per {warm['minibatch'] / warm['replay']:.0f} decisions; then it plays its "
-            f"own level" + "".join(f" (the expert networks first {d:,} decisions on {b})" for b, d, *_ in exp)
-            + f", one Adam step on {mb} views per {mb / rp:.0f} decisions at a learning rate of "
-              f"{nr.NEURAL_LEARNING['lr']:g}, and every view of a minibatch is turned by one of its board's "
-              f"symmetries, drawn at random (the 8 rotations and reflections of a square board, the 4 flips of an "
-              f"oblong one). A network stops when its own level's decisions are done (the games in progress are "
-              f"finished): {own}, curriculum included. A count is the same on every machine and under any load, "
-              f"so a seed gives the same network anywhere. Each network is frozen and tested at {checkpoints} of "
-              f"its decisions (those that fall on its own board) and at the end, on the first "
-              f"{nr.NEURAL_TEST['paper']:,} boards of its level's benchmark suite, and at the end on those of the "
-              f"other two levels too. At the committed bench's unit costs (one process alone on one core: "
-              f"[Speed and reproducibility](12_speed.html)), the own-level decisions cost "
-            + ", ".join(f"{m:.1f}" for m in minutes)
-            + f" CPU minutes per beginner, intermediate and expert network, and the expert networks' intermediate "
-              f"phase {phase:.1f} more (the warm start, at {warm['minibatch']} views per "
-              f"{warm['minibatch'] / warm['replay']:.0f}, is not one of the bench's units). The chapter's first "
-              f"networks (`ext:neural`, an ablation further down) were trained by an earlier recipe on budgets of 30 "
-              f"CPU minutes of process time, so what each bought depended on how busy its machine was.")
+    expert = nr.WORK_LEVELS["16x30x99"]["curriculum"][1:]
+    values = {"warm_level": nr.WORK_LEVELS[warm_board]["name"], "warm_decisions": int(warm_decisions),
+              "warm_minibatch": int(warm["minibatch"]), "warm_per": float(warm["minibatch"] / warm["replay"]),
+              "exp_phase_level": " then ".join(nr.WORK_LEVELS[b]["name"] for b, *_ in expert),
+              "exp_phase_decisions": int(sum(d for _, d, *_ in expert)),
+              "exp_phase_minutes": sum(work_cost("neural", b, d, record=record) for b, d, *_ in expert) / 60,
+              "minibatch": int(nr.NEURAL_LEARNING["minibatch"]),
+              "per": float(nr.NEURAL_LEARNING["minibatch"] / nr.NEURAL_LEARNING["replay"]),
+              "lr": float(nr.NEURAL_LEARNING["lr"]),
+              "checkpoints": and_list(f"{f:.0%}" for f in nr.WORK_CHECKPOINTS),
+              "test_boards": int(nr.NEURAL_TEST["paper"])}
+    for board, level in nr.WORK_LEVELS.items():
+        k = KEYS[board]
+        values.update({f"{k}_own": int(level["decisions"]), f"{k}_total": int(nr.work_total(board)),
+                       f"{k}_minutes": work_cost("neural", board, level["decisions"], record=record) / 60})
+    return values
 
 
 def recipes_compared(runs: dict, first: dict) -> pd.DataFrame:
@@ -164,7 +159,7 @@ def stretch_values(targets: pd.DataFrame, sym: pd.DataFrame) -> dict:
     return values
 
 
-__all__ = ["NAMES", "SOLVER_SLACK", "stretch_goals", "stretch_values", "learning_sentence", "recipes_compared",
+__all__ = ["NAMES", "SOLVER_SLACK", "stretch_goals", "stretch_values", "learning_values", "recipes_compared",
            "recipes_table", "RECIPE_VERDICTS", "recipes_values"]
 
 
