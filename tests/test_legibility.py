@@ -156,6 +156,9 @@ def test_the_neural_and_deep_rl_charts_draw_no_text_below_11_px():
               "mistake": nc.mistake_chart(next(nf.worst_mistakes(runs["mistakes"]).iterrows())[1]),
               "deep RL": paper_charts.deep_rl_curves(deep.mean_curves(druns["curves"], deep.greedy_run())),
               "signal": nc.signal_chart(deep.signal_points(druns["checkpoints"], runs["checkpoints"]))}
+    from sweeper.viz.figures import neural_regret as nreg
+    regret = _stored(lambda: pd.concat([nreg.network_runs(), nreg.table_runs()], ignore_index=True))
+    charts["training regret"] = nc.training_regret_chart(nreg.curves(regret))
     for name, chart in charts.items():
         sizes = text_sizes(chart.to_dict())
         assert not sizes or min(sizes) >= MIN_FONT, (name, sorted(set(sizes)))

@@ -95,3 +95,34 @@ def test_a_regret_run_at_quick_scale_scores_every_training_decision(tmp_path):
     assert r["games"].iloc[-1] == out.info["train_games"] + sum(out.info["curriculum_games"])
     assert np.allclose(r["cumulative_regret"], r["regret"].cumsum())
     assert list(out.tables["tests"]["board"]) == ["8x8x10"]
+
+
+def _made_runs():
+    """Two seeds of each learner, each run a straight line of regret against decisions (slopes 0.01 / 0.02 / 0.03,
+    doubled for seed 2), their block ends at different decisions."""
+    rows = []
+    for learner, slope in (("network", 0.01), ("exploring", 0.02), ("table", 0.03)):
+        for seed in (1, 2):
+            ends = np.arange(1, 11) * (10_000 + 1_000 * seed)
+            rows.append(pd.DataFrame({"learner": learner, "seed": seed, "games": np.arange(1, 11) * 100,
+                                      "decisions": ends, "regret": slope * seed * ends}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_the_learners_are_read_at_common_decisions_and_summed_by_hand():
+    from sweeper.viz.figures import neural_regret as nr
+    runs = _made_runs()
+    assert nr.horizon(runs) == 110_000  # seed 1's last block end, the shorter
+    v = nr.regret_values(runs)
+    assert v["network"] == pytest.approx(0.015 * 110_000) and v["network_low"] == pytest.approx(0.01 * 110_000)
+    assert v["table_high"] == pytest.approx(0.06 * 110_000) and v["exploring_seeds"] == 2
+    assert v["network_early"] == pytest.approx(0.015) and v["table_late"] == pytest.approx(0.045)
+    assert (v["table_late_low"], v["table_late_high"]) == pytest.approx((0.03, 0.06))
+    c = nr.curves(runs, points=8)
+    assert list(c["learner"].unique()) == ["network", "exploring", "table"]
+    assert c["decisions"].min() == 12_000 and c["decisions"].max() == 110_000  # from the latest first block end
+    one = c[c["learner"] == "exploring"]
+    assert np.allclose(one["mean"], 0.03 * one["decisions"]) and np.allclose(one["rate"].iloc[1:], 0.03)
+    assert np.isnan(one["rate"].iloc[0]) and (one["low"] <= one["mean"]).all() and (one["mean"] <= one["high"]).all()
+    table = nr.regret_table(runs)
+    assert table.loc[nr.LEARNERS["table"], "per decision, last tenth"] == "0.0450 (0.0300 to 0.0600)"

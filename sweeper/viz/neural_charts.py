@@ -110,3 +110,29 @@ def signal_chart(sp: pd.DataFrame) -> alt.HConcatChart:
 
 
 __all__ = ["LEVEL_NAMES", "WORK_AXES", "checkpoints_chart", "calibration_chart", "mistake_chart", "signal_chart"]
+
+
+#: The colours of the learners of the training-regret chart (:data:`~sweeper.viz.figures.neural_regret.LEARNERS`).
+REGRET_COLOURS = {"network": "#1f77b4", "exploring": "#ff7f0e", "table": "#2ca02c"}
+
+
+def training_regret_chart(curves: pd.DataFrame) -> alt.HConcatChart:
+    """The training regret against the decisions made (:func:`~sweeper.viz.figures.neural_regret.curves`): on the
+    left the cumulative regret (log-log), each learner's mean over its seeds with the band of its lowest and highest
+    seed; on the right the regret per decision between consecutive points (log decisions), the mean over the
+    seeds."""
+    labels = list(dict.fromkeys(curves["label"]))
+    colours = [REGRET_COLOURS[k] for k in dict.fromkeys(curves["learner"])]
+    colour = alt.Color("label:N", title="learner", scale=alt.Scale(domain=labels, range=colours),
+                       legend=alt.Legend(orient="bottom", columns=1, symbolType="stroke", labelLimit=400))
+    x = alt.X("decisions:Q", title="training decisions", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"))
+    base = alt.Chart(curves).encode(x=x, color=colour)
+    band = base.mark_area(opacity=0.25).encode(y=alt.Y("low:Q", title="cumulative regret", scale=alt.Scale(type="log")),
+                                               y2="high:Q")
+    line = base.mark_line().encode(y="mean:Q", tooltip=["label:N", alt.Tooltip("decisions:Q", format=","),
+                                                          alt.Tooltip("mean:Q", format=",.0f"), "seeds:Q"])
+    rate = base.transform_filter("isValid(datum.rate)").mark_line(point=True).encode(
+        y=alt.Y("rate:Q", title="regret per decision"),
+        tooltip=["label:N", alt.Tooltip("decisions:Q", format=","), alt.Tooltip("rate:Q", format=".4f")])
+    return alt.hconcat(alt.layer(band, line).properties(width=300, height=260, title="cumulative"),
+                       rate.properties(width=300, height=260, title="per decision, between points"))
