@@ -105,7 +105,8 @@ def _made_runs():
         for seed in (1, 2):
             ends = np.arange(1, 11) * (10_000 + 1_000 * seed)
             rows.append(pd.DataFrame({"learner": learner, "seed": seed, "games": np.arange(1, 11) * 100,
-                                      "decisions": ends, "regret": slope * seed * ends}))
+                                      "decisions": ends, "regret": slope * seed * ends,
+                                      "gap": 0.01 * ends if learner == "table" else np.nan}))
     return pd.concat(rows, ignore_index=True)
 
 
@@ -118,11 +119,58 @@ def test_the_learners_are_read_at_common_decisions_and_summed_by_hand():
     assert v["table_high"] == pytest.approx(0.06 * 110_000) and v["exploring_seeds"] == 2
     assert v["network_early"] == pytest.approx(0.015) and v["table_late"] == pytest.approx(0.045)
     assert (v["table_late_low"], v["table_late_high"]) == pytest.approx((0.03, 0.06))
+    assert v["table_gap_late"] == pytest.approx(0.01) and v["gap_times"] == pytest.approx(0.01 / 0.015)
+    assert v["one_in"] == pytest.approx(20)
+    assert v["table_times"] == pytest.approx(3) and v["exploring_times"] == pytest.approx(2)
+    assert v["exploring_late_extra"] == pytest.approx(0.015) and v["per_random_click"] == pytest.approx(0.015 / 0.05)
+    assert v["network_fall"] == pytest.approx(1) and v["table_late_times"] == pytest.approx(3)
     c = nr.curves(runs, points=8)
     assert list(c["learner"].unique()) == ["network", "exploring", "table"]
     assert c["decisions"].min() == 12_000 and c["decisions"].max() == 110_000  # from the latest first block end
     one = c[c["learner"] == "exploring"]
     assert np.allclose(one["mean"], 0.03 * one["decisions"]) and np.allclose(one["rate"].iloc[1:], 0.03)
+    assert np.diff(one["decisions"]).min() >= 12_000  # never two points within one block (seed 2's are 12,000 wide)
     assert np.isnan(one["rate"].iloc[0]) and (one["low"] <= one["mean"]).all() and (one["mean"] <= one["high"]).all()
+    q = nr.quarter_rates(runs)
+    assert len(q) == 6 and np.allclose(q["ratio"], 1)  # straight lines: the same rate in every quarter
+    bent = runs.assign(regret=np.sqrt(runs["decisions"]) * np.where(runs["learner"] == "table", 1, 0.5))
+    qv = nr.quarter_values(nr.quarter_rates(bent))
+    assert qv["table_trend"] == nr.TRENDS["all"] and 0 < qv["table_fall"] < 1 and qv["network_seeds"] == 2
+    mixed = bent.assign(regret=np.where((bent["learner"] == "network") & (bent["seed"] == 2),
+                                        bent["decisions"] ** 2 / 1e6, bent["regret"]))  # seed 2 rising, seed 1 not
+    assert nr.quarter_values(nr.quarter_rates(mixed))["network_trend"] == nr.TRENDS["some"]
+    rising = bent.assign(regret=bent["decisions"] ** 2 / 1e6)
+    assert nr.quarter_values(nr.quarter_rates(rising))["exploring_trend"] == nr.TRENDS["none"]
     table = nr.regret_table(runs)
     assert table.loc[nr.LEARNERS["table"], "per decision, last tenth"] == "0.0450 (0.0300 to 0.0600)"
+
+
+def test_the_stored_runs_add_up_and_the_page_reads_them_at_the_fewest_decisions_any_made():
+    """The committed runs of ``ext:neural_regret`` (and the greedy table's of ``ext:regret``): every training decision
+    scored once, and the page's horizon and end values recomputed from the stored totals and blocks by hand."""
+    from sweeper.experiments.specs import EXTRA_SPECS, REGRET_SEEDS
+    from sweeper.experiments.reproduce import store_for
+    from sweeper.viz.figures import neural_regret as nreg
+    st = store_for(None, "paper")
+    nets = EXTRA_SPECS["ext:neural_regret"].tasks("paper", (1, 2, 3))
+    if any(st.status(t) != "ok" for t in nets):
+        pytest.skip("the runs of ext:neural_regret are not stored")
+    ends, at_end = [], {}
+    for t in nets:
+        out = st.load(t)
+        r, info = out.tables["regret"], out.info
+        total = info["train_decisions"] + sum(info["curriculum_decisions"])
+        assert r["decisions"].sum() == info["training_regret_decisions"] == total
+        assert r["regret"].sum() == pytest.approx(info["training_regret"]) and (r["regret"] >= 0).all()
+        ends.append(total)
+        at_end[t.id] = r
+    tables = [t for t in EXTRA_SPECS["ext:regret"].tasks("paper", REGRET_SEEDS["paper"])
+              if t.params["agent"] == "greedy" and t.params["board"] == "8x8x10"]
+    ends += [st.load(t).tables["blocks"]["decisions"].sum() for t in tables]
+    runs = nreg.learners()
+    v = nreg.regret_values(runs)
+    assert v["horizon"] == min(ends) and len(tables) == v["table_seeds"] == 5 and v["network_seeds"] == 3
+    for learner, greedy in (("network", True), ("exploring", False)):  # the regret at the horizon, seed by seed
+        at = [np.interp(v["horizon"], [0, *at_end[t.id]["decisions_so_far"]], [0, *at_end[t.id]["cumulative_regret"]])
+              for t in nets if (t.params["epsilon"] == 0) == greedy]
+        assert v[learner] == pytest.approx(np.mean(at)) and v[f"{learner}_low"] == pytest.approx(min(at))

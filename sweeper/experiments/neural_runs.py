@@ -185,14 +185,15 @@ def explore_task(sc, seed: int) -> Task:
 
 
 #: The training regret (``ext:neural_regret``): the book's beginner network of each seed trained again to its first
-#: checkpoint (the same network: the same seed, recipe and decisions), greedy and exploring like its twin, every
-#: training decision scored against the exact probabilities, summed per block of this many games.
+#: checkpoint (the same seed and recipe: the same training up to that point, then the games in progress finished, as
+#: any budget of decisions ends, where the checkpoint's copy was taken at once), greedy and exploring like its twin,
+#: every training decision scored against the exact probabilities, summed per block of this many games.
 REGRET_BLOCK = {"paper": 2_000, "quick": 20}
 
 
 def regret_task(sc, seed: int, epsilon: float = 0.0) -> Task:
     """The book's beginner network of ``seed`` to its first checkpoint, learning greedy (``epsilon`` 0) or exploring,
-    with its training regret; tested on beginner boards only (the greedy one is the stored network's checkpoint)."""
+    with its training regret; tested on beginner boards only."""
     base = explore_task(sc, seed).params
     work = f"{base['decisions'] + sum(ph[1] for ph in base['curriculum']):,} decisions" if sc.name == "paper" else "quick"
     how = f"exploring (epsilon {epsilon:g})" if epsilon else "greedy"
