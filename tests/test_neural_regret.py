@@ -120,7 +120,8 @@ def test_the_learners_are_read_at_common_decisions_and_summed_by_hand():
     assert v["network_early"] == pytest.approx(0.015) and v["table_late"] == pytest.approx(0.045)
     assert (v["table_late_low"], v["table_late_high"]) == pytest.approx((0.03, 0.06))
     assert v["table_gap_late"] == pytest.approx(0.01) and v["gap_times"] == pytest.approx(0.01 / 0.015)
-    assert v["one_in"] == pytest.approx(20)
+    assert v["one_in"] == pytest.approx(20) and v["exploring_vs_table"] == nr.AGAINST[0]  # seeds' ranges overlap
+    assert nr.regret_values(runs[runs["seed"] == 1])["exploring_vs_table"] == nr.AGAINST[-1]
     assert v["table_times"] == pytest.approx(3) and v["exploring_times"] == pytest.approx(2)
     assert v["exploring_late_extra"] == pytest.approx(0.015) and v["per_random_click"] == pytest.approx(0.015 / 0.05)
     assert v["network_fall"] == pytest.approx(1) and v["table_late_times"] == pytest.approx(3)

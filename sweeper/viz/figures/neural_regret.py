@@ -107,6 +107,18 @@ def curves(runs: pd.DataFrame, points: int = 40) -> pd.DataFrame:
     return pd.concat(out, ignore_index=True)
 
 
+#: How one learner's cumulative regret at the horizon stands to another's, by their seeds' ranges.
+AGAINST = {1: "more than the greedy table's (every seed above every seed of the table)",
+           -1: "less than the greedy table's (every seed below every seed of the table)",
+           0: "about as much as the greedy table's (their seeds' ranges overlap)"}
+
+
+def _against(values: dict, a: str, b: str) -> str:
+    """:data:`AGAINST`'s words for learner ``a`` against ``b`` (``b`` the table) from :func:`regret_values`."""
+    side = 1 if values[f"{a}_low"] > values[f"{b}_high"] else -1 if values[f"{a}_high"] < values[f"{b}_low"] else 0
+    return AGAINST[side]
+
+
 def regret_values(runs: pd.DataFrame) -> dict:
     """The numbers the page's paragraph pastes, per learner ``k`` of :data:`LEARNERS`: the cumulative regret at the
     :func:`horizon` (``k``: the mean over the seeds, ``k_low`` and ``k_high`` the extreme seeds), the regret per
@@ -118,7 +130,8 @@ def regret_values(runs: pd.DataFrame) -> dict:
     (the same over the last tenth), ``network_fall`` and ``table_fall`` (each one's first tenth's rate over its last
     tenth's), ``exploring_times`` (the exploring networks' regret over the greedy ones'), ``exploring_late_extra``
     (their difference per decision over the last tenth) and ``per_random_click`` (that difference over ε: what each
-    random click cost, were the exploring networks' other clicks as good as the greedy ones')."""
+    random click cost, were the exploring networks' other clicks as good as the greedy ones'), with
+    ``exploring_vs_table`` (:data:`AGAINST`)."""
     h = horizon(runs)
     tenth = np.array([0.0, h / 10, h * 9 / 10, h])
     values = {"horizon": h, "epsilon": EXPLORE_EPSILON}
@@ -137,6 +150,7 @@ def regret_values(runs: pd.DataFrame) -> dict:
                   exploring_times=values["exploring"] / values["network"],
                   exploring_late_extra=values["exploring_late"] - values["network_late"],
                   per_random_click=(values["exploring_late"] - values["network_late"]) / EXPLORE_EPSILON)
+    values["exploring_vs_table"] = _against(values, "exploring", "table")
     if "gap" in runs.columns:
         table = runs[runs["learner"] == "table"]
         gap = np.array([_at(g, tenth[2:], "gap") for _, g in table.groupby("seed")])
@@ -193,4 +207,5 @@ def regret_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 __all__ = ["SPEC", "SEEDS", "LEARNERS", "network_runs", "table_runs", "learners", "horizon", "curves", "regret_values",
-           "regret_table", "quarter_rates", "TRENDS", "quarter_values"]
+           "regret_table", "quarter_rates", "TRENDS", "quarter_values",
+           "AGAINST"]
