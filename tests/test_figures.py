@@ -378,3 +378,21 @@ def test_table2_readings_from_the_stored_runs(monkeypatch):
     assert code["actions"].tolist() == [2_806, 13_086, 35_743]
     numbers = figures.paper_code_numbers(t)
     assert len(numbers) == 6 and set(numbers["metric"]) == {"win_rate", "actions_recorded"}
+
+
+def test_the_neural_bandits_speed_values_come_from_the_bench_record():
+    from sweeper.viz.figures import speed
+    record = {"date": "2026-11-28T02:05Z", "machine": {"cores": 2, "cpu": "a CPU", "system": "Linux"},
+              "provenance": {"commit": "abcdef0123"}, "rows": [{"workload": "greedy train 8x8x10 (100,000 games)"}]}
+    with pytest.raises(ValueError, match="optional extra `deep`"):
+        speed.speed_values(speed.neural_speed(record), record)
+    for board, rate in (("8x8x10", 2000.0), ("16x16x40", 900.0), ("16x30x99", 500.0)):
+        for how, k in (("default learning", 1), ("minibatch 128, replay 0.5", 3), ("minibatch 128, replay 0.25", 4)):
+            workload = f"neural bandit (32 ch, 5 layers) train {board}, {how} (10 games, CPU s)"
+            record["rows"].append({"workload": workload, "decisions_per_second": rate * k})
+        record["rows"].append({"workload": f"neural bandit {board} test games, frozen, batched (10 games, CPU s)",
+                               "decisions_per_second": rate * 8})
+    v = speed.speed_values(speed.neural_speed(record), record)
+    assert (v["recipe"], v["first"], v["ratio"], v["test"]) == (6000.0, 2000.0, 3.0, 16000.0)
+    assert (v["date"], v["time"], v["cores"], v["cpu"], v["system"], v["commit"]) == (
+        "2026-11-28", "02:05", 2, "a CPU", "Linux", "abcdef0")

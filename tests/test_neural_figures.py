@@ -373,29 +373,41 @@ def test_mistakes_per_game_multiply_the_decisions_sure_share_and_misses():
     assert list(m.index) == ["8x8x10", "16x16x40"]
 
 
-def test_the_gap_sentence_says_where_the_regret_covers_the_gap():
+def test_the_gap_values_say_where_the_regret_covers_the_gap():
     gap = pd.DataFrame([{"board": "8x8x10", "decisions_per_game": 19.0, "missed_per_game": 0.05,
-                         "regret_per_game": 0.03, "solver_gap": 0.02, "games": 60},
+                         "regret_per_game": 0.03, "solver_gap": 0.02, "games": 60, "networks": 3},
                         {"board": "16x30x99", "decisions_per_game": 110.0, "missed_per_game": 1.5,
-                         "regret_per_game": 0.08, "solver_gap": 0.15, "games": 60}])
-    text = nf.gap_sentence(gap)
-    assert "on 8x8x10, 0.05 proven-safe tiles missed and a regret of 0.030 per game (19 decisions per game), " \
-        "against a gap of +0.020" in text
-    assert "On 8x8x10 it is at least the gap" in text and "60 games per level" in text
-    assert "On no level" in nf.gap_sentence(gap.iloc[1:])
+                         "regret_per_game": 0.08, "solver_gap": 0.15, "games": 60, "networks": 3}])
+    v = nf.gap_values(gap)
+    assert (v["beg_missed"], v["beg_regret"], v["beg_decisions"], v["beg_gap"]) == (0.05, 0.03, 19.0, 0.02)
+    assert (v["exp_missed"], v["exp_regret"], v["exp_gap"]) == (1.5, 0.08, 0.15)
+    assert v["enough"] == "beginner" and (v["games"], v["networks"], v["per_network"]) == (60, 3, 20)
+    assert nf.gap_values(gap.iloc[1:])["enough"] == "no level"
+    assert nf.gap_values(gap.assign(solver_gap=[0.02, 0.05]))["enough"] == "beginner and expert"
+    assert nf.gap_values(gap.assign(solver_gap=[-0.01, 0.15]))["enough"] == "no level"  # a network above the solver
 
 
-def test_the_budget_sentence_names_the_checkpoints_it_had():
+def test_the_budget_values_name_the_checkpoints_it_had():
     r = _runs()
     greedy = pd.Series({"win_rate": 0.74, "lo": 0.72, "hi": 0.76, "seeds": 3})
     points = r["checkpoints"]
     ci = [wilson(int(w), int(n)) for w, n in zip(points["wins"], points["test_games"])]
     points = points.assign(lo=[c[0] for c in ci], hi=[c[1] for c in ci])
     first = points[(points["board"] == "8x8x10") & (points["lo"] > greedy["hi"])].groupby("seed").head(1)
-    text = nf.budget_sentence(first, greedy, points)
-    assert "seed 1 after 6,000 training decisions (300 games: 0.850 [" in text
-    assert "(after 2,000 decisions, the means over the seeds, and at the end)" in text
-    assert "the same boards as the table's 3 seeds" in text and "CPU" not in text
+    v = nf.budget_values(first, greedy, points)
+    assert (v["greedy"], v["greedy_lo"], v["greedy_hi"], v["greedy_seeds"]) == (0.74, 0.72, 0.76, 3)
+    assert (v["seeds"], v["passed"], v["never"]) == (3, len(set(first["seed"])), "none" if len(
+        set(first["seed"])) == 3 else v["never"])
+    beg = points[points["board"] == "8x8x10"]
+    assert v["checkpoints"] == beg.groupby("seed").size().max() and v["games"] == int(beg["test_games"].iloc[0])
+    assert v["first_at"] == pytest.approx(beg.groupby("seed")["decisions_all"].min().mean())
+    assert (v["decisions_min"], v["games_max"]) == (first["decisions_all"].min(), first["games_all"].max())
+    # a network never above the table is named; one above only later is not counted at its first checkpoint
+    later = first[first["seed"] != 3]
+    v2 = nf.budget_values(later, greedy, points)
+    assert (v2["passed"], v2["never"]) == (2, "3")
+    assert v2["at_first"] == sum(int(i in later.index) for i in
+                                 beg.sort_values("decisions_all").groupby("seed").head(1).index)
 
 
 def test_symmetric_play_pairs_each_network_with_itself_on_the_same_boards():
@@ -430,20 +442,34 @@ def test_symmetric_play_pairs_each_network_with_itself_on_the_same_boards():
     assert bf.label("neural-symmetric:neural_bandit/b1", {"board": "8x8x10"}) == "network, symmetric (beg.)"
 
 
-def test_the_price_of_symmetric_play_sets_it_beside_the_solver():
-    sym = pd.DataFrame([{"board": "16x30x99", "difference": 0.05, "us_plain": 400.0, "us_symmetric": 1600.0,
-                         "symmetric": 0.36}])
+def _unit_record(us: dict) -> dict:
+    """A made bench record with one test cost per learner on expert, µs per decision."""
+    return {"unit_costs": [{"learner": k, "level": "expert", "board": "16x30x99", "what": "test",
+                            "us_per_decision": v} for k, v in us.items()]}
+
+
+def test_the_price_of_symmetric_play_sets_it_beside_the_solver_at_the_benchs_costs():
+    sym = pd.DataFrame([{"board": "16x30x99", "difference": 0.05, "diff_lo": 0.01, "diff_hi": 0.09,
+                         "us_plain": 1.0, "us_symmetric": 1.0, "symmetric": 0.36, "boards": 1000, "seeds": 3}])
     clock = pd.DataFrame([{"board": "16x30x99", "agent": "exact solver (trains nothing)", "win_rate": 0.45,
-                           "µs_per_decision": 8000.0}, {"board": "16x30x99", "agent": "network", "win_rate": 0.3,
-                                                         "µs_per_decision": 400.0}])
-    p = ns.symmetric_price(sym, clock).iloc[0]
-    assert p["extra_us"] == 1200.0 and p["change_per_ms"] == pytest.approx(0.05 / 1.2) and p["gap"] == pytest.approx(0.09)
-    text = ns.price_sentence(ns.symmetric_price(sym, clock))
-    assert ("on 16x30x99, 1,200 µs more per decision bought +0.050; at 1,600 µs the symmetric networks are 5.0 times "
-            "cheaper per decision than the solver, and win 0.360, 0.090 below the solver's 0.450") in text
-    assert ns.price_sentence(ns.symmetric_price(sym, clock), noise=1.5) == text
-    assert ("at 1,600 µs the symmetric networks are within the clock's noise of the solver's CPU per decision, and "
-            "win 0.360") in ns.price_sentence(ns.symmetric_price(sym, clock), noise=6.0)
+                           "µs_per_decision": 1.0}, {"board": "16x30x99", "agent": "network", "win_rate": 0.3,
+                                                     "µs_per_decision": 1.0}])
+    record = _unit_record({"neural": 400.0, "neural-symmetric": 1600.0, "solver": 8000.0})
+    p = ns.symmetric_price(sym, clock, record=record).iloc[0]  # the runs' recorded µs are not read
+    assert (p["us_plain"], p["us_symmetric"], p["us_solver"], p["extra_us"]) == (400.0, 1600.0, 8000.0, 1200.0)
+    assert p["change_per_ms"] == pytest.approx(0.05 / 1.2) and p["gap"] == pytest.approx(0.09)
+    v = ns.price_values(ns.symmetric_price(sym, clock, record=record))
+    assert (v["exp_extra_us"], v["exp_change"], v["exp_us"], v["exp_solver_us"]) == (1200.0, 0.05, 1600.0, 8000.0)
+    assert v["exp_ratio"] == pytest.approx(0.2) and v["exp_per_ms"] == pytest.approx(0.05 / 1.2)
+    assert v["exp_verdict"] == "win more than as trained" and v["exp_gap"] == pytest.approx(0.09)
+    assert (v["cheaper"], v["boards"], v["networks"]) == ("expert", 1000, 3)
+    assert ns.price_values(ns.symmetric_price(sym, clock, record=record), noise=1.5)["cheaper"] == "expert"
+    assert ns.price_values(ns.symmetric_price(sym, clock, record=record), noise=6.0)["cheaper"] == "no level"
+    apart = ns.symmetric_price(sym.assign(diff_lo=-0.01), clock, record=record)
+    assert ns.price_values(apart)["exp_verdict"] == "cannot be told apart from themselves as trained"
+    dear = ns.symmetric_price(sym, clock, record=_unit_record({"neural": 400.0, "neural-symmetric": 1600.0,
+                                                               "solver": 4.0}))
+    assert ns.price_values(dear)["cheaper"] == "no level" and ns.price_values(dear)["exp_ratio"] == 400.0
 
 
 def test_without_symmetric_runs_the_section_says_how_to_make_them():
@@ -452,7 +478,8 @@ def test_without_symmetric_runs_the_section_says_how_to_make_them():
     assert t.empty and list(t.columns) == ns.COLUMNS and ns.symmetric_table(t).empty
     with pytest.raises(ValueError, match="ext:benchmark_neural_work_symmetric"):
         ns.symmetric_values(t)
-    assert ns.price_sentence(ns.symmetric_price(t, pd.DataFrame(columns=["board", "agent"]))) == ns.MISSING
+    with pytest.raises(ValueError, match="ext:benchmark_neural_work_symmetric"):
+        ns.price_values(ns.symmetric_price(t, pd.DataFrame(columns=["board", "agent"])))
 
 
 def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
@@ -517,15 +544,21 @@ def test_the_averaged_networks_are_set_against_the_recipes_seed_by_seed():
     lv = na.averaged_values(na.averaged_summary(low), (d, lo, hi, n), na.work_table(runs["facts"], averaged))
     assert lv["trained_met"] == na.TARGET_WORDS[1] and lv["trained_change"] == "cannot be told apart from the recipe's"
     summary, effect = na.averaged_summary(play), na.averaging_effect(play)
-    text = na.gain_sentence(summary, effect, na.work_table(runs["facts"], faster))
-    assert text.startswith("As trained, on the same 1,000 boards, the averaged networks win +0.012 [+0.001, +0.023] "
-                           "against the recipe's (3 seeds, a t-interval over them): a gain the seeds agree on. The "
-                           "averaging alone, against the same 3 trainings' own last weights, cannot be told apart from "
-                           "nothing: +0.009 [")
-    assert "bought 2.0 times the decisions and 1.0 times the gradient steps" in text
-    assert "the averaging alone does not account for the gain; it goes with the training the budgets bought" in text
-    assert "does not account" not in na.gain_sentence(summary, effect, na.work_table(runs["facts"], averaged))
-    assert na.gain_sentence(summary, effect, na.work_table(runs["facts"], None)) == na.MISSING
+    g = na.gain_values(summary, effect, na.work_table(runs["facts"], faster))
+    assert (g["diff"], g["boards"], g["seeds"]) == (pytest.approx(0.012), 1000, 3) and g["lo"] > 0
+    assert g["total"] == "a gain the seeds agree on" and g["alone_words"] == "cannot be told apart from nothing"
+    assert (g["decisions_ratio"], g["steps_ratio"]) == (2.0, 1.0)
+    assert g["reading"] == "the training the budgets bought, not the averaging alone"
+    assert na.gain_values(summary, effect, na.work_table(runs["facts"], averaged))["reading"] == \
+        "these runs cannot tell"  # the same decisions: the training does not explain it
+    assert na.gain_values(summary, (0.02, 0.01, 0.03, 3), na.work_table(runs["facts"], faster))["alone_words"] == \
+        "is a gain"
+    assert na.gain_values(summary, (0.02, 0.01, 0.03, 3), na.work_table(runs["facts"], faster))["reading"] == \
+        "these runs cannot tell"  # the averaging alone shows a gain
+    assert na.gain_values(na.averaged_summary(low), effect, na.work_table(runs["facts"], faster))["total"] == \
+        "a change the seeds cannot tell from nothing"
+    with pytest.raises(ValueError, match="ext:benchmark_neural_averaged"):
+        na.gain_values(summary, effect, na.work_table(runs["facts"], None))
     empty = na.averaged_play(runs, bench, None)
     with pytest.raises(ValueError, match="ext:benchmark_neural_averaged"):
         na.averaged_values(na.averaged_summary(empty), na.averaging_effect(empty), na.work_table(runs["facts"], None))
@@ -607,11 +640,14 @@ def test_the_wide_tables_come_in_parts_that_hold_every_column():
         assert all(n == 1 or c == "agent" for c, n in counts.items()), name  # only a row's name is repeated
 
 
-def test_the_checkpoints_caption_says_where_the_checkpoints_fall():
+def test_the_checkpoints_values_say_where_the_checkpoints_fall():
     from sweeper.experiments import neural_runs as nr
     from sweeper.viz.figures import neural_recipes as nrc
-    text = nrc.checkpoints_caption()
-    assert "tested at 25%, 50%, 75% of its decisions and at the end" in text
+    v = nrc.checkpoints_values()
+    assert v["shares"] == "25%, 50% and 75%"
     first = sum(ph[1] for ph in nr.WORK_LEVELS["16x30x99"]["curriculum"])
-    assert f"the expert networks spend their first {first:,} decisions on 8x8x10 then 16x16x40 boards" in text
-    assert "beginner networks spend" not in text and "intermediate networks spend" not in text
+    assert (v["exp_first"], v["exp_boards"], v["exp_total"]) == (first, "8x8x10 then 16x16x40",
+                                                                 nr.work_total("16x30x99"))
+    kept = [f for f in nr.WORK_CHECKPOINTS if round(f * nr.work_total("16x30x99")) > first]
+    assert (v["exp_points"], v["exp_from"]) == (len(kept) + 1, min(kept))
+    assert (v["beg_points"], v["beg_from"], v["int_points"]) == (4, 0.25, 4)  # their warm start ends before 25%

@@ -36,30 +36,32 @@ def test_the_ablation_sets_every_lever_against_the_defaults():
     assert table.loc["curriculum", "decisions"] == "160,000" and table.loc["curriculum", "gradient steps"] == "13,000"
     assert table.loc["curriculum", "CPU min (as recorded)"] == "10.0"
     assert [c for c in table.columns if "CPU" in c] == ["CPU min (as recorded)"]  # no rate per CPU second
-    text = nl.lever_sentence(levers)
-    assert "won 0.640 of the first 1,000 intermediate boards" in text
-    assert "won more on the same boards: curriculum (0.740, +0.100)" in text
-    assert "These won less: exploration 0.05 (0.560, -0.080)" in text
-    assert "cannot be told apart from the defaults on 1,000 boards" in text and "symmetries (0.650, +0.010)" in text
-    assert "one seed" in text.lower()
+    v = nl.lever_values(levers)
+    assert (v["budget"], v["games"], v["base"], v["decisions"], v["steps"]) == (10.0, 1000, 0.64, 60_000, 3_000)
+    assert (v["more"], v["less"], v["apart"]) == ("“curriculum”", "“exploration 0.05”", "“symmetries”")
+    assert (v["more_n"], v["less_n"], v["apart_n"]) == (1, 1, 1)
+    assert (v["top"], v["top_rate"]) == ("curriculum", 0.74) and v["top_diff"] == pytest.approx(0.1)
+    assert v["top_lo"] > 0 and v["beyond"] == "none" and v["within_n"] == 3  # no noise known: none set apart
+    only = nl.with_differences(nl.lever_runs(outputs[:1] + outputs[2:3]))
+    assert (nl.lever_values(only)["more"], nl.lever_values(only)["less"]) == ("none", "none")
 
 
-def test_the_cost_sentence_sets_apart_only_the_levers_beyond_the_clocks_noise():
+def test_the_work_is_set_apart_only_beyond_the_clocks_noise():
     outputs = [("defaults", _lever(640)), ("symmetries", _lever(650))]
-    fast, slow = _lever(700), _lever(600)
+    fast, slow = _lever(700), _lever(560)
     fast.info.update(train_decisions=180_000, train_updates=1_500)
     slow.info.update(train_decisions=72_000, train_updates=3_600)  # 1.2 times the defaults': within a noise of 1.5
     levers = nl.with_differences(nl.lever_runs(outputs + [("minibatch 128, replay 0.5", fast), ("mine counter", slow)]))
-    text = nl.cost_sentence(levers, noise=1.5)
-    assert text.startswith("In the same 10 CPU minutes of budget the defaults made 60,000 training decisions and took "
-                           "3,000 gradient steps, all phases counted. Each lever's decisions and gradient steps, as "
-                           "factors of the defaults': ")
-    assert "beyond the clock's noise (1.50 times), minibatch 128, replay 0.5 (3.00 and 0.50)" in text
-    assert ("within it, where the load of the machine may account for the difference, symmetries (1.00 and 1.00); "
-            "mine counter (1.20 and 1.20).") in text
-    assert "per CPU second" not in text
-    assert "none beyond the clock's noise (4.00 times)" in nl.cost_sentence(levers, noise=4.0)
-    assert "no lever is set apart" in nl.cost_sentence(levers)  # the noise unknown: no lever set apart
+    f = nl.work_factors(levers, noise=1.5)
+    assert list(f.index) == ["symmetries", "minibatch 128, replay 0.5", "mine counter"]
+    assert (f.loc["minibatch 128, replay 0.5", "decisions"], f.loc["minibatch 128, replay 0.5", "steps"]) == (3.0, 0.5)
+    assert list(f["beyond_noise"]) == [False, True, False]
+    v = nl.lever_values(levers, noise=1.5)
+    assert (v["beyond"], v["beyond_n"], v["within_n"], v["noise"]) == ("“minibatch 128, replay 0.5”", 1, 2, 1.5)
+    assert v["more"] == "“minibatch 128, replay 0.5”" and v["differ_beyond"] == "“minibatch 128, replay 0.5”"
+    assert v["less"] == "“mine counter”" and v["differ_within"] == "“mine counter”"
+    assert nl.lever_values(levers, noise=4.0)["beyond"] == "none"
+    assert not nl.work_factors(levers)["beyond_noise"].any()  # the noise unknown: no lever set apart
 
 
 def _expert(wins, decisions=300_000, updates=1_200):
@@ -77,15 +79,14 @@ def test_the_expert_study_sets_its_levers_against_the_expert_recipe():
     table = nl.lever_table(levers)
     assert table.loc["expert recipe", "against the recipe [95%]"] == ""
     assert table.loc["replay 1", "against the recipe [95%]"].startswith("+0.060 [")
-    text = nl.lever_sentence(levers)
-    assert "trained for 15 CPU minutes won 0.300 of the first 1,000 expert boards" in text
-    assert "won more on the same boards: replay 1 (0.360, +0.060)" in text
-    assert "cannot be told apart from the recipe on 1,000 boards" in text
-    cost = nl.cost_sentence(levers, noise=1.5)
-    assert cost.startswith("In the same 15 CPU minutes of budget the recipe made 400,000 training decisions")
-    assert "as factors of the recipe's: beyond the clock's noise (1.50 times), replay 1 (0.62 and 1.11)" in cost
-    assert "within it, where the load of the machine may account for the difference, mine counter (1.00 and 1.00)" \
-        in cost
+    v = nl.lever_values(levers, noise=1.5)
+    assert (v["budget"], v["games"], v["base"], v["decisions"]) == (15.0, 1000, 0.3, 400_000)
+    assert (v["more"], v["apart"], v["less"]) == ("“replay 1”", "“mine counter”", "none")
+    assert (v["top"], v["beyond"], v["differ_beyond"]) == ("replay 1", "“replay 1”", "“replay 1”")
+    f = nl.work_factors(levers, noise=1.5)
+    assert f.loc["replay 1", "decisions"] == pytest.approx(0.625)
+    assert f.loc["replay 1", "steps"] == pytest.approx(12_400 / 11_200)
+    assert f.loc["mine counter", "decisions"] == 1.0 and not f.loc["mine counter", "beyond_noise"]
 
 
 def test_the_doubled_budget_is_set_against_the_same_seeds_stored_network():
@@ -94,10 +95,16 @@ def test_the_doubled_budget_is_set_against_the_same_seeds_stored_network():
                            "win_rate": 0.31},
                           {"train": "16x30x99", "test": "16x30x99", "seed": 2, "wins": 400, "test_games": 1000,
                            "win_rate": 0.4}])
-    text = nl.doubled_budget_sentence(levers, tests)
-    assert "the stored expert network of the same seed (29 CPU minutes of the same learning, of which 150 on 8x8x10" in text
-    assert "won 0.310 of the same boards against the recipe's 0.300 here: +0.010 [" in text
-    assert "a difference the 1,000 boards cannot tell from 0. Neither one of the levers nor about twice" in text
+    v = nl.doubled_budget_values(levers, tests)
+    assert (v["seed"], v["minutes"], v["rate"], v["base"]) == (1, 29.0, 0.31, 0.3)
+    assert v["phases"] == "150 CPU seconds on 8x8x10 and 450 CPU seconds on 16x16x40"
+    assert v["diff"] == pytest.approx(0.01) and v["lo"] < 0 < v["hi"]
+    assert v["verdict"] == "cannot be told apart from the recipe's on 1,000 boards"
+    assert v["reading"].startswith("neither one of the levers nor about twice the CPU")
     faster = nl.with_differences(nl.lever_runs([("expert recipe", _expert(300)), ("replay 1", _expert(380))],
                                                study="expert"))
-    assert "Neither" not in nl.doubled_budget_sentence(faster, tests)
+    assert nl.doubled_budget_values(faster, tests)["reading"].startswith("a lever or about twice the CPU")
+    more = tests.assign(wins=[400, 400], win_rate=[0.4, 0.4])
+    assert nl.doubled_budget_values(levers, more)["verdict"] == "won more"
+    assert nl.doubled_budget_values(levers, more)["reading"].startswith("a lever or about twice")
+    assert nl.doubled_budget_values(levers, tests[tests["seed"] == 2]) == {}

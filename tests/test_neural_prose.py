@@ -12,6 +12,7 @@ import myst_nb
 import numpy as np
 import pytest
 
+from sweeper.experiments.stats import wilson
 from sweeper.viz.figures import benchmark as bf, neural as nf
 
 PAGE = Path(__file__).resolve().parents[1] / "book" / "05c_neural.ipynb"
@@ -230,3 +231,158 @@ def test_the_averaged_networks_are_the_stored_ones(glued):
     assert glued["avg_work_verdict"] == na.WORK_WORDS[1] and d1 / d0 > 1.5  # the same budget bought far more work
     assert glued["avg_bench_us"] == _unit_us("neural-averaged", "expert")
     assert glued["avg_bench_recipe_us"] == _unit_us("neural", "expert")
+
+
+def test_the_speed_and_the_checkpoints_are_the_committed_benchs_and_the_specs(glued):
+    from sweeper.experiments import neural_runs as nr
+    bench = json.loads((PAGE.parents[1] / "results" / "bench.json").read_text())
+    rate = {r["workload"]: r["decisions_per_second"] for r in bench["rows"]
+            if r["workload"].startswith("neural bandit")}
+    first = next(v for w, v in rate.items() if " train 8x8x10, default learning (" in w)
+    recipe = next(v for w, v in rate.items() if " train 8x8x10, minibatch 128, replay 0.5 (" in w)
+    assert (glued["speed_first"], glued["speed_recipe"]) == (first, recipe)
+    assert glued["speed_ratio"] == pytest.approx(recipe / first)
+    assert glued["speed_test"] == next(v for w, v in rate.items() if w.startswith("neural bandit 8x8x10 test games"))
+    assert f"{glued['speed_date']}T{glued['speed_time']}" == bench["date"].rstrip("Z")
+    assert bench["provenance"]["commit"].startswith(glued["speed_commit"]) and len(glued["speed_commit"]) == 7
+    assert glued["speed_cores"] == bench["machine"]["cores"]
+    assert glued["ckpt_shares"] == "25%, 50% and 75%" and nr.WORK_CHECKPOINTS == (0.25, 0.5, 0.75)
+    for board, k in nf.KEYS.items():
+        curriculum = nr.WORK_LEVELS[board]["curriculum"]
+        before = sum(ph[1] for ph in curriculum)
+        total = nr.WORK_LEVELS[board]["decisions"] + before
+        kept = [f for f in nr.WORK_CHECKPOINTS if f * total > before]
+        assert (glued[f"ckpt_{k}_points"], glued[f"ckpt_{k}_from"]) == (len(kept) + 1, min(kept))
+    exp = nr.WORK_LEVELS["16x30x99"]["curriculum"]
+    assert (glued["ckpt_exp_first"], glued["ckpt_exp_total"]) == (sum(ph[1] for ph in exp), nr.work_total("16x30x99"))
+    assert glued["ckpt_exp_boards"] == " then ".join(ph[0] for ph in exp)
+    # every checkpoint stored on a network's own level falls where the caption says
+    for board, seeds in _own_tests().items():
+        assert all(len(s["checkpoints"]) == glued[f"ckpt_{nf.KEYS[board]}_points"] for s in seeds)
+
+
+def _levers(study):
+    """Per lever of a stored ablation: its test on its level's boards and its work, from the stored outputs."""
+    from sweeper.viz.figures import neural_levers as nl
+    out = {}
+    for name, o in nl.lever_outputs(study):
+        t = o.tables["tests"]
+        t = t[t["board"] == {"intermediate": "16x16x40", "expert": "16x30x99"}[study]].iloc[0]
+        out[name] = {"rate": t["wins"] / t["test_games"], "games": int(t["test_games"]),
+                     "decisions": o.info["train_decisions"] + sum(o.info.get("curriculum_decisions", [])),
+                     "steps": o.info["train_updates"] + sum(o.info.get("curriculum_updates", []))}
+    return out
+
+
+def _quoted(names):
+    names = [f"“{n}”" for n in names]
+    return "none" if not names else names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@pytest.mark.parametrize("study, prefix, base", [("intermediate", "lev", "defaults"),
+                                                 ("expert", "levx", "expert recipe")])
+def test_the_levers_are_the_stored_ablations(glued, study, prefix, base):
+    runs = _levers(study)
+    b = runs.pop(base)
+    v = {k[len(prefix) + 1:]: x for k, x in glued.items() if k.startswith(prefix + "_") and "_twice_" not in k}
+    assert (v["base"], v["games"], v["decisions"], v["steps"]) == (pytest.approx(b["rate"]), b["games"],
+                                                                  b["decisions"], b["steps"])
+    top = max(runs, key=lambda n: runs[n]["rate"])
+    assert v["top"] == top and v["top_diff"] == pytest.approx(runs[top]["rate"] - b["rate"])
+    assert v["top_lo"] < v["top_diff"] < v["top_hi"]
+    noise = glued["learn_noise_high"]
+    assert v["noise"] == noise
+    far = [n for n, r in runs.items() if max(r["decisions"] / b["decisions"], b["decisions"] / r["decisions"],
+                                             r["steps"] / b["steps"], b["steps"] / r["steps"]) > noise]
+    assert v["beyond"] == _quoted(far) and v["beyond_n"] + v["within_n"] == len(runs)
+    named = [n for key in ("more", "less", "apart") for n in runs if f"“{n}”" in v[key]]
+    assert sorted(named) == sorted(runs) and v["more_n"] + v["less_n"] + v["apart_n"] == len(runs)
+    for n in runs:  # a lever named as winning more or less differs by more than Newcombe's interval allows
+        d = runs[n]["rate"] - b["rate"]
+        if f"“{n}”" in v["more"]:
+            assert d > 0
+        elif f"“{n}”" in v["less"]:
+            assert d < 0
+
+
+def test_the_doubled_budget_is_the_stored_expert_network(glued):
+    from sweeper.experiments import neural_runs as nr
+    b = _levers("expert")["expert recipe"]
+    seed1 = next(o for t, o in nf.stored_outputs("cpu") if t.params["board"] == "16x30x99" and t.params["seed"] == 1)
+    t = seed1.tables["tests"]
+    own = t[t["board"] == "16x30x99"].iloc[0]
+    assert glued["levx_twice_rate"] == pytest.approx(own["wins"] / own["test_games"])
+    assert glued["levx_twice_base"] == pytest.approx(b["rate"])
+    assert glued["levx_twice_diff"] == pytest.approx(own["wins"] / own["test_games"] - b["rate"])
+    assert glued["levx_twice_minutes"] == nr.NEURAL_BUDGET / 60
+    lo, hi = glued["levx_twice_lo"], glued["levx_twice_hi"]
+    apart = f"cannot be told apart from the recipe's on {b['games']:,} boards"
+    assert glued["levx_twice_verdict"] == _interval_words(lo, hi, "won more", "won less", apart)
+
+
+def test_the_exercises_answers_are_the_stored_runs(glued):
+    book = _own_tests()
+    # when the beginner networks pass the table: their checkpoints, set against the table's stored games
+    beg = book["8x8x10"]
+    assert glued["bud_greedy"] == pytest.approx(glued["tgt_beg_greedy"]) and glued["bud_seeds"] == len(beg)
+    above = []
+    for s in beg:
+        c = s["checkpoints"]
+        lo = [wilson(int(w), int(n))[0] for w, n in zip(c["wins"], c["test_games"])]
+        hit = [i for i, x in enumerate(lo) if x > glued["bud_greedy_hi"]]
+        if hit:
+            above.append((c["decisions"].iloc[hit[0]] + s["before"], hit[0] == 0))
+    assert glued["bud_passed"] == len(above) and glued["bud_at_first"] == sum(f for _, f in above)
+    assert (glued["bud_decisions_min"], glued["bud_decisions_max"]) == (min(d for d, _ in above),
+                                                                        max(d for d, _ in above))
+    assert glued["bud_first_at"] == pytest.approx(np.mean([s["checkpoints"]["decisions"].iloc[0] + s["before"]
+                                                           for s in beg]))
+    assert glued["bud_checkpoints"] == max(len(s["checkpoints"]) for s in beg)
+    # the missed safe tiles and the regret per game, from each network's quality columns
+    tests = {}
+    for task, o in nf.stored_outputs("work"):
+        t = o.tables["tests"]
+        tests.setdefault(task.params["board"], []).append(t[t["board"] == task.params["board"]].iloc[0])
+    enough = []
+    for board, k in nf.KEYS.items():
+        rows = tests[board]
+        games = sum(r["quality_games"] for r in rows)
+        sure = [r["quality_decisions"] * r["quality_sure_share"] for r in rows]
+        missed = sum(s * r["quality_missed_per_sure"] for s, r in zip(sure, rows)) / games
+        regret = sum(r["quality_decisions"] * r["quality_regret_per_decision"] for r in rows) / games
+        gap = glued[f"tgt_{k}_solver"] - glued[f"tgt_{k}_own"]
+        assert (glued[f"gap_{k}_missed"], glued[f"gap_{k}_regret"], glued[f"gap_{k}_gap"]) == pytest.approx(
+            (missed, regret, gap))
+        assert glued["gap_games"] >= games and glued["gap_networks"] == len(rows)
+        if regret >= gap > 0:
+            enough.append(bf.LEVEL_OF[board])
+    assert glued["gap_enough"] == (" and ".join(enough) if enough else "no level")  # at most two levels here
+    # symmetric play's price, at the committed bench's test costs
+    bench = json.loads((PAGE.parents[1] / "results" / "bench.json").read_text())
+    us = {(r["learner"], r["level"]): r["us_per_decision"] for r in bench["unit_costs"] if r.get("what") == "test"}
+    cheaper = []
+    for board, k in nf.KEYS.items():
+        level = bf.LEVEL_OF[board]
+        extra = us[("neural-symmetric", level)] - us[("neural", level)]
+        assert glued[f"price_{k}_extra_us"] == pytest.approx(extra)
+        assert glued[f"price_{k}_ratio"] == pytest.approx(us[("neural-symmetric", level)] / us[("solver", level)])
+        assert glued[f"price_{k}_change"] == pytest.approx(glued[f"sym_{k}_diff"])
+        assert glued[f"price_{k}_per_ms"] == pytest.approx(1e3 * glued[f"sym_{k}_diff"] / extra)
+        assert glued[f"price_{k}_verdict"] == glued[f"sym_{k}_change"]
+        assert glued[f"price_{k}_gap"] == pytest.approx(glued[f"tgt_{k}_solver"] - glued[f"price_{k}_symmetric"])
+        if glued[f"price_{k}_ratio"] * glued["learn_noise_high"] < 1:
+            cheaper.append(level)
+    assert glued["price_cheaper"] == (" and ".join(cheaper) if cheaper else "no level")
+    # where the expert gain came from: the averaged section's stored values, and the words their intervals allow
+    for k, a in (("diff", "trained_diff"), ("lo", "trained_lo"), ("hi", "trained_hi"), ("alone", "alone"),
+                 ("decisions_ratio", "decisions_ratio"), ("steps_ratio", "steps_ratio"), ("seeds", "seeds")):
+        assert glued[f"gain_{k}"] == glued[f"avg_{a}"]
+    assert glued["gain_total"] == _interval_words(glued["gain_lo"], glued["gain_hi"], "a gain the seeds agree on",
+                                                  "a loss the seeds agree on",
+                                                  "a change the seeds cannot tell from nothing")
+    lo, hi = glued["gain_alone_lo"], glued["gain_alone_hi"]
+    assert glued["gain_alone_words"] == _interval_words(lo, hi, "is a gain", "is a loss",
+                                                        "cannot be told apart from nothing")
+    told = lo <= 0 <= hi and glued["gain_lo"] > 0 and glued["gain_decisions_ratio"] >= 1.5
+    assert glued["gain_reading"] == ("the training the budgets bought, not the averaging alone" if told else
+                                     "these runs cannot tell")

@@ -24,6 +24,7 @@ from ...experiments.stats import compare_seed_rates, mean_interval, order as int
 from . import benchmark as bf
 from . import regret as rf
 from .beyond import belief, calibration_error
+from .prose import and_list
 from .results import paper_spec
 
 #: The three levels, in reading order.
@@ -571,25 +572,26 @@ def mistakes_values(worst: pd.DataFrame) -> dict:
     return values
 
 
-def budget_sentence(first: pd.DataFrame, greedy, points: pd.DataFrame) -> str:
-    """The exercise's conclusion: per seed, the first checkpoint above the greedy table, and its training so far."""
-    seeds = sorted(points.loc[points["board"] == "8x8x10", "seed"].unique())
-    if first.empty:
-        return (f"No beginner checkpoint of seeds {', '.join(map(str, seeds))} is above the greedy table's "
-                f"{greedy['win_rate']:.4f} with separated intervals.")
-    parts = [f"seed {int(r.seed)} after {int(r.decisions_all):,} training decisions "
-             f"({int(r.games_all):,} games: {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}])" for r in first.itertuples()]
-    missing = [str(s) for s in seeds if s not in set(first["seed"])]
-    beg = points[points["board"] == "8x8x10"]
-    step = beg.sort_values("decisions_all").groupby("seed").cumcount()
-    at, n = beg.groupby(step)["decisions_all"].mean().iloc[:-1], int(beg["test_games"].iloc[0])
-    at = ", ".join(f"{v:,.0f}" for v in at.iloc[:-1]) + (" and " if len(at) > 1 else "") + f"{at.iloc[-1]:,.0f}" \
-        if len(at) else "none"
-    return ("Above the greedy table's " + f"{greedy['win_rate']:.4f} [{greedy['lo']:.4f}, {greedy['hi']:.4f}]: "
-            + "; ".join(parts) + (f"; seeds {', '.join(missing)} never" if missing else "")
-            + f". The checkpoints are few (after {at} decisions, the means over the seeds, and at the end), so each is "
-              f"an upper bound on the training needed; {n:,} test games per checkpoint, the same boards as the "
-              f"table's {int(greedy.get('seeds', 1))} seeds.")
+def budget_values(first: pd.DataFrame, greedy, points: pd.DataFrame) -> dict:
+    """The budget exercise's answer as named values for its prose: the greedy table's win rate with its interval
+    (``greedy``, ``greedy_lo``, ``greedy_hi``) over its ``greedy_seeds``; of the beginner networks (``seeds``), how
+    many had a checkpoint above it (``passed``; ``first``: each one's first such, of the checkpoints ``points``) and
+    which never did (``never``: "none" or their seeds); the fewest and most training decisions and games of those
+    first checkpoints (``decisions_min``, ``decisions_max``, ``games_min``, ``games_max``) and their win rates
+    (``rate_min``, ``rate_max``); the checkpoints each network had (``checkpoints``, the end's included), where the
+    first fell (``first_at``: the mean over the seeds) and how many networks passed the table there
+    (``at_first``); and the test ``games`` of a checkpoint."""
+    beg = points[points["board"] == "8x8x10"].sort_values("decisions_all")
+    step = beg.groupby("seed").cumcount()
+    seeds, passed, firsts = sorted(beg["seed"].unique()), set(first["seed"]), beg[step == 0]
+    values = {"greedy": float(greedy["win_rate"]), "greedy_lo": float(greedy["lo"]), "greedy_hi": float(greedy["hi"]),
+              "greedy_seeds": int(greedy.get("seeds", 1)), "seeds": len(seeds), "passed": len(passed),
+              "never": and_list(str(s) for s in seeds if s not in passed) if len(passed) < len(seeds) else "none",
+              "checkpoints": int(step.max()) + 1, "first_at": float(firsts["decisions_all"].mean()),
+              "at_first": int(firsts.index.isin(first.index).sum()), "games": int(beg["test_games"].iloc[0])}
+    for k, col in (("decisions", "decisions_all"), ("games", "games_all"), ("rate", "win_rate")):
+        values.update({f"{k}_min": float(first[col].min()), f"{k}_max": float(first[col].max())})
+    return values
 
 
 #: The agents :func:`learners_values` sets beside the beginner networks: the page's name -> the key of its values.
@@ -661,31 +663,28 @@ def mistakes_per_game(q: pd.DataFrame, targets: pd.DataFrame) -> pd.DataFrame:
         rows.append({"board": b, "decisions_per_game": r["decisions_per_game"],
                      "missed_per_game": r["decisions_per_game"] * r["sure_share"] * r["missed_per_sure"],
                      "regret_per_game": r["regret_per_game"], "solver_gap": t.loc[b, "solver"] - t.loc[b, "own"],
-                     "games": int(r["games"])})
+                     "games": int(r["games"]), "networks": int(r["seeds"])})
     return pd.DataFrame(rows)
 
 
-def gap_sentence(gap: pd.DataFrame) -> str:
-    """The gap exercise's conclusion (:func:`mistakes_per_game`): per level the missed proven-safe tiles and the
-    regret per game beside the gap to the solver, and where the regret alone is as large as the gap."""
-    if gap.empty:
-        return ""
-    parts = [f"on {r.board}, {r.missed_per_game:.2f} proven-safe tiles missed and a regret of "
-             f"{r.regret_per_game:.3f} per game ({r.decisions_per_game:.0f} decisions per game), against a gap of "
-             f"{r.solver_gap:+.3f} to the solver's win rate" for r in gap.itertuples()]
-    enough = [r.board for r in gap.itertuples() if r.regret_per_game >= r.solver_gap > 0]
-    games = int(gap["games"].max())
-    return ("Per level, the networks trained there: " + "; ".join(parts) + ". The regret per game adds up, over a "
-            "game's decisions, how much likelier the network's click was to hit a mine than the best click on offer: "
-            "the excess chance of losing that its own decisions carry. "
-            + (f"On {', '.join(enough)} it is at least the gap, so worse clicks on the network's own positions are "
-               "enough to explain the wins it lacks; a missed safe tile is one of them only when the clicked tile "
-               "hid a mine. " if enough else "On no level is it as large as the gap. ")
-            + f"These figures rest on {games} games per level (20 per network), so they are rough; and the solver's "
-              "games reach other positions than the network's, which this accounting does not follow.")
+def gap_values(gap: pd.DataFrame) -> dict:
+    """The gap exercise's answer (:func:`mistakes_per_game`) as named values for its prose, per level (``<key>_`` of
+    :data:`KEYS`): the proven-safe tiles missed (``missed``) and the ``regret`` per game, the ``decisions`` per game
+    and the ``gap`` to the solver's win rate; ``enough``: the levels where the regret per game is at least a positive
+    gap ("no level" if none); and the ``games`` per level, the ``networks`` of a level and the games of each
+    (``per_network``) they rest on."""
+    enough = [bf.LEVEL_OF[r.board] for r in gap.itertuples() if r.regret_per_game >= r.solver_gap > 0]
+    values = {"enough": and_list(enough) if enough else "no level", "games": int(gap["games"].max()),
+              "networks": int(gap["networks"].max())}
+    values["per_network"] = values["games"] // values["networks"]
+    for r in gap.itertuples():
+        k = KEYS[r.board]
+        values.update({f"{k}_missed": float(r.missed_per_game), f"{k}_regret": float(r.regret_per_game),
+                       f"{k}_decisions": float(r.decisions_per_game), f"{k}_gap": float(r.solver_gap)})
+    return values
 
 
-__all__ += ["facts_table", "targets_table", "learners_table", "RIVALS", "ORDER", "learners_values", "gap_sentence",
+__all__ += ["facts_table", "targets_table", "learners_table", "RIVALS", "ORDER", "learners_values", "gap_values",
             "mistakes_per_game", "calibration_errors_table", "quality_table",
-            "regret_values", "mistakes_values", "budget_sentence"]
+            "regret_values", "mistakes_values", "budget_values"]
 

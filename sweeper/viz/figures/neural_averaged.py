@@ -174,6 +174,9 @@ def work_table(facts: pd.DataFrame, averaged: dict | None) -> pd.DataFrame:
 #: How much the work per CPU second of the two recipes' runs may differ before the page says one trained more
 #: (:func:`averaged_values`).
 WORK_FACTOR = 1.2
+#: How many times the recipe's decisions the averaged networks' budgets must have bought before the exercise's answer
+#: puts a gain the averaging alone does not show on that training (:func:`gain_values`).
+GAIN_DECISIONS = 1.5
 #: What a win rate's target comes to (:func:`averaged_values`): met (pooled and every seed), reached pooled only, not.
 TARGET_WORDS = {2: "met", 1: "reached by the seeds pooled but not by every seed", 0: "not met"}
 #: What the work the budgets bought means for the comparison with the recipe's networks (:func:`averaged_values`):
@@ -235,27 +238,25 @@ def averaged_values(s: pd.DataFrame, effect: tuple, work: pd.DataFrame, record=N
     return values
 
 
-def gain_sentence(summary: pd.DataFrame, effect: tuple, work: pd.DataFrame) -> str:
-    """The exercise's answer: the averaged networks' gain over the recipe's as trained, split into what the averaging
-    alone shows (:func:`averaging_effect`) and the training the budgets bought (:func:`work_table`)."""
-    row = summary[(summary["play"] == "as trained") & (summary["recipe"] == RECIPES["averaged"])]
-    if row.empty or work.empty or np.isnan(effect[0]) or np.isnan(row["change"].iloc[0]):
-        return MISSING
-    r = row.iloc[0]
-    d, lo, hi, n = effect
-    more = work.loc[RECIPES["averaged"]] / work.loc[RECIPES["recipe"]]
-    alone = ("cannot be told apart from nothing" if lo <= 0 <= hi else "is a gain" if lo > 0 else "is a loss")
-    total = ("a gain the seeds agree on" if r.change_lo > 0 else "a loss the seeds agree on" if r.change_hi < 0
-             else "a change the seeds cannot tell from nothing")
-    return (f"As trained, on the same {r.boards:,} boards, the averaged networks win {r.change:+.3f} "
-            f"[{r.change_lo:+.3f}, {r.change_hi:+.3f}] against the recipe's ({r.seeds.count('/') + 1} seeds, a "
-            f"t-interval over them): {total}. The averaging alone, against the same {n} trainings' own last weights, "
-            f"{alone}: {d:+.3f} [{lo:+.3f}, {hi:+.3f}]. Their budgets bought {more['decisions']:.1f} times the "
-            f"decisions and {more['updates']:.1f} times the gradient steps of the recipe's, in "
-            f"{work.loc[RECIPES['averaged'], 'cpu_minutes']:.1f} CPU minutes against "
-            f"{work.loc[RECIPES['recipe'], 'cpu_minutes']:.1f}." + (
-                " So the averaging alone does not account for the gain; it goes with the training the budgets bought."
-                if lo <= 0 <= hi and r.change_lo > 0 and more["decisions"] >= 1.5 else "")
-            + " The averaged runs' own last weights come close to the recipe trained again under the same load: they "
-              "differ from it only in that each phase began from the previous phase's averaged weights; training the "
-              "recipe again on the same seeds under the same load would close that gap.")
+def gain_values(summary: pd.DataFrame, effect: tuple, work: pd.DataFrame, record=None) -> dict:
+    """The exercise's answer as named values for its prose: of :func:`averaged_values`, the averaged networks'
+    change against the recipe's as trained (``diff``, ``lo``, ``hi``) on the same ``boards`` over the ``seeds``, the
+    averaging alone against the same trainings' own last weights (``alone``, ``alone_lo``, ``alone_hi``,
+    ``alone_seeds``) and the decisions and gradient steps each budget bought (``decisions_ratio``, ``steps_ratio``);
+    the words each interval allows (``total``, ``alone_words``); and ``reading``: "the training the budgets bought,
+    not the averaging alone" where the averaging alone cannot be told from nothing while the gain is agreed on and
+    the budgets bought at least :data:`GAIN_DECISIONS` times the decisions, else "these runs cannot tell". An error
+    (:data:`MISSING`) when the runs are not stored."""
+    v = averaged_values(summary, effect, work, record=record)
+    values = {k: v[k] for k in ("boards", "seeds", "alone", "alone_lo", "alone_hi", "alone_seeds", "decisions_ratio",
+                                "steps_ratio")}
+    values.update({"diff": v["trained_diff"], "lo": v["trained_lo"], "hi": v["trained_hi"],
+                   "total": _verdict(v["trained_lo"], v["trained_hi"], (
+                       "a gain the seeds agree on", "a loss the seeds agree on",
+                       "a change the seeds cannot tell from nothing")),
+                   "alone_words": _verdict(v["alone_lo"], v["alone_hi"], (
+                       "is a gain", "is a loss", "cannot be told apart from nothing"))})
+    alone_none = v["alone_lo"] <= 0 <= v["alone_hi"]
+    told = alone_none and v["trained_lo"] > 0 and v["decisions_ratio"] >= GAIN_DECISIONS
+    values["reading"] = "the training the budgets bought, not the averaging alone" if told else "these runs cannot tell"
+    return values

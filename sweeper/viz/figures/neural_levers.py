@@ -11,6 +11,7 @@ import pandas as pd
 
 from ...experiments.neural_runs import LEVER_STUDIES, NEURAL_BUDGET, NEURAL_LEVELS
 from ...experiments.stats import difference_interval
+from .prose import and_list
 from .results import paper_spec
 
 #: The ablations' seed (one seed: what a row says holds for that seed's network on these boards).
@@ -101,83 +102,77 @@ def lever_table(levers: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
     return table[[f"against {called} [95%]" if c == "against" else c for c in TABLE_PARTS[part]]]
 
 
-_START = {"intermediate": "With the defaults (the first networks' learning: their own level from the start, 16 views "
-                          "per 16 decisions), one network (seed 1)",
-          "expert": "With the expert networks' recipe (150 CPU seconds on beginner boards, 250 on intermediate ones, "
-                    "then expert boards, with the symmetries), one network (seed 1)"}
+def _names(rows) -> str:
+    """The levers of ``rows`` as a sentence lists them, each in quotes (a lever's name may hold a comma), or "none"."""
+    names = [f"“{n}”" for n in rows["lever"]]
+    return and_list(names) if names else "none"
 
 
-def lever_sentence(levers: pd.DataFrame) -> str:
-    """What the ablation shows, in the words its numbers allow: the levers that won more than the baseline on this
-    seed, those that won less, and those the 1,000 boards cannot tell apart from it."""
-    baseline, called = _baseline(levers)
-    study = levers["study"].iloc[0]
-    board, budget = LEVER_STUDIES[study][:2]
+def work_factors(levers: pd.DataFrame, noise: float | None = None) -> pd.DataFrame:
+    """What each lever's budget bought against the baseline's (:data:`STUDIES`), counted: its training decisions and
+    gradient steps as factors of the baseline's (all phases), and whether either factor is beyond ``noise`` (the
+    clock's measured noise, :func:`~sweeper.viz.figures.deep.clock_noise`: every lever ran on the same CPU budget,
+    and a CPU second buys more or less work with the load of the machine). Without ``noise`` no lever is beyond it."""
+    baseline = _baseline(levers)[0]
+    base = levers.set_index("lever").loc[baseline]
     rows = levers[levers["lever"] != baseline]
+    dec, steps = rows["decisions"] / base["decisions"], rows["updates"] / base["updates"]
+    far = pd.concat([dec, 1 / dec, steps, 1 / steps], axis=1).max(axis=1) > noise if noise else dec != dec
+    return pd.DataFrame({"lever": rows["lever"], "verdict": rows["verdict"], "decisions": dec, "steps": steps,
+                         "beyond_noise": far}).set_index("lever")
+
+
+def lever_values(levers: pd.DataFrame, noise: float | None = None) -> dict:
+    """What the ablation shows (from :func:`with_differences`), as named values for the page's prose: the baseline's
+    win rate (``base``) on its ``games`` boards after its ``budget`` of CPU minutes, and the training decisions and
+    gradient steps that budget bought (``decisions``, ``steps``, all phases); the levers that won more than the
+    baseline on this seed, those that won less and those the boards cannot tell apart from it (``more``, ``less``,
+    ``apart``: their names, or "none"; ``*_n``: how many); the lever of the largest difference (``top``, its
+    ``top_rate``, ``top_diff`` with Newcombe's interval ``top_lo``, ``top_hi``); and by :func:`work_factors`, the
+    levers whose work differs from the baseline's by more than ``noise`` (``beyond``, ``beyond_n``, the others
+    ``within_n``) and, of those that won more or less, the ones beyond it (``differ_beyond``) and within it
+    (``differ_within``)."""
+    baseline = _baseline(levers)[0]
     base = levers.set_index("lever").loc[baseline]
-    def named(verdict):
-        return [f"{r.lever} ({r.win_rate:.3f}, {r.difference:+.3f})" for r in rows.itertuples() if r.verdict == verdict]
-    more, less, apart = named("more"), named("less"), named("cannot be told apart")
-    games = int(base["test_games"])
-    parts = [f"{_START[study]} trained for {budget / 60:.0f} CPU minutes won {base['win_rate']:.3f} of the first "
-             f"{games:,} {_LEVEL[board]} boards of the benchmark."]
-    if more:
-        parts.append(f"Changed one at a time, these levers won more on the same boards: {'; '.join(more)}.")
-    if less:
-        parts.append(f"These won less: {'; '.join(less)}.")
-    if apart:
-        parts.append(f"These cannot be told apart from {called} on {games:,} boards (the 95% interval of the "
-                     f"difference holds 0): {'; '.join(apart)}.")
-    parts.append("Each row is one seed: a difference says what that seed's network did, not what the lever does on "
-                 "average over seeds.")
-    return " ".join(parts)
+    rows = levers[levers["lever"] != baseline]
+    top = rows.loc[rows["difference"].idxmax()]
+    f = work_factors(levers, noise).reset_index()
+    differ = f[f["verdict"].isin(["more", "less"])]
+    values = {"budget": LEVER_STUDIES[levers["study"].iloc[0]][1] / 60, "games": int(base["test_games"]),
+              "base": float(base["win_rate"]), "decisions": int(base["decisions"]), "steps": int(base["updates"]),
+              "top": str(top["lever"]), "top_rate": float(top["win_rate"]), "top_diff": float(top["difference"]),
+              "top_lo": float(top["diff_lo"]), "top_hi": float(top["diff_hi"]),
+              "noise": float(noise) if noise else float("nan"), "beyond": _names(f[f["beyond_noise"]]),
+              "beyond_n": int(f["beyond_noise"].sum()), "within_n": int((~f["beyond_noise"]).sum()),
+              "differ_beyond": _names(differ[differ["beyond_noise"]]),
+              "differ_within": _names(differ[~differ["beyond_noise"]])}
+    for verdict, k in (("more", "more"), ("less", "less"), ("cannot be told apart", "apart")):
+        values.update({k: _names(rows[rows["verdict"] == verdict]), f"{k}_n": int((rows["verdict"] == verdict).sum())})
+    return values
 
 
-def cost_sentence(levers: pd.DataFrame, noise: float | None = None) -> str:
-    """What each lever's budget bought, counted: its training decisions and gradient steps against the baseline's.
-    Every lever ran on the same CPU budget, and a CPU second buys more or less work with the load of the machine, so
-    a lever is said to have changed the work only where a count differs from the baseline's by more than ``noise``
-    times (the clock's measured noise, :func:`~sweeper.viz.figures.deep.clock_noise`); the others are named as
-    within it. Without ``noise``, no lever is set apart."""
-    baseline, called = _baseline(levers)
-    budget = LEVER_STUDIES[levers["study"].iloc[0]][1]
-    base = levers.set_index("lever").loc[baseline]
-    beyond, within, whose = [], [], called + ("'" if called.endswith("s") else "'s")
-    for r in levers[levers["lever"] != baseline].itertuples():
-        dec, steps = r.decisions / base["decisions"], r.updates / base["updates"]
-        far = noise is not None and max(dec, 1 / dec, steps, 1 / steps) > noise
-        (beyond if far else within).append(f"{r.lever} ({dec:.2f} and {steps:.2f})")
-    head = (f"In the same {budget / 60:.0f} CPU minutes of budget {called} made {int(base['decisions']):,} training "
-            f"decisions and took {int(base['updates']):,} gradient steps, all phases counted. Each lever's decisions "
-            f"and gradient steps, as factors of {whose}: ")
-    if noise is None:
-        return head + "; ".join(within) + ". The clock's noise is not measured here, so no lever is set apart."
-    return head + (f"beyond the clock's noise ({noise:.2f} times), {'; '.join(beyond)}" if beyond else
-                   f"none beyond the clock's noise ({noise:.2f} times)") + (
-        f"; within it, where the load of the machine may account for the difference, {'; '.join(within)}"
-        if within else "") + "."
-
-
-def doubled_budget_sentence(levers: pd.DataFrame, tests: pd.DataFrame) -> str:
-    """The expert study's recipe after its 15 CPU minutes against the stored expert network of the same seed after
-    about 30 (``tests``: the chapter's test table, ``neural_runs()["tests"]``), on the same boards: what twice the
-    budget bought that seed, with Newcombe's interval (as the rows of the table); and, when neither that nor any
-    lever won more, says so."""
+def doubled_budget_values(levers: pd.DataFrame, tests: pd.DataFrame) -> dict:
+    """The expert study's recipe after its budget against the stored expert network of the same seed after about
+    twice as much (``tests``: the first networks' test table, ``neural_runs(recipe="cpu")["tests"]``, whose recipe
+    the study shortens), on the same boards, as named values for the page's prose: the ``seed``, the stored
+    network's budget (``minutes``) and curriculum (``phases``: CPU seconds per board), its win rate (``rate``)
+    against the recipe's (``base``), the difference with Newcombe's interval (``diff``, ``lo``, ``hi``, as the rows
+    of the table) and its ``verdict``, and ``reading``: whether neither a lever nor that budget won more than the
+    boards can detect. Empty without the stored network."""
     baseline = _baseline(levers)[0]
     board = LEVER_STUDIES[levers["study"].iloc[0]][0]
     base = levers.set_index("lever").loc[baseline]
-    seed = LEVER_SEEDS[0]
+    seed, games = LEVER_SEEDS[0], int(base["test_games"])
     own = tests[(tests["train"] == board) & (tests["test"] == board) & (tests["seed"] == seed)]
     if own.empty:
-        return ""
+        return {}
     r = own.iloc[0]
-    d, lo, hi = difference_interval(int(r["wins"]), int(r["test_games"]), int(base["wins"]), int(base["test_games"]))
-    verdict = ("more" if lo > 0 else "less" if hi < 0 else
-               f"a difference the {int(base['test_games']):,} boards cannot tell from 0")
-    phases = ", ".join(f"{ph[1]:.0f} on {ph[0]}" for ph in NEURAL_LEVELS[board]["curriculum"])
+    d, lo, hi = difference_interval(int(r["wins"]), int(r["test_games"]), int(base["wins"]), games)
     none = "more" not in set(levers["verdict"]) and lo <= 0
-    reading = (" Neither one of the levers nor about twice the CPU won more on this seed than its boards can "
-               "detect." if none else "")
-    return (f"With about twice the budget, the stored {_LEVEL[board]} network of the same seed ({NEURAL_BUDGET / 60:.0f} "
-            f"CPU minutes of the same learning, of which {phases} first) won {r['win_rate']:.3f} of the same boards "
-            f"against the recipe's {base['win_rate']:.3f} here: {d:+.3f} [{lo:+.3f}, {hi:+.3f}], {verdict}." + reading)
+    return {"seed": seed, "minutes": NEURAL_BUDGET / 60, "rate": float(r["win_rate"]), "base": float(base["win_rate"]),
+            "phases": and_list(f"{ph[1]:.0f} CPU seconds on {ph[0]}" for ph in NEURAL_LEVELS[board]["curriculum"]),
+            "diff": float(d), "lo": float(lo), "hi": float(hi),
+            "verdict": ("won more" if lo > 0 else "won less" if hi < 0 else
+                        f"cannot be told apart from the recipe's on {games:,} boards"),
+            "reading": ("neither one of the levers nor about twice the CPU won more than these boards can detect"
+                        if none else "a lever or about twice the CPU won more than these boards can detect")}

@@ -160,27 +160,21 @@ def stretch_values(targets: pd.DataFrame, sym: pd.DataFrame) -> dict:
 
 
 __all__ = ["NAMES", "SOLVER_SLACK", "stretch_goals", "stretch_values", "learning_values", "recipes_compared",
-           "recipes_table", "RECIPE_VERDICTS", "recipes_values"]
+           "recipes_table", "RECIPE_VERDICTS", "recipes_values", "checkpoints_values"]
 
 
-def checkpoints_caption() -> str:
-    """The caption of the checkpoints chart, with where each level's checkpoints fall (from the spec's shares of a
-    network's decisions, :data:`~sweeper.experiments.neural_runs.WORK_CHECKPOINTS`, and its curriculum): a share
-    that falls in the curriculum is not tested, so a panel with a curriculum starts later and has fewer points."""
-    shares = ", ".join(f"{f:.0%}" for f in nr.WORK_CHECKPOINTS)
-    late = []
+def checkpoints_values() -> dict:
+    """Where each level's checkpoints fall, as named values for the chart's caption, from the spec's shares of a
+    network's decisions (:data:`~sweeper.experiments.neural_runs.WORK_CHECKPOINTS`; ``shares``) and its curriculum:
+    a share that falls in the curriculum is not tested, so a panel with a curriculum starts later and has fewer points.
+    Per level (``<key>_`` of :data:`~sweeper.viz.figures.neural.KEYS`): the decisions of its curriculum (``first``)
+    and the boards it plays (``boards``), the network's ``total`` decisions, its panel's ``points`` (the end's
+    included) and the share of the first (``from``)."""
+    values = {"shares": and_list(f"{f:.0%}" for f in nr.WORK_CHECKPOINTS)}
     for board, level in nr.WORK_LEVELS.items():
-        first, total = sum(ph[1] for ph in level["curriculum"]), nr.work_total(board)
+        first, total, k = sum(ph[1] for ph in level["curriculum"]), nr.work_total(board), KEYS[board]
         kept = [f for f in nr.WORK_CHECKPOINTS if round(f * total) > first]
-        if len(kept) < len(nr.WORK_CHECKPOINTS):
-            boards = " then ".join(ph[0] for ph in level["curriculum"])
-            late.append(f"the {level['name']} networks spend their first {first:,} decisions on {boards} boards, so "
-                        f"their panel has {len(kept) + 1} points, from {min(kept, default=1):.0%} of their "
-                        f"{total:,} decisions")
-    return ("*Frozen test win rate of each network on its level against the decisions of its training so far (one per "
-            "click of a training game, the curriculum's included; each panel has its own scale), with 95% Wilson "
-            "intervals over its test games; every point of a level plays the same boards, the first ones of the "
-            "level's benchmark suite. A network is frozen and tested at " + shares + " of its decisions and at the "
-            "end, where that point falls on its own level's boards" + ("" if not late else ": " + "; ".join(late))
-            + ". The gray rules are the exact solver and the paper's greedy table (trained on 10^6 beginner games, "
-              "frozen; the mean of three seeds) on those boards, and the target.*")
+        values.update({f"{k}_first": int(first), f"{k}_total": int(total), f"{k}_points": len(kept) + 1,
+                       f"{k}_from": float(min(kept, default=1.0)),
+                       f"{k}_boards": " then ".join(ph[0] for ph in level["curriculum"])})
+    return values

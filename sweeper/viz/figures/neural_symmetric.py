@@ -10,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...bench import work_cost
 from ...experiments.stats import mean_interval, wilson
 from . import benchmark as bf
 from .neural import KEYS, LEVELS, SEED_SLACK, TARGETS
+from .prose import and_list
 
 
 #: The columns of :func:`symmetric_play` (also of its empty frame, when no symmetric run is stored).
@@ -80,17 +82,6 @@ def symmetric_table(t: pd.DataFrame, targets: bool = True, part: str | None = No
     return table if part is None else table[[c for c in TABLE_PARTS[part] if c in table]]
 
 
-def change_words(d: float, lo: float, hi: float, than: str, apart_from: str, tail: str = "") -> str:
-    """A change of win rate with its interval, in the words it allows: "win more" or "win less" (followed by
-    ``than``) only where the interval excludes 0, else "cannot be told apart from" ``apart_from`` (then ``tail``)."""
-    ci = f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
-    if lo > 0:
-        return f"win more{than}: {ci}"
-    if hi < 0:
-        return f"win less{than}: {ci}"
-    return f"cannot be told apart from {apart_from}: {ci}{tail}"
-
-
 #: What a change of win rate allows, by its 95% interval over the networks (:func:`symmetric_values`).
 CHANGE = {1: "win more than as trained", -1: "win less than as trained",
           0: "cannot be told apart from themselves as trained"}
@@ -122,38 +113,48 @@ def symmetric_values(t: pd.DataFrame, noise: float | None = None) -> dict:
     return values
 
 
-def symmetric_price(sym: pd.DataFrame, learners: pd.DataFrame) -> pd.DataFrame:
+def symmetric_price(sym: pd.DataFrame, learners: pd.DataFrame, record=None) -> pd.DataFrame:
     """Per level, what symmetric play buys and costs (from :func:`symmetric_play` on the boards of
-    :func:`~sweeper.viz.figures.neural.learners`):
-    the change of win rate, the extra test CPU per decision (µs), the change per extra ms, and the exact solver's
-    win rate and test CPU per decision on the same boards beside the symmetric networks'."""
+    :func:`~sweeper.viz.figures.neural.learners`): the change of win rate with its interval over the networks, the
+    test CPU per decision (µs) of the networks as trained and playing symmetric and of the exact solver at the
+    committed bench's unit costs (``record`` as for :func:`sweeper.bench.unit_costs`), the extra µs and the change per
+    extra ms, and the solver's win rate on the same boards beside the symmetric networks'."""
     rows = []
     for r in sym.itertuples():
         solver = learners[(learners["board"] == r.board) & learners["agent"].str.startswith("exact solver")]
         if solver.empty:
             continue
-        s = solver.iloc[0]
-        extra = r.us_symmetric - r.us_plain
-        rows.append({"board": r.board, "change": r.difference, "extra_us": extra,
+        us = {k: work_cost(k, r.board, 1, "test", record=record) * 1e6
+              for k in ("neural", "neural-symmetric", "solver")}
+        extra = us["neural-symmetric"] - us["neural"]
+        rows.append({"board": r.board, "change": r.difference, "change_lo": r.diff_lo, "change_hi": r.diff_hi,
+                     "us_plain": us["neural"], "us_symmetric": us["neural-symmetric"], "extra_us": extra,
                      "change_per_ms": 1e3 * r.difference / extra if extra > 0 else np.nan,
-                     "symmetric": r.symmetric, "us_symmetric": r.us_symmetric, "solver": float(s["win_rate"]),
-                     "us_solver": float(s["µs_per_decision"]), "gap": float(s["win_rate"]) - r.symmetric})
+                     "symmetric": r.symmetric, "us_solver": us["solver"], "solver": float(solver.iloc[0]["win_rate"]),
+                     "gap": float(solver.iloc[0]["win_rate"]) - r.symmetric, "boards": int(r.boards),
+                     "networks": int(r.seeds)})
     return pd.DataFrame(rows)
 
 
-def price_sentence(price: pd.DataFrame, noise: float | None = None) -> str:
-    """:func:`symmetric_price` in words: per level, the symmetric networks' test CPU per decision against the
-    solver's as recorded (in order only where they differ by more than ``noise`` times, the clock's), and how far
-    they still trail it (or lead it)."""
-    parts = []
+def price_values(price: pd.DataFrame, noise: float | None = None) -> dict:
+    """:func:`symmetric_price` as named values for the exercise's prose, per level (``<key>_`` of
+    :data:`~sweeper.viz.figures.neural.KEYS`): the ``extra_us`` of symmetric play per test decision and the change it
+    bought (``change``, ``lo``, ``hi``, ``per_ms``; ``verdict``: :data:`CHANGE`); the symmetric networks' and the
+    solver's µs per decision (``us``, ``solver_us``) and the first over the second (``ratio``); their win rates
+    (``symmetric``, ``solver``) and the solver's minus theirs (``gap``). Then ``cheaper``: the levels where the
+    symmetric networks' decisions are the cheaper by more than ``noise`` times (the clock's; "no level" if none),
+    and the ``boards`` and ``networks`` of a level. An error (:data:`MISSING`) when no symmetric run is stored."""
+    if price.empty:
+        raise ValueError(MISSING)
+    values, cheaper = {"boards": int(price["boards"].iloc[0]), "networks": int(price["networks"].iloc[0])}, []
     for r in price.itertuples():
-        ratio = max(r.us_solver / r.us_symmetric, r.us_symmetric / r.us_solver)
-        times = f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.1f}"
-        cheaper = ("within the clock's noise of the solver's CPU per decision" if noise and ratio <= noise else
-                   f"{times} times cheaper per decision than the solver" if r.us_symmetric < r.us_solver else
-                   f"{times} times the solver's CPU per decision")
-        trail = (f"{r.gap:.3f} below the solver's {r.solver:.3f}" if r.gap > 0 else
-                 f"{-r.gap:.3f} above the solver's {r.solver:.3f}")
-        parts.append(f"on {r.board}, {r.extra_us:,.0f} µs more per decision bought {r.change:+.3f}; at "
-                     f"{r.us_symmetric:,.0f} µs the symmetric networks are {cheaper}, and win {r.symmetric:.3f}, {trail}")
-    return ("Symmetric play, per level: " + "; ".join(parts) + ".") if parts else MISSING
+        k, ratio = KEYS[r.board], float(r.us_symmetric / r.us_solver)
+        if ratio < 1 and (not noise or 1 / ratio > noise):
+            cheaper.append(bf.LEVEL_OF[r.board])
+        values.update({f"{k}_extra_us": float(r.extra_us), f"{k}_change": float(r.change),
+                       f"{k}_lo": float(r.change_lo), f"{k}_hi": float(r.change_hi), f"{k}_per_ms": float(r.change_per_ms),
+                       f"{k}_verdict": CHANGE[1 if r.change_lo > 0 else -1 if r.change_hi < 0 else 0],
+                       f"{k}_us": float(r.us_symmetric), f"{k}_solver_us": float(r.us_solver), f"{k}_ratio": ratio,
+                       f"{k}_symmetric": float(r.symmetric), f"{k}_solver": float(r.solver), f"{k}_gap": float(r.gap)})
+    values["cheaper"] = and_list(cheaper) if cheaper else "no level"
+    return values

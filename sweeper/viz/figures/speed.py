@@ -257,3 +257,22 @@ def neural_speed_sentence(t: pd.DataFrame, record: dict | None = None) -> str:
             f"same batched player, and frozen batched test games {b['frozen test games']:,.0f}. "
             f"{_measured(r)}, one thread, with the code of commit `{r['provenance']['commit'][:7]}` "
             f"(`python -m sweeper bench`).")
+
+
+def speed_values(t: pd.DataFrame, record: dict | None = None) -> dict:
+    """What :func:`neural_speed` shows on beginner boards, as named values for the page's prose: decisions per CPU
+    second of batched training with the stored runs' learning after their first phase (``recipe``: a step of 128
+    views per 256 decisions) and with the first networks' (``first``: 16 per 16), their ``ratio``, and of frozen
+    batched test games (``test``); where and when the bench ran (``date``, ``time`` in UTC, ``cores``, ``cpu``,
+    ``system``) and with what code (``commit``). An error (:data:`NO_NEURAL`) when the bench has no such rows."""
+    if t.empty:
+        raise ValueError(NO_NEURAL)
+    r = bench_record() if record is None else record
+    b = t.loc["beginner"]
+    first = float(b[f"training, {NEURAL_LEARNINGS['default learning']}"])
+    recipe = float(b[f"training, {NEURAL_LEARNINGS['minibatch 128, replay 0.5']}"])
+    date, _, time = r["date"].rstrip("Z").partition("T")
+    m = r["machine"]
+    return {"recipe": recipe, "first": first, "ratio": recipe / first, "test": float(b["frozen test games"]),
+            "date": date, "time": time, "cores": int(m["cores"]), "cpu": str(m["cpu"]), "system": str(m["system"]),
+            "commit": r["provenance"]["commit"][:7]}
