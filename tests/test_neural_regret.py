@@ -106,7 +106,9 @@ def _made_runs():
             ends = np.arange(1, 11) * (10_000 + 1_000 * seed)
             rows.append(pd.DataFrame({"learner": learner, "seed": seed, "games": np.arange(1, 11) * 100,
                                       "decisions": ends, "regret": slope * seed * ends,
-                                      "gap": 0.01 * ends if learner == "table" else np.nan}))
+                                      "gap": 0.01 * ends if learner == "table" else np.nan,
+                                      "flags": ends / 4 if learner == "table" else np.nan,
+                                      "regret_flags": 0.01 * seed * ends if learner == "table" else np.nan}))
     return pd.concat(rows, ignore_index=True)
 
 
@@ -120,6 +122,8 @@ def test_the_learners_are_read_at_common_decisions_and_summed_by_hand():
     assert v["network_early"] == pytest.approx(0.015) and v["table_late"] == pytest.approx(0.045)
     assert (v["table_late_low"], v["table_late_high"]) == pytest.approx((0.03, 0.06))
     assert v["table_gap_late"] == pytest.approx(0.01) and v["gap_times"] == pytest.approx(0.01 / 0.015)
+    assert v["table_flag_share"] == pytest.approx(0.25) and v["network_per_decision"] == pytest.approx(0.015)
+    assert v["table_per_click"] == pytest.approx(np.mean([0.02 / 0.75, 0.04 / 0.75]))  # (0.03 - 0.01) s per 3/4
     assert v["one_in"] == pytest.approx(20) and v["exploring_vs_table"] == nr.AGAINST[0]  # seeds' ranges overlap
     assert nr.regret_values(runs[runs["seed"] == 1])["exploring_vs_table"] == nr.AGAINST[-1]
     assert v["table_times"] == pytest.approx(3) and v["exploring_times"] == pytest.approx(2)

@@ -44,7 +44,8 @@ def network_runs() -> pd.DataFrame:
 def table_runs() -> pd.DataFrame:
     """The greedy table's stored regret on the networks' board (paper scale, every seed of ``ext:regret``), in the
     frame of :func:`network_runs` (``learner`` ``"table"``), with its representation ``gap`` so far (the part of its
-    regret that no table of windows can learn away: the regret chapter's split)."""
+    regret that no table of windows can learn away: the regret chapter's split), and its ``flags`` and their regret
+    (``regret_flags``) so far: its decisions count its flags, the networks' only clicks."""
     st, tasks = paper_spec("ext:regret", ex.REGRET_SEEDS["paper"])
     frames = []
     for t in tasks:
@@ -53,7 +54,8 @@ def table_runs() -> pd.DataFrame:
             continue
         c = cumulative(st.load(t).tables["blocks"])
         frames.append(pd.DataFrame({"learner": "table", "seed": p["seed"], "games": c["games"],
-                                    "decisions": c["decisions"], "regret": c["regret"], "gap": c["gap"]}))
+                                    "decisions": c["decisions"], "regret": c["regret"], "gap": c["gap"],
+                                    "flags": c["flags"], "regret_flags": c["regret_flags"]}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -131,7 +133,9 @@ def regret_values(runs: pd.DataFrame) -> dict:
     tenth's), ``exploring_times`` (the exploring networks' regret over the greedy ones'), ``exploring_late_extra``
     (their difference per decision over the last tenth) and ``per_random_click`` (that difference over ε: what each
     random click cost, were the exploring networks' other clicks as good as the greedy ones'), with
-    ``exploring_vs_table`` (:data:`AGAINST`)."""
+    ``exploring_vs_table`` (:data:`AGAINST`); where ``runs`` has the table's ``flags``: ``table_flag_share`` (the
+    share of its decisions that were flags), ``table_per_click`` (its regret on clicks per click, flags left out)
+    and ``network_per_decision`` (the networks' regret per decision), all at the horizon."""
     h = horizon(runs)
     tenth = np.array([0.0, h / 10, h * 9 / 10, h])
     values = {"horizon": h, "epsilon": EXPLORE_EPSILON}
@@ -156,6 +160,13 @@ def regret_values(runs: pd.DataFrame) -> dict:
         gap = np.array([_at(g, tenth[2:], "gap") for _, g in table.groupby("seed")])
         values["table_gap_late"] = float(((gap[:, 1] - gap[:, 0]) / (h / 10)).mean())
         values["gap_times"] = values["table_gap_late"] / values["network_late"]
+    if "flags" in runs.columns:  # the table's flags left out: its clicks and their regret, at the horizon
+        table = runs[runs["learner"] == "table"]
+        at = np.array([[_at(g, np.array([h]), c)[0] for c in ("flags", "regret", "regret_flags")]
+                       for _, g in table.groupby("seed")])
+        values["table_flag_share"] = float((at[:, 0] / h).mean())
+        values["table_per_click"] = float(((at[:, 1] - at[:, 2]) / (h - at[:, 0])).mean())
+        values["network_per_decision"] = values["network"] / h
     return values
 
 
