@@ -124,6 +124,7 @@ def test_the_learners_are_read_at_common_decisions_and_summed_by_hand():
     assert v["table_gap_late"] == pytest.approx(0.01) and v["gap_times"] == pytest.approx(0.01 / 0.015)
     assert v["table_flag_share"] == pytest.approx(0.25) and v["network_per_decision"] == pytest.approx(0.015)
     assert v["table_per_click"] == pytest.approx(np.mean([0.02 / 0.75, 0.04 / 0.75]))  # (0.03 - 0.01) s per 3/4
+    assert v["click_times"] == pytest.approx(v["table_per_click"] / 0.015)
     assert v["one_in"] == pytest.approx(20) and v["exploring_vs_table"] == nr.AGAINST[0]  # seeds' ranges overlap
     assert nr.regret_values(runs[runs["seed"] == 1])["exploring_vs_table"] == nr.AGAINST[-1]
     assert v["table_times"] == pytest.approx(3) and v["exploring_times"] == pytest.approx(2)

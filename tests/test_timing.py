@@ -139,8 +139,9 @@ def test_the_neural_bandits_rows_of_the_bench_become_a_table_and_a_sentence():
     from sweeper.viz.figures import speed
     record = {"date": "2026-11-28T02:05Z", "machine": {"cores": 2, "cpu": "a CPU", "system": "Linux"},
               "provenance": {"commit": "abcdef0123"}, "rows": [{"workload": "greedy train 8x8x10 (100,000 games)"}]}
-    assert speed.neural_speed(record).empty and speed.neural_speed_sentence(speed.neural_speed(record), record) \
-        == speed.NO_NEURAL
+    assert speed.neural_speed(record).empty
+    with pytest.raises(ValueError, match="has no rows of the neural bandit"):
+        speed.speed_values(speed.neural_speed(record), record)
     for board, rate in (("8x8x10", 2000.0), ("16x16x40", 900.0), ("16x30x99", 500.0)):
         for how, k in (("default learning", 1), ("minibatch 128, replay 0.5", 3), ("minibatch 128, replay 0.25", 4)):
             record["rows"].append({"workload": f"neural bandit (32 ch, 5 layers) train {board}, {how} (10 games, CPU s)",
@@ -150,6 +151,6 @@ def test_the_neural_bandits_rows_of_the_bench_become_a_table_and_a_sentence():
     t = speed.neural_speed(record)
     assert list(t.index) == ["beginner", "intermediate", "expert"]
     assert speed.neural_speed_table(t).loc["expert", "training, 128 per 256"] == "1,500"
-    text = speed.neural_speed_sentence(t, record)
-    assert "(a step of 128 views per 256 decisions) plays 6,000 decisions per CPU second, 3.0 times the 2,000" in text
-    assert "frozen batched test games 16,000" in text and "commit `abcdef0`" in text
+    v = speed.speed_values(t, record)
+    assert (v["recipe"], v["first"], v["ratio"], v["test"]) == (6000.0, 2000.0, 3.0, 16000.0)
+    assert (v["date"], v["time"], v["commit"], v["cores"]) == ("2026-11-28", "02:05", "abcdef0", 2)

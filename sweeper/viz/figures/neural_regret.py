@@ -135,7 +135,8 @@ def regret_values(runs: pd.DataFrame) -> dict:
     random click cost, were the exploring networks' other clicks as good as the greedy ones'), with
     ``exploring_vs_table`` (:data:`AGAINST`); where ``runs`` has the table's ``flags``: ``table_flag_share`` (the
     share of its decisions that were flags), ``table_per_click`` (its regret on clicks per click, flags left out)
-    and ``network_per_decision`` (the networks' regret per decision), all at the horizon."""
+    and ``network_per_decision`` (the networks' regret per decision), all at the horizon, and ``click_times`` (the
+    first over the second)."""
     h = horizon(runs)
     tenth = np.array([0.0, h / 10, h * 9 / 10, h])
     values = {"horizon": h, "epsilon": EXPLORE_EPSILON}
@@ -167,6 +168,7 @@ def regret_values(runs: pd.DataFrame) -> dict:
         values["table_flag_share"] = float((at[:, 0] / h).mean())
         values["table_per_click"] = float(((at[:, 1] - at[:, 2]) / (h - at[:, 0])).mean())
         values["network_per_decision"] = values["network"] / h
+        values["click_times"] = values["table_per_click"] / values["network_per_decision"]
     return values
 
 

@@ -242,23 +242,6 @@ def neural_speed_table(t: pd.DataFrame) -> pd.DataFrame:
     return t.apply(lambda col: col.map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"))
 
 
-def neural_speed_sentence(t: pd.DataFrame, record: dict | None = None) -> str:
-    """What :func:`neural_speed` shows on beginner boards: the stored runs' learning against the first networks',
-    and frozen play; when and where the bench ran."""
-    if t.empty:
-        return NO_NEURAL
-    r = bench_record() if record is None else record
-    b = t.loc["beginner"]
-    first, recipe = b[f"training, {NEURAL_LEARNINGS['default learning']}"], \
-        b[f"training, {NEURAL_LEARNINGS['minibatch 128, replay 0.5']}"]
-    return (f"On beginner boards, batched training with the stored runs' learning after their first phase (a step "
-            f"of 128 views per 256 decisions) plays {recipe:,.0f} decisions per CPU second, {recipe / first:.1f} "
-            f"times the {first:,.0f} of the first networks' learning (a step of 16 views per 16 decisions) on the "
-            f"same batched player, and frozen batched test games {b['frozen test games']:,.0f}. "
-            f"{_measured(r)}, one thread, with the code of commit `{r['provenance']['commit'][:7]}` "
-            f"(`python -m sweeper bench`).")
-
-
 def speed_values(t: pd.DataFrame, record: dict | None = None) -> dict:
     """What :func:`neural_speed` shows on beginner boards, as named values for the page's prose: decisions per CPU
     second of batched training with the stored runs' learning after their first phase (``recipe``: a step of 128
