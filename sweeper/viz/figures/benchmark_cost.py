@@ -13,6 +13,7 @@ import pandas as pd
 from ...experiments.reproduce import store_for
 from .benchmark import LEVEL_OF, UNTRAINED, count_text, family, leaderboard, outcomes
 from .prose import and_list
+from .results import curriculum_work
 
 #: The learners the chart draws as lines of their own, named (the paper's agent); the others of a family of more than
 #: :data:`GROUPED` learners are drawn thin and named together.
@@ -53,10 +54,10 @@ def network_checkpoints(runs: dict, load=None) -> pd.DataFrame:
         if params.get("boards") != "benchmark":
             continue
         c, i = out.tables["checkpoints"], out.info
-        before = sum(int(d) for d in i.get("curriculum_decisions", []))
+        before = curriculum_work(i)
         rows.append(pd.DataFrame({"label": who, "seed": seed, "level": LEVEL_OF[params["board"]],
-                                  "games_trained": c["games"] + sum(int(g) for g in i.get("curriculum_games", [])),
-                                  "train_decisions": c["decisions"] + before, "games": c["test_games"],
+                                  "games_trained": c["games"] + before["games"],
+                                  "train_decisions": c["decisions"] + before["decisions"], "games": c["test_games"],
                                   "wins": c["wins"], "win_rate": c["win_rate"]}))
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(
         columns=["label", "seed", "level", "games_trained", "train_decisions", "games", "wins", "win_rate"])

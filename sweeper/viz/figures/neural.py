@@ -25,7 +25,7 @@ from . import benchmark as bf
 from . import regret as rf
 from .beyond import belief, calibration_error
 from .prose import and_list
-from .results import paper_spec
+from .results import curriculum_work, paper_spec
 
 #: The three levels, in reading order.
 LEVELS = ("8x8x10", "16x16x40", "16x30x99")
@@ -76,7 +76,7 @@ def neural_runs(outputs=None, recipe: str = "work") -> dict:
     for t, out in outputs:
         board, seed = t.params["board"], t.params["seed"]
         i = out.info
-        before = {k: sum(i.get(f"curriculum_{k}", [])) for k in ("games", "decisions", "updates")}
+        before = curriculum_work(i)
         path = list(dict.fromkeys(i.get("curriculum_boards", []) + [board]))
         facts.append({"board": board, "seed": seed, "path": " → ".join(path), "games": i["train_games"],
                       "games_all": i["train_games"] + before["games"],

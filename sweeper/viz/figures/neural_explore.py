@@ -18,7 +18,7 @@ import pandas as pd
 
 from ...experiments.neural_runs import EXPLORE_BOARD, EXPLORE_EPSILON
 from ...experiments.stats import mean_interval, wilson
-from .results import paper_spec
+from .results import curriculum_work, paper_spec
 
 #: The spec of the exploring twins.
 SPEC = "ext:neural_explore"
@@ -52,7 +52,7 @@ def twins(outputs: list, checkpoints: pd.DataFrame) -> pd.DataFrame:
         if int(test["test_games"]) != int(first["test_games"]):
             raise ValueError(f"seed {seed}: the twin played {int(test['test_games']):,} boards and the checkpoint "
                              f"{int(first['test_games']):,}; they must play the same ones")
-        before = {k: sum(i.get(f"curriculum_{k}", [])) for k in ("decisions", "updates")}
+        before = curriculum_work(i)
         rows.append({"seed": seed, "games": int(test["test_games"]),
                      "greedy_decisions": int(first["decisions_all"]), "greedy_updates": int(first["updates_all"]),
                      "greedy_wins": int(first["wins"]), "greedy": float(first["win_rate"]),

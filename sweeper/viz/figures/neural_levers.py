@@ -12,7 +12,7 @@ import pandas as pd
 from ...experiments.neural_runs import LEVER_STUDIES, NEURAL_BUDGET, NEURAL_LEVELS
 from ...experiments.stats import difference_interval
 from .prose import and_list
-from .results import paper_spec
+from .results import curriculum_work, paper_spec
 
 #: The ablations' seed (one seed: what a row says holds for that seed's network on these boards).
 LEVER_SEEDS = (1,)
@@ -46,9 +46,10 @@ def lever_runs(outputs=None, study: str = "intermediate") -> pd.DataFrame:
         t = out.tables["tests"]
         t = t[t["board"] == board].iloc[0]
         cpu = i.get("total_train_cpu_seconds", i["train_cpu_seconds"])
-        decisions = i["train_decisions"] + sum(i.get("curriculum_decisions", []))
-        rows.append({"study": study, "lever": name, "games": i["train_games"] + sum(i.get("curriculum_games", [])),
-                     "decisions": decisions, "updates": i["train_updates"] + sum(i.get("curriculum_updates", [])),
+        before = curriculum_work(i)
+        decisions = i["train_decisions"] + before["decisions"]
+        rows.append({"study": study, "lever": name, "games": i["train_games"] + before["games"],
+                     "decisions": decisions, "updates": i["train_updates"] + before["updates"],
                      "cpu_seconds": cpu, "decisions_per_cpu_second": decisions / cpu, "wins": int(t["wins"]),
                      "test_games": int(t["test_games"]), "win_rate": float(t["win_rate"]), "lo": float(t["lo"]),
                      "hi": float(t["hi"]), "revealed": float(t["revealed"]),

@@ -131,3 +131,10 @@ def ensure_tasks(tasks, what: str, seeds="band"):
         raise ValueError(f"{len(missing)} runs of {what} are missing: run "
                          f"`{reproduce_command([what], band_seeds() if seeds == 'band' else None)}`")
     return st
+
+
+def curriculum_work(info: dict) -> dict:
+    """The work a stored neural run did before its own board (its curriculum's phases, from the ``info`` of a
+    ``neural_bandit`` task): ``games``, ``decisions`` and ``updates`` (gradient steps) summed over the phases, 0 for a
+    run without a curriculum."""
+    return {k: sum(int(v) for v in info.get(f"curriculum_{k}", [])) for k in ("games", "decisions", "updates")}
