@@ -124,8 +124,12 @@ def training_regret_chart(curves: pd.DataFrame) -> alt.HConcatChart:
     labels = list(dict.fromkeys(curves["label"]))
     colours = [REGRET_COLOURS[k] for k in dict.fromkeys(curves["learner"])]
     colour = alt.Color("label:N", title="learner", scale=alt.Scale(domain=labels, range=colours),
-                       legend=alt.Legend(orient="bottom", columns=1, symbolType="stroke", labelLimit=400))
-    x = alt.X("decisions:Q", title="training decisions", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"))
+                       legend=alt.Legend(orient="bottom", columns=1, symbolType="stroke", labelLimit=400,
+                                         symbolOpacity=1, symbolStrokeWidth=3))
+    lo, hi = float(curves["decisions"].min()), float(curves["decisions"].max())
+    ticks = [v for v in (1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7) if lo <= v <= hi]
+    x = alt.X("decisions:Q", title="training decisions", scale=alt.Scale(type="log", domain=[lo, hi], nice=False),
+              axis=alt.Axis(format="~s", values=ticks))
     base = alt.Chart(curves).encode(x=x, color=colour)
     band = base.mark_area(opacity=0.25).encode(y=alt.Y("low:Q", title="cumulative regret", scale=alt.Scale(type="log")),
                                                y2="high:Q")
@@ -134,5 +138,5 @@ def training_regret_chart(curves: pd.DataFrame) -> alt.HConcatChart:
     rate = base.transform_filter("isValid(datum.rate)").mark_line(point=True).encode(
         y=alt.Y("rate:Q", title="regret per decision"),
         tooltip=["label:N", alt.Tooltip("decisions:Q", format=","), alt.Tooltip("rate:Q", format=".4f")])
-    return alt.hconcat(alt.layer(band, line).properties(width=300, height=260, title="cumulative"),
-                       rate.properties(width=300, height=260, title="per decision, between points"))
+    return alt.hconcat(alt.layer(band, line).properties(width=230, height=240, title="cumulative"),
+                       rate.properties(width=230, height=240, title="per decision, between points"))
