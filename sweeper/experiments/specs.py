@@ -30,7 +30,8 @@ from ..agents.rule_library import BOOK_RULES, book_rules
 from .audits import audit_spec_task, audit_task  # noqa: F401  (the specs' names since before)
 from .bandits import BanditTask, Evaluation, bandit, bandit_task, block_curve  # noqa: F401  (the specs' task)
 from .deep_rl import DEEP_RL_STEPS, DEEP_RL_TILES, deep_rl_tasks  # noqa: F401
-from .leaderboard import (BENCHMARK_SEEDS, benchmark_neural_tasks, benchmark_ppo_tasks, benchmark_search_tasks,
+from .leaderboard import (BENCHMARK_SEEDS, SEARCH_FRESH_GAMES, SEARCH_FRESH_SEEDS, benchmark_neural_tasks,
+                          benchmark_ppo_tasks, benchmark_search_tasks, search_fresh_tasks,
                           benchmark_tasks, fresh_tasks)
 from . import neural_runs
 from .neural_runs import NEURAL_SPECS, averaged_tasks
@@ -46,7 +47,7 @@ BAND_SEEDS = {"paper": (1, 2, 3, 4, 5), "quick": (1, 2)}
 #: The experiments shown as seed bands, and the experiments beyond the paper that the book shows.
 BAND_SPECS = ("fig:exp_1", "fig:exp_2", "fig:exp_6", "fig:exp_7", "ext:thompson", "ext:own_rule")
 BOOK_EXTRAS = ("ext:how_good", "ext:belief", "ext:readings", "ext:pseq", "ext:regret", "ext:paper_code",
-               "ext:benchmark", "ext:benchmark_fresh", "ext:benchmark_search")
+               "ext:benchmark", "ext:benchmark_fresh", "ext:benchmark_search", "ext:benchmark_search_fresh")
 
 
 # ------------------------------------------------------------------ the specs --
@@ -396,4 +397,11 @@ EXTRA_SPECS["ext:benchmark_search"] = Spec(
     "endgame search) and the one-step solver on every board of every suite (each level under each opening of the "
     "engine's table).",
     benchmark_search_tasks)
+EXTRA_SPECS["ext:benchmark_search_fresh"] = Spec(
+    "ext:benchmark_search_fresh",
+    f"The two solvers on {len(SEARCH_FRESH_SEEDS) * SEARCH_FRESH_GAMES['paper']:,} fresh classic-expert boards",
+    f"The searching solver and the one-step solver on {SEARCH_FRESH_GAMES['paper']:,} fresh expert boards of the safe "
+    f"opening (a first click at (0,0) that is never a mine) for each of {len(SEARCH_FRESH_SEEDS)} seeds chosen after "
+    "the searching solver's rules were fixed: the public suite's score set beside many boards no one has seen.",
+    search_fresh_tasks)
 EXTRA_SPECS.update({i: Spec(i, title, text, build) for i, title, text, build in NEURAL_SPECS})
