@@ -164,3 +164,48 @@ def test_the_captions_say_what_the_columns_hold():
     b = ceiling.beside_published(_made(), pub)
     assert ceiling.published_caption(b).endswith("Sources: A: here; B: somewhere.*")
     assert list(ceiling.published_table(b)["beside"]) == ["expert-safe", "expert-safe", "expert-safe (rule not stated)"]
+
+
+def _fresh_run(agent, seed, won):
+    """One made run of ext:benchmark_search_fresh's kind: the outcomes of one seed's fresh expert-safe boards."""
+    won = np.asarray(won, bool)
+    games = pd.DataFrame({"level": "expert", "board": np.arange(len(won)), "won": won, "revealed": 0.5, "clicks": 10,
+                          "regret_decisions": 0, "regret": 0.0})
+    t = Task.make("benchmark", agent=agent, seed=0, test={"opening": "safe", "levels": ["expert"], "fresh": seed})
+    return t, Output(tables={"games": games}, info={"agent": agent})
+
+
+def test_fresh_boards_are_pooled_over_seeds_and_paired_board_by_board():
+    """Two seeds of 1,000 boards: the searching solver wins boards 0-409 of each (0.41), the one-step solver 0-379
+    of seed 1 and 0-389 of seed 2: 30 + 20 boards only search won; the made suite (0.42 on 1,000) beside them."""
+    b = np.arange(1000)
+    fresh = ceiling.fresh_runs([_fresh_run("search", 1, b < 410), _fresh_run("solver", 1, b < 380),
+                                _fresh_run("search", 2, b < 410), _fresh_run("solver", 2, b < 390)])
+    v = ceiling.fresh_values(fresh, _made())
+    assert (v["boards"], v["seeds"], v["per_seed"]) == (2000, 2, 1000)
+    assert v["search"] == pytest.approx(0.41) and v["solver"] == pytest.approx(0.385)
+    assert (v["search_low"], v["search_high"]) == pytest.approx(wilson(820, 2000))
+    assert (v["only_search"], v["only_solver"]) == (50, 0) and v["diff"] == pytest.approx(0.025)
+    assert v["p"] == pytest.approx(mcnemar_exact(50, 0)) and v["diff_low"] > 0
+    assert v["suite"] == pytest.approx(0.42) and v["suite_games"] == 1000 and v["suite_word"] == "cannot be told apart from"
+    assert v["minesolve"] == pytest.approx(0.408) and v["minesolve_games"] == 1_000_000 and v["jsm_games"] == 0
+    assert v["minesolve_word"] == "cannot be told apart from" and v["minesolve_diff"] == pytest.approx(0.002)
+    table = ceiling.fresh_table(fresh)
+    assert list(table.index) == [1, 2] and table.loc[2, "search − one-step"] == "+0.0200"
+
+
+def test_the_chapter_states_the_fresh_boards_stored_numbers(monkeypatch):
+    """The committed runs of ext:benchmark_search_fresh: 12 seeds of 5,000 boards, both players on the same boards."""
+    monkeypatch.setenv("SWEEPER_SCALE", "paper")
+    st = store_for(None, "paper")
+    tasks = all_tasks(["ext:benchmark_search_fresh"], "paper")
+    if any(st.status(t) != "ok" for t in tasks):
+        pytest.skip("the runs of ext:benchmark_search_fresh are not stored")
+    wins = {"search": 0, "solver": 0}
+    for t in tasks:
+        out = st.load(t)
+        assert len(out.tables["games"]) == 5_000 and t.params["test"]["opening"] == "safe"
+        wins[out.info["agent"]] += int(out.tables["games"]["won"].sum())
+    v = ceiling.fresh_values(ceiling.fresh_runs(), ceiling.search_runs())
+    assert v["boards"] == 60_000 and v["search"] == wins["search"] / 60_000 and v["solver"] == wins["solver"] / 60_000
+    assert "ext:benchmark_search_fresh" in BOOK_EXTRAS

@@ -341,3 +341,78 @@ def oracle_sentence(p: pd.DataFrame) -> str:
             f"sometimes clicks a slightly riskier tile whose number will tell it more: its regret is {regret} per "
             f"click on the first boards of the {e['level'].iloc[0]} suites, {gain}. Regret measures a click against the "
             f"safest tile; the searching solver measures what always taking the safest tile leaves on the table.")
+
+# ------------------------------------------------------------ fresh boards --
+
+#: The two solvers on fresh classic-expert boards (:func:`~sweeper.experiments.leaderboard.search_fresh_tasks`).
+FRESH_SPEC = "ext:benchmark_search_fresh"
+
+
+def fresh_runs(outputs=None) -> dict:
+    """The stored runs of :data:`FRESH_SPEC` at the page's scale: ``seeds`` (one row per player and seed: wins,
+    games, win rate) and ``games`` (one row per player and board, the seeds' boards numbered one after another:
+    won), the same boards for both players."""
+    if outputs is None:
+        st, tasks = ensure_spec(FRESH_SPEC)
+        outputs = [(t, st.load(t)) for t in tasks]
+    seeds, games = [], []
+    for t, out in outputs:
+        agent, seed = out.info["agent"], t.params["test"]["fresh"]
+        g = out.tables["games"]
+        seeds.append({"agent": agent, "seed": seed, "wins": int(g["won"].sum()), "games": len(g),
+                      "win_rate": float(g["won"].mean())})
+        games.append(pd.DataFrame({"agent": agent, "seed": seed, "board": g["board"].to_numpy(),
+                                   "won": g["won"].astype(int).to_numpy()}))
+    return {"seeds": pd.DataFrame(seeds), "games": pd.concat(games, ignore_index=True)}
+
+
+def _pooled(fresh: dict, agent: str) -> pd.Series:
+    g = fresh["games"]
+    return g[g["agent"] == agent].sort_values(["seed", "board"])["won"].reset_index(drop=True)
+
+
+def fresh_values(fresh: dict, runs: dict, published: pd.DataFrame | None = None) -> dict:
+    """The numbers and words the page's paragraph on fresh boards pastes: the boards (``boards``, ``seeds``,
+    ``per_seed``); each player's pooled win rate with its Wilson interval (``search``, ``search_low``,
+    ``search_high``; ``solver_...``) and the searching solver's lowest and highest seed; the paired difference
+    search - one-step on the same boards (``diff``, ``diff_low``, ``diff_high``, ``only_search``, ``only_solver``,
+    ``p``: :func:`~sweeper.experiments.stats.compare_paired`); the searching solver's public ``expert-safe`` score
+    (``suite``, ``suite_games``) and the suite minus the fresh boards (``suite_diff``, ``suite_low``, ``suite_high``,
+    ``suite_word``); and against each published figure of the same rule, ``minesolve`` (depth 4) and ``jsm``
+    (JSMinesweeper's classic): its rate, games (0 where unpublished) and the searching solver's difference and word
+    (:func:`beside_published`)."""
+    per = fresh["seeds"]
+    mine = per[per["agent"] == "search"]
+    a, b = _pooled(fresh, "search"), _pooled(fresh, "solver")
+    values = {"boards": len(a), "seeds": len(mine), "per_seed": int(mine["games"].iloc[0]),
+              "search_seed_min": float(mine["win_rate"].min()), "search_seed_max": float(mine["win_rate"].max())}
+    for agent, o in (("search", a), ("solver", b)):
+        lo, hi = wilson(int(o.sum()), len(o))
+        values.update({agent: float(o.mean()), f"{agent}_low": lo, f"{agent}_high": hi})
+    c = compare_paired(a.to_numpy(), b.to_numpy())
+    values.update(diff=c["difference"], diff_low=c["low"], diff_high=c["high"], only_search=c["only_a"],
+                  only_solver=c["only_b"], p=c["mcnemar_p"])
+    s = runs["scores"]
+    suite = s[(s["agent"] == "search") & (s["level"] == "expert") & (s["opening"] == "safe")].iloc[0]
+    d, lo, hi = difference_interval(int(suite["wins"]), int(suite["games"]), int(a.sum()), len(a))
+    values.update(suite=float(suite["win_rate"]), suite_games=int(suite["games"]), suite_diff=d, suite_low=lo,
+                  suite_high=hi, suite_word=_word(lo, hi))
+    pooled = {"scores": pd.DataFrame([{"agent": k, "level": "expert", "opening": "safe", "wins": int(o.sum()),
+                                       "games": len(o)} for k, o in (("search", a), ("solver", b))])}
+    beside = beside_published(pooled, published)
+    for key, solver, setting in (("minesolve", "minesolve", "depth 4"), ("jsm", "JSMinesweeper", "classic expert")):
+        r = beside[(beside["solver"] == solver) & (beside["setting"] == setting)].iloc[0]
+        values.update({key: float(r["win_rate"]), f"{key}_games": 0 if pd.isna(r["games"]) else int(r["games"]),
+                       f"{key}_diff": float(r["search_diff"]), f"{key}_low": float(r["search_low"]),
+                       f"{key}_high": float(r["search_high"]), f"{key}_word": r["search_word"]})
+    return values
+
+
+def fresh_table(fresh: dict) -> pd.DataFrame:
+    """:func:`fresh_runs` for the page: one row per seed, each player's win rate on that seed's boards."""
+    per = fresh["seeds"].pivot(index="seed", columns="agent", values="win_rate")
+    games = fresh["seeds"].groupby("seed")["games"].first()
+    return pd.DataFrame({"boards": games.map(lambda n: f"{n:,}"),
+                         NAMES["search"]: per["search"].map(lambda v: f"{v:.4f}"),
+                         NAMES["solver"]: per["solver"].map(lambda v: f"{v:.4f}"),
+                         "search − one-step": (per["search"] - per["solver"]).map(lambda v: f"{v:+.4f}")})
