@@ -190,6 +190,7 @@ def test_fresh_boards_are_pooled_over_seeds_and_paired_board_by_board():
     assert v["suite"] == pytest.approx(0.42) and v["suite_games"] == 1000 and v["suite_word"] == "cannot be told apart from"
     assert v["minesolve"] == pytest.approx(0.408) and v["minesolve_games"] == 1_000_000 and v["jsm_games"] == 0
     assert v["minesolve_word"] == "cannot be told apart from" and v["minesolve_diff"] == pytest.approx(0.002)
+    assert v["minesolve_verdict"] == "cannot be told apart from" and ceiling.VERDICT["ahead of"] == "is ahead of"
     table = ceiling.fresh_table(fresh)
     assert list(table.index) == [1, 2] and table.loc[2, "search − one-step"] == "+0.0200"
 

@@ -371,6 +371,10 @@ def _pooled(fresh: dict, agent: str) -> pd.Series:
     return g[g["agent"] == agent].sort_values(["seed", "board"])["won"].reset_index(drop=True)
 
 
+#: :func:`_word` as the predicate of a sentence whose subject is the searching solver.
+VERDICT = {"ahead of": "is ahead of", "behind": "is behind", "cannot be told apart from": "cannot be told apart from"}
+
+
 def fresh_values(fresh: dict, runs: dict, published: pd.DataFrame | None = None) -> dict:
     """The numbers and words the page's paragraph on fresh boards pastes: the boards (``boards``, ``seeds``,
     ``per_seed``); each player's pooled win rate with its Wilson interval (``search``, ``search_low``,
@@ -380,7 +384,7 @@ def fresh_values(fresh: dict, runs: dict, published: pd.DataFrame | None = None)
     (``suite``, ``suite_games``) and the suite minus the fresh boards (``suite_diff``, ``suite_low``, ``suite_high``,
     ``suite_word``); and against each published figure of the same rule, ``minesolve`` (depth 4) and ``jsm``
     (JSMinesweeper's classic): its rate, games (0 where unpublished) and the searching solver's difference and word
-    (:func:`beside_published`)."""
+    (:func:`beside_published`), and that word as a predicate (``_verdict``, :data:`VERDICT`)."""
     per = fresh["seeds"]
     mine = per[per["agent"] == "search"]
     a, b = _pooled(fresh, "search"), _pooled(fresh, "solver")
@@ -404,7 +408,8 @@ def fresh_values(fresh: dict, runs: dict, published: pd.DataFrame | None = None)
         r = beside[(beside["solver"] == solver) & (beside["setting"] == setting)].iloc[0]
         values.update({key: float(r["win_rate"]), f"{key}_games": 0 if pd.isna(r["games"]) else int(r["games"]),
                        f"{key}_diff": float(r["search_diff"]), f"{key}_low": float(r["search_low"]),
-                       f"{key}_high": float(r["search_high"]), f"{key}_word": r["search_word"]})
+                       f"{key}_high": float(r["search_high"]), f"{key}_word": r["search_word"],
+                       f"{key}_verdict": VERDICT[r["search_word"]]})
     return values
 
 
