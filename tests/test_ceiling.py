@@ -210,3 +210,16 @@ def test_the_chapter_states_the_fresh_boards_stored_numbers(monkeypatch):
     v = ceiling.fresh_values(ceiling.fresh_runs(), ceiling.search_runs())
     assert v["boards"] == 60_000 and v["search"] == wins["search"] / 60_000 and v["solver"] == wins["solver"] / 60_000
     assert "ext:benchmark_search_fresh" in BOOK_EXTRAS
+
+
+def test_each_wide_table_is_two_parts_that_together_hold_every_column():
+    p = ceiling.paired(_made()).reset_index()
+    whole = ceiling.paired_table(p)
+    parts = [ceiling.paired_table(p, k) for k in ceiling.PAIRED_PARTS]
+    assert [c for t in parts for c in t.columns] == list(whole.columns)
+    b = ceiling.beside_published(_made())
+    whole = ceiling.published_table(b)
+    assert [c for k in ceiling.PUBLISHED_PARTS for c in ceiling.published_table(b, k).columns] == list(whole.columns)
+    with pytest.raises(ValueError, match="part must be one of"):
+        ceiling.paired_table(p, "all")
+

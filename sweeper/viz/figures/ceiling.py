@@ -108,9 +108,19 @@ def _p(p: float) -> str:
     return f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"
 
 
-def paired_table(p: pd.DataFrame) -> pd.DataFrame:
-    """:func:`paired` for the page: one row per suite, numbers as text."""
-    return pd.DataFrame({
+#: The two halves of each wide table of the page, so that each fits the text column: column names by part.
+PAIRED_PARTS = {"rates": ("one-step [95%]", "search [95%]", "search − one-step, pts [95%]"),
+                "evidence": ("only one won", "McNemar p", "ms/game", "regret/dec.")}
+PUBLISHED_PARTS = {"figures": ("beside", "rules as published", "games", "win rate", "ms/game"),
+                   "ours": ("search − it, pts [95%]", "one-step − it, pts [95%]")}
+
+
+def paired_table(p: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+    """:func:`paired` for the page: one row per suite, numbers as text; ``part``, one of :data:`PAIRED_PARTS` (the
+    win rates, or the evidence beside them), or None for every column."""
+    if part is not None and part not in PAIRED_PARTS:
+        raise ValueError(f"part must be one of {', '.join(PAIRED_PARTS)} or None, got {part!r}")
+    table = pd.DataFrame({
         "one-step [95%]": [_rate(*r) for r in zip(p["solver_rate"], p["solver_low"], p["solver_high"])],
         "search [95%]": [_rate(*r) for r in zip(p["search_rate"], p["search_low"], p["search_high"])],
         "search − one-step, pts [95%]": [_points(*r) for r in zip(p["difference"], p["low"], p["high"])],
@@ -118,6 +128,7 @@ def paired_table(p: pd.DataFrame) -> pd.DataFrame:
         "McNemar p": p["mcnemar_p"].map(_p),
         "ms/game": [f"{a:.2f} / {b:.2f}" for a, b in zip(p["solver_ms"], p["search_ms"])],
         "regret/dec.": p["search_regret"].map(lambda v: f"{v:.5f}")}).set_index(p["suite"].rename("suite"))
+    return table if part is None else table[list(PAIRED_PARTS[part])]
 
 
 def paired_caption(p: pd.DataFrame) -> str:
@@ -197,9 +208,12 @@ def _name(r) -> str:
     return f"{r['solver']} {r['setting']}".strip()
 
 
-def published_table(b: pd.DataFrame) -> pd.DataFrame:
-    """:func:`beside_published` for the page: one row per published figure, numbers as text."""
-    return pd.DataFrame({
+def published_table(b: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+    """:func:`beside_published` for the page: one row per published figure, numbers as text; ``part``, one of
+    :data:`PUBLISHED_PARTS` (the published figures, or our solvers against them), or None for every column."""
+    if part is not None and part not in PUBLISHED_PARTS:
+        raise ValueError(f"part must be one of {', '.join(PUBLISHED_PARTS)} or None, got {part!r}")
+    table = pd.DataFrame({
         "beside": [s if m == "same rules" else f"{s} ({m})" for s, m in zip(b["suite"], b["match"])],
         "rules as published": b["rule"].to_numpy(),
         "games": [("not stated" if pd.isna(g) else f"{int(g):,}") for g in b["games"]],
@@ -209,6 +223,7 @@ def published_table(b: pd.DataFrame) -> pd.DataFrame:
         "one-step − it, pts [95%]": [_points(*r) for r in zip(b["solver_diff"], b["solver_low"],
                                                              b["solver_high"])]},
         index=pd.Index([_name(r) for _, r in b.iterrows()], name="published solver"))
+    return table if part is None else table[list(PUBLISHED_PARTS[part])]
 
 
 def published_caption(b: pd.DataFrame) -> str:
