@@ -219,7 +219,8 @@ def test_each_wide_table_is_two_parts_that_together_hold_every_column():
     assert [c for t in parts for c in t.columns] == list(whole.columns)
     b = ceiling.beside_published(_made())
     whole = ceiling.published_table(b)
-    assert [c for k in ceiling.PUBLISHED_PARTS for c in ceiling.published_table(b, k).columns] == list(whole.columns)
+    assert sorted(c for k in ceiling.PUBLISHED_PARTS for c in ceiling.published_table(b, k).columns) == \
+        sorted(whole.columns)
     with pytest.raises(ValueError, match="part must be one of"):
         ceiling.paired_table(p, "all")
 

@@ -111,7 +111,7 @@ def _p(p: float) -> str:
 #: The two halves of each wide table of the page, so that each fits the text column: column names by part.
 PAIRED_PARTS = {"rates": ("one-step [95%]", "search [95%]", "search − one-step, pts [95%]"),
                 "evidence": ("only one won", "McNemar p", "ms/game", "regret/dec.")}
-PUBLISHED_PARTS = {"figures": ("beside", "rules as published", "games", "win rate", "ms/game"),
+PUBLISHED_PARTS = {"figures": ("win rate", "games", "ms/game", "beside"), "rules": ("rules as published",),
                    "ours": ("search − it, pts [95%]", "one-step − it, pts [95%]")}
 
 
@@ -210,7 +210,8 @@ def _name(r) -> str:
 
 def published_table(b: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
     """:func:`beside_published` for the page: one row per published figure, numbers as text; ``part``, one of
-    :data:`PUBLISHED_PARTS` (the published figures, or our solvers against them), or None for every column."""
+    :data:`PUBLISHED_PARTS` (the published figures, their rules and the suite beside them, or our solvers against
+    them), or None for every column."""
     if part is not None and part not in PUBLISHED_PARTS:
         raise ValueError(f"part must be one of {', '.join(PUBLISHED_PARTS)} or None, got {part!r}")
     table = pd.DataFrame({
