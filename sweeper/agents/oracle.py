@@ -416,3 +416,15 @@ def end_of_game(b, probe, g):
     gi[g, G_CAUSE] = st[R_CAUSE]
     gi[g, G_REMOVAL] = st[R_REMOVAL]
     gi[g, G_DECISIONS] = st[R_DEC]
+
+
+def click_regret(prob: np.ndarray, tile: int) -> tuple[float, bool]:
+    """The one-step regret of a click, for a player that only clicks: ``(gap, sure)``, where ``gap`` is how much
+    likelier the clicked ``tile`` (a flat index) was to hide a mine than the safest tile on offer,
+    ``prob[tile] - nanmin(prob)`` (``prob``: the exact probabilities of
+    :func:`~sweeper.game.probability.mine_probabilities`, NaN on revealed tiles), and ``sure`` whether a tile proven
+    safe was on offer (the lowest probability within :data:`EPS` of 0). The benchmark's regret per click and the neural
+    bandit's training regret both score clicks with it."""
+    p = np.asarray(prob, dtype=float).ravel()
+    best = float(np.nanmin(p))
+    return float(p[int(tile)]) - best, best <= EPS

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..agents.kinds import Agent, make_agent
+from ..agents.oracle import click_regret
 from ..checks import whole
 from ..game.engine import with_openings
 from ..game.grid import COVERED
@@ -373,10 +374,9 @@ class _Refereed:
         a = self._action(self._call(self.policy, view.copy()), view)
         if a < view.size:
             if self.oracle:
-                p = mine_probabilities(view, self.suite.setting.mines)
+                gap, _ = click_regret(mine_probabilities(view, self.suite.setting.mines), a)
                 scored = self.regret[-1]
                 scored[0] += 1
-                gap = float(p.flat[a] - np.nanmin(p))
                 scored[1] += gap if gap > 1e-12 else 0.0  # a tie with the best, to rounding, costs nothing
             self.decision += 1
             self.clicks[-1] += 1

@@ -20,9 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..agents.oracle import EPS
+from ..agents.oracle import EPS, click_regret
 from ..checks import whole
-from ..game.grid import COVERED
 from ..game.probability import NODE_BUDGET, mine_probabilities
 from .neural_play import NeuralRun, replay_views
 
@@ -39,10 +38,8 @@ def _scored(setting, layout, moves, opening: str, budget: int) -> tuple:
     sure = missed = 0
     on_sure = on_guess = 0.0
     for view, move in zip(views, moves):
-        p = mine_probabilities(view, setting.mines, budget=budget).ravel()
-        best = float(np.min(p[view.ravel() == COVERED]))
-        loss = float(p[int(move)]) - best
-        if best <= EPS:
+        loss, known = click_regret(mine_probabilities(view, setting.mines, budget=budget), move)
+        if known:
             sure += 1
             missed += loss > EPS
             on_sure += loss
