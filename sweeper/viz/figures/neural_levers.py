@@ -118,7 +118,8 @@ def work_factors(levers: pd.DataFrame, noise: float | None = None) -> pd.DataFra
     base = levers.set_index("lever").loc[baseline]
     rows = levers[levers["lever"] != baseline]
     dec, steps = rows["decisions"] / base["decisions"], rows["updates"] / base["updates"]
-    far = pd.concat([dec, 1 / dec, steps, 1 / steps], axis=1).max(axis=1) > noise if noise else dec != dec
+    far = (pd.concat([dec, 1 / dec, steps, 1 / steps], axis=1).max(axis=1) > noise if noise
+           else pd.Series(False, index=dec.index))
     return pd.DataFrame({"lever": rows["lever"], "verdict": rows["verdict"], "decisions": dec, "steps": steps,
                          "beyond_noise": far}).set_index("lever")
 
