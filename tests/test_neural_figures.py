@@ -94,6 +94,15 @@ def test_targets_and_their_values_agree_with_the_numbers():
     assert v["int_best_from"] == "8x8x10" and v["int_best"] == pytest.approx(0.702)
     assert v["int_solver"] == pytest.approx(0.851) and v["beg_greedy"] == pytest.approx(0.73)
     assert not any(k.startswith("exp_") for k in v)  # no expert networks: no expert values
+    # per seed, and the mean over the seeds with its Student t-interval (3 seeds: 2 degrees of freedom)
+    assert t.loc["8x8x10", "seed_rates"] == pytest.approx((0.85, 0.86, 0.87))
+    half = 4.302653 * 0.01 / 3 ** 0.5
+    assert (t.loc["8x8x10", "mean_lo"], t.loc["8x8x10", "mean_hi"]) == pytest.approx((0.86 - half, 0.86 + half))
+    assert v["beg_seeds"] == "0.850, 0.860 and 0.870" and v["beg_mean"] == pytest.approx(0.86)
+    assert v["beg_t_below"] == "below"  # 0.835 < 0.87
+    table = nf.targets_table(nf.against_targets(r["tests"], players), "networks")
+    assert table.loc["8x8x10", "seeds"] == "0.850 / 0.860 / 0.870"
+    assert table.loc["8x8x10", "mean [95% t]"] == f"0.860 [{0.86 - half:.3f}, {0.86 + half:.3f}]"
     w = nf.work_values(r["facts"])
     assert (w["beg_decisions"], w["beg_steps"], w["beg_games"]) == (6_000, 400, 300)
     assert (w["beg_own_decisions"], w["beg_own_games"], w["beg_spread"]) == (6_000, 300, 0)
