@@ -249,7 +249,9 @@ def _benchmark_command(sub) -> None:
                                  "of cell codes, 0-8 a revealed tile's count of neighbouring mines, 9 covered, and "
                                  "the mine count as its second positional argument, required or not, or as the "
                                  "keyword mines where it has one; it returns the tile to click, (row, col) or "
-                                 "row * cols + col)")
+                                 "row * cols + col; a reset() method of its own is called before each game, the "
+                                 "regret games included, which replay the first K boards after the test games "
+                                 "with the policy's state carried on)")
     m.add_argument("--level", default="beginner", choices=["beginner", "intermediate", "expert"])
     m.add_argument("--opening", default="reference", choices=[o.name for o in engine.OPENING_TABLE],
                    help="the suite's opening: " + _suite_openings())

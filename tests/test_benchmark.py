@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sweeper import Game, evaluate, make_agent, train
-from sweeper.experiments import benchmark as bm, leaderboard as lb
+from sweeper.experiments import benchmark as bm, leaderboard as lb, suites
 from sweeper.experiments.stats import compare_seed_rates, compare_seeds, seed_summary
 from sweeper.running.env import MinesweeperEnv
 from sweeper.running.policies import run_episodes, solver_action
@@ -54,8 +54,9 @@ def test_a_suite_reads_without_the_package_as_its_manifest_says():
     assert (rows, cols, e["mines"]) == (8, 8, 10) and e["opening"] == "reference" and e["games"] == games
 
 
-def test_a_changed_suite_is_refused(tmp_path):
+def test_a_changed_suite_is_refused(tmp_path, monkeypatch):
     bm.write_suites(tmp_path, games=5)
+    monkeypatch.setattr(suites, "SUITE_GAMES", 5)  # a folder of 5-board suites
     suite = bm.load_suite("beginner", "reference", tmp_path)
     changed = suite.layouts.copy()
     changed[0] = changed[1]

@@ -27,9 +27,11 @@ from sweeper.running.policies import solver_action
 
 @pytest.fixture
 def suite_dir(tmp_path, monkeypatch):
-    """Every suite of 5 boards written into a folder the benchmark reads instead of the package's."""
+    """Every suite of 5 boards written into a folder the benchmark reads instead of the package's (whose suites,
+    for the length of the test, are of 5 boards)."""
     bm.write_suites(tmp_path, games=5)
     monkeypatch.setattr(suites, "SUITE_DIR", tmp_path)
+    monkeypatch.setattr(suites, "SUITE_GAMES", 5)
     return tmp_path
 
 
@@ -183,7 +185,8 @@ def test_a_data_file_or_manifest_that_is_a_device_or_a_pipe_is_refused_unread(tm
     tests)."""
     bm.write_suites(tmp_path, games=3)
     _fifo_or_device(tmp_path, target, kind)
-    code = f"from sweeper.experiments.suites import load_suite; load_suite('beginner', 'reference', {str(tmp_path)!r})"
+    code = (f"from sweeper.experiments import suites; suites.SUITE_GAMES = 3; "
+            f"suites.load_suite('beginner', 'reference', {str(tmp_path)!r})")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "ValueError" in r.stderr
     assert re.search(f"{said}, not a regular file: only regular files are read", r.stderr)
@@ -516,3 +519,102 @@ def test_a_duplicate_opening_row_is_refused_at_import_and_where_the_table_is_rea
     """)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "OPENING_TABLE names the opening 'zero' 2 times" in r.stderr
+
+
+# ------------------------------------------------------ issue 65: the audit's gaps --
+
+def test_a_suite_cut_short_with_consistent_checksums_is_refused(tmp_path, monkeypatch, capsys):
+    """Before: a 5-board suite whose manifest said ``games: 5`` (every checksum consistent, the engine's first five
+    boards) was played, 5 boards and exit status 0, where the help says "default all 10,000"."""
+    bm.write_suites(tmp_path, games=5)
+    monkeypatch.setattr(suites, "SUITE_DIR", tmp_path)
+    with pytest.raises(ValueError, match="the entry of beginner-reference gives 5 games, not the suites' 10,000: a "
+                                         "suite cut short"):
+        bm.load_suite("beginner")
+    assert "gives 5 games, not the suites' 10,000" in _cli_error(capsys, "solver")
+
+
+def test_a_manifest_that_is_a_directory_is_named(tmp_path, capsys, monkeypatch):
+    """Before: a manifest.json that is a directory gave "error: Is a directory (3)", naming no path."""
+    (tmp_path / "manifest.json").mkdir()
+    monkeypatch.setattr(suites, "SUITE_DIR", tmp_path)
+    said = f"the benchmark's manifest {tmp_path / 'manifest.json'} is a directory, not a regular file"
+    with pytest.raises(ValueError, match=re.escape(said)):
+        bm.load_suite("beginner")
+    assert said in _cli_error(capsys, "solver")
+    with pytest.raises(ValueError, match=re.escape(f"the saved result {tmp_path} is a directory")):
+        suites.read_regular(tmp_path, 10, "the saved result")
+
+
+def test_the_refusal_of_a_public_seed_names_exactly_the_public_seeds(capsys):
+    """Before: "not 1000 to 1022", although 1003 to 1009 deal fresh boards; the message lists the seeds refused."""
+    seeds = sorted(bm.SUITE_SEEDS.values())
+    with pytest.raises(ValueError, match="not one of the public suites' seeds, " + ", ".join(map(str, seeds)) + r"\)"):
+        bm.fresh_suite("beginner", "reference", seeds[-1])
+    gap = next(v for v in range(seeds[0], seeds[-1]) if v not in seeds)
+    assert bm.fresh_suite("beginner", "reference", gap, 2).fresh
+    assert f"--fresh {seeds[1]} is the seed of the public suite" in _cli_error(capsys, "solver", "--fresh",
+                                                                              str(seeds[1]))
+
+
+def _saved(tmp_path, ext, games=20):
+    path = tmp_path / f"s.{ext}"
+    s = bm.score("solver", games=games, regret_games=2)
+    br.save_boards(s.boards(), path, s.report())
+    return path, s
+
+
+def test_a_parquet_result_edited_after_the_save_is_refused(tmp_path, capsys):
+    """Before: one ``won`` flipped in a saved Parquet file went unnoticed, and ``--compare FILE`` used it. Its
+    metadata now names the SHA-256 of its rows (as a CSV's sidecar does), and the rows must agree with the summary."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    path, s = _saved(tmp_path, "parquet")
+    rows, meta = br.read_boards(path)
+    assert meta["rows_sha256"] == br.rows_sha256(s.boards()) and rows["won"].sum() == s.wins
+    table = pq.read_table(path)
+    flipped = rows.copy()
+    flipped.loc[0, "won"] = not flipped.loc[0, "won"]
+    edited = pa.Table.from_pandas(flipped, preserve_index=False).replace_schema_metadata(table.schema.metadata)
+    pq.write_table(edited, path)
+    with pytest.raises(ValueError, match="does not name the SHA-256 of its rows: they were changed after the save"):
+        br.read_boards(path)
+    assert "they were changed after the save" in _cli_error(capsys, "random", "--games", "20", "--compare", str(path))
+    forged = json.loads(table.schema.metadata[br.METADATA_KEY.encode()])  # a forger who recomputes the digest
+    forged["rows_sha256"] = br.rows_sha256(flipped)
+    pq.write_table(edited.replace_schema_metadata({**table.schema.metadata,
+                                                   br.METADATA_KEY.encode(): json.dumps(forged).encode()}), path)
+    with pytest.raises(ValueError, match=f"its rows do not agree with its summary \\({int(flipped['won'].sum())} "
+                                         f"boards won in its rows, {s.wins} wins in its summary\\)"):
+        br.read_boards(path)
+
+
+def test_a_csv_result_whose_rows_and_sidecar_were_both_rewritten_must_agree_with_its_summary(tmp_path):
+    path, s = _saved(tmp_path, "csv")
+    text = path.read_text()
+    path.write_text(text.replace("True", "False", 1) if "True" in text else text.replace("False", "True", 1))
+    meta = json.loads(br.sidecar(path).read_text())
+    meta["rows_sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    br.sidecar(path).write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="its rows do not agree with its summary"):
+        br.read_boards(path)
+
+
+def test_the_policy_contract_says_what_a_reset_count_does_in_the_regret_games():
+    """A stateful policy's reset() count carries into the regret games, which replay boards 0, 1, ...: said where
+    the contract is (player_of's docstring, the command's help)."""
+    resets = []
+
+    class Counting:
+        def reset(self):
+            resets.append(1)
+
+        def __call__(self, view):
+            return tuple(int(v) for v in np.argwhere(view == 9)[0])
+
+    bm.score(Counting(), games=6, regret_games=3)
+    assert len(resets) == 6 + 3
+    assert "the regret games included" in bm.player_of.__doc__
+    bench = next(a for a in build_parser()._subparsers._group_actions[0].choices["benchmark"]._actions
+                 if a.dest == "agent")
+    assert "the regret games included" in bench.help

@@ -216,3 +216,15 @@ def test_names_are_listed_as_a_sentence_lists_them():
     assert and_list(["greedy", "UCB"], capital=True) == "Greedy and UCB"
     with pytest.raises(ValueError, match="at least one"):
         and_list([])
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_best_of_refuses_a_sample_that_is_not_finite(bad):
+    """Issue 65. Before: best_of({'a': [nan] * 3, 'b': [.5, .6, .7]}) declared the all-NaN sample best."""
+    with pytest.raises(ValueError, match="the sample 'a' holds NaN or an infinity"):
+        best_of({"a": [bad] * 3, "b": [.5, .6, .7]})
+    with pytest.raises(ValueError, match="the sample 'b' holds NaN or an infinity"):
+        best_of({"a": [.5, .6, .7], "b": [.1, bad]})
+    with pytest.raises(ValueError, match="the sample 'a' is not a list of numbers"):
+        best_of({"a": ["x"], "b": [.5]})
+    assert best_of({"a": [.5, .6, .7], "b": [.1, .2]})["a"] == (True, 1.0)

@@ -586,7 +586,8 @@ def test_a_run_that_names_no_commit_is_unvouched_not_identical(fact_store, chang
     results = str(store.root.parents[1])
     assert main(["verify", "--scale", "quick", "--results", results, "--all"]) == 1  # not a clean verification
     out = capsys.readouterr().out
-    assert f"{run}: unvouched" in out and "1 unvouched" in out and f"1 not ({run})" in out
+    assert f"{run}: unvouched" in out and f"1 not ({run}), of which 1 unvouched (no commit named)" in out
+    assert "identical, 0 same values, 1 not" in out  # the unvouched run counted once, among those not verified
     clean = {**prov.provenance(), "sweeper_modified": False}
     monkeypatch.setattr("sweeper.experiments.verify.provenance", lambda: clean)  # as from committed code
     assert main(["verify", "--scale", "quick", "--results", results, "--record", run]) == 2

@@ -284,8 +284,11 @@ def player_of(agent, name: str | None = None) -> _Player:
     :class:`~sweeper.running.env.MinesweeperEnv` without flags is one). The mine count reaches any policy that can
     take it (:func:`mines_contract`): a second positional parameter, required or not, gets it (``fn(view,
     mines)``), else a parameter named ``mines`` (``fn(view, mines=mines)``). A policy with a ``reset()`` method
-    has it called before each game. Whatever a policy raises, ``SystemExit`` too, is a :class:`BenchmarkError`
-    naming the board and the decision; ``KeyboardInterrupt`` stops the scoring."""
+    has it called before each game, the regret games included: after its ``games`` test games the same policy
+    object replays the first ``regret_games`` boards (0, 1, ...) for the regret, so a stateful policy (a count of
+    its resets, a random generator) carries its state into them and plays those boards as games ``games + 1``
+    onwards of its own count, not as it played them first. Whatever a policy raises, ``SystemExit`` too, is a
+    :class:`BenchmarkError` naming the board and the decision; ``KeyboardInterrupt`` stops the scoring."""
     if isinstance(agent, str):
         if agent in ("solver", "random"):
             return _Solver(agent == "random")

@@ -5,8 +5,10 @@ leaderboard entry's stored rows on the same boards.
 (:data:`COLUMNS`), as CSV or Parquet by the file's extension, with the summary's metadata (the score's
 :meth:`~sweeper.experiments.benchmark.Score.report`: agent, suite and its checksum, fresh seed, machine; the
 provenance of the code) beside it: for Parquet in the file's key-value metadata (key :data:`METADATA_KEY`), for
-CSV in a sidecar ``FILE.json`` (plain CSV stays readable by any tool; the sidecar records the CSV's SHA-256, so the
-pair is tied). :func:`read_boards` reads either back, checked.
+CSV in a sidecar ``FILE.json`` (plain CSV stays readable by any tool). Either way the metadata's ``rows_sha256`` is
+the SHA-256 of the rows as CSV (:func:`rows_sha256`: for a CSV file, its bytes), so rows edited after the save are
+caught. :func:`read_boards` reads either back, checked: the digest, and the rows against the summary (one row per
+board of its ``games``, its ``wins`` the rows' won).
 
 *Leaderboard entries* (:func:`entry_boards`): the stored runs of task kind ``benchmark`` (``ext:benchmark`` and the
 others of :mod:`~sweeper.experiments.leaderboard`) hold the same rows per board (without regret, which they store
@@ -99,6 +101,12 @@ def _write(path: Path, data: bytes) -> None:
     tmp.replace(path)
 
 
+def rows_sha256(rows: pd.DataFrame) -> str:
+    """The SHA-256 of per-board rows as CSV (``rows.to_csv(index=False)``, lines ending in ``\\n``), in hex: the bytes
+    a CSV save writes, and the digest a Parquet save keeps in its metadata."""
+    return hashlib.sha256(rows.to_csv(index=False, lineterminator="\n").encode()).hexdigest()
+
+
 def save_boards(rows: pd.DataFrame, path, facts: dict) -> list[Path]:
     """Write the per-board ``rows`` (:meth:`~sweeper.experiments.benchmark.Score.boards`) to ``path``, CSV or
     Parquet by its extension, with ``facts`` (the summary) as its metadata (see the module's text); returns the
@@ -106,6 +114,7 @@ def save_boards(rows: pd.DataFrame, path, facts: dict) -> list[Path]:
     path = Path(path)
     meta = _plain({"format": SAVED_FORMAT, **facts, "columns": COLUMNS})
     if _format(path, f"--save {path}") == ".parquet":
+        meta["rows_sha256"] = rows_sha256(rows)
         import pyarrow as pa
         import pyarrow.parquet as pq
         table = pa.Table.from_pandas(rows, preserve_index=False)
@@ -137,6 +146,9 @@ def read_boards(path) -> tuple[pd.DataFrame, dict]:
             if raw is None:
                 raise ValueError(f"it holds no {METADATA_KEY!r} metadata: it was not written by benchmark --save")
             meta, rows = json.loads(raw), table.to_pandas()
+            if not isinstance(meta, dict) or meta.get("rows_sha256") != rows_sha256(rows):
+                raise ValueError(f"its {METADATA_KEY!r} metadata does not name the SHA-256 of its rows: they were "
+                                 f"changed after the save")
         else:
             meta = json.loads(read_regular(sidecar(path), MAX_SAVED_BYTES, "its metadata"))
             if not isinstance(meta, dict) or meta.get("rows_sha256") != hashlib.sha256(data).hexdigest():
@@ -154,6 +166,11 @@ def read_boards(path) -> tuple[pd.DataFrame, dict]:
                          f"{list(COLUMNS)})")
     if not rows["board"].tolist() == list(range(len(rows))) or len(rows) != meta.get("games"):
         raise ValueError(f"{what} must hold one row per board, boards 0 to {meta.get('games')} - 1 in order")
+    won = rows["won"]
+    counted = int(won.sum()) if won.dtype == bool else None
+    if counted is None or counted != meta.get("wins"):
+        raise ValueError(f"{what}: its rows do not agree with its summary ({counted if counted is not None else 'no'} "
+                         f"boards won in its rows, {meta.get('wins')!r} wins in its summary)")
     return rows, meta
 
 

@@ -92,7 +92,8 @@ def best_of(samples: dict, alpha: float = 0.05) -> dict:
 
     The sample with the highest mean leads; every sample whose Mann-Whitney
     p-value against the leader is >= alpha is tied with it. Returns
-    ``{name: (is_best, p_value_vs_leader)}``. An empty sample is refused: it has no mean to lead or to tie."""
+    ``{name: (is_best, p_value_vs_leader)}``. An empty sample is refused: it has no mean to lead or to tie; so is
+    a sample holding NaN or an infinity (its mean would be no number, or lead whatever the others hold)."""
     if not isinstance(samples, dict):
         raise ValueError(f"best_of takes a dict of samples (name: outcomes), got {type(samples).__name__}")
     if not samples:
@@ -100,7 +101,15 @@ def best_of(samples: dict, alpha: float = 0.05) -> dict:
     empty = [k for k, v in samples.items() if len(v) == 0]
     if empty:
         raise ValueError(f"best_of: the sample {empty[0]!r} is empty: it can be neither best nor tied with the best")
-    means = {k: float(np.mean(v)) if len(v) else float("-inf") for k, v in samples.items()}
+    for k, v in samples.items():
+        try:
+            finite = bool(np.isfinite(np.asarray(v, dtype=float)).all())
+        except (TypeError, ValueError):
+            raise ValueError(f"best_of: the sample {k!r} is not a list of numbers") from None
+        if not finite:
+            raise ValueError(f"best_of: the sample {k!r} holds NaN or an infinity: it can be neither best nor tied "
+                             f"with the best")
+    means = {k: float(np.mean(v)) for k, v in samples.items()}
     leader = max(means, key=means.get)
     out = {}
     for k, v in samples.items():

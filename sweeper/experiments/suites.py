@@ -14,8 +14,9 @@ They can be read without this package::
 
 :func:`load_suite` trusts nothing in the files: it reads regular files only, of a bounded size (never a device, a
 pipe or a link to one), checks the manifest's shape and every field it uses, the file's and the layouts' checksums,
-the seed against :data:`SUITE_SEEDS`, the board's shape against the level (not the file's word for it), and that
-the layouts are the engine's deal of that seed (dealing 10,000 boards takes a tenth of a second).
+the seed against :data:`SUITE_SEEDS`, the count of boards against :data:`SUITE_GAMES` (a suite cut short is
+refused), the board's shape against the level (not the file's word for it), and that the layouts are the engine's
+deal of that seed (dealing 10,000 boards takes a tenth of a second).
 
 *Fresh boards* (:func:`fresh_suite`): the same level and opening dealt by the same dealer from a seed given at
 scoring time, so that no policy can have seen them (``python -m sweeper benchmark --fresh SEED``).
@@ -144,8 +145,8 @@ def fresh_suite(level: str, opening: str, seed, games: int = SUITE_GAMES) -> Sui
     if seed in SUITE_SEEDS.values():
         public = next(k for k, v in SUITE_SEEDS.items() if v == seed)
         raise ValueError(f"--fresh {seed} is the seed of the public suite {public}: its boards ship with the package; "
-                         f"choose a seed of your own (not {min(SUITE_SEEDS.values())} to "
-                         f"{max(SUITE_SEEDS.values())})")
+                         f"choose a seed of your own (not one of the public suites' seeds, "
+                         f"{', '.join(str(v) for v in sorted(SUITE_SEEDS.values()))})")
     games = whole(games, "games", 1)
     if games > SUITE_GAMES:
         raise ValueError(f"games must be at most {SUITE_GAMES:,} on fresh boards, as on a suite, got {games:,}")
@@ -210,11 +211,16 @@ def read_regular(path, limit: int, what: str) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ValueError(f"cannot read {what} {path} ({exc.strerror or exc})") from None
+    try:
+        mode = os.fstat(fd).st_mode  # before os.fdopen, which refuses a directory with an error naming no path
+    except OSError as exc:
+        os.close(fd)
+        raise ValueError(f"cannot read {what} {path} ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise ValueError(f"{what} {path} is {_kind(mode)}, not a regular file: only regular files are read")
     with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        mode, size = info.st_mode, info.st_size
-        if not stat.S_ISREG(mode):
-            raise ValueError(f"{what} {path} is {_kind(mode)}, not a regular file: only regular files are read")
+        size = os.fstat(fd).st_size
         if size > limit:
             raise ValueError(f"{what} {path} is {size:,} bytes, more than the {limit:,} it can be")
         data = f.read(limit + 1)
@@ -274,8 +280,9 @@ def _entry(directory, name: str, level: str, opening: str) -> dict:
     if wrong:
         raise ValueError(f"{where}: the entry of {name} gives {', '.join(f'{k} {told[k]!r}' for k in wrong)}, but the "
                          f"suite's is {', '.join(f'{true[k]!r}' for k in wrong)}")
-    if not 1 <= e["games"] <= SUITE_GAMES:
-        raise ValueError(f"{where}: the entry of {name} gives {e['games']:,} games, not 1 to {SUITE_GAMES:,}")
+    if e["games"] != SUITE_GAMES:  # the module's constant read now (a test's folder of small suites sets it)
+        raise ValueError(f"{where}: the entry of {name} gives {e['games']:,} games, not the suites' {SUITE_GAMES:,}: "
+                         f"a suite cut short (or grown) is not the benchmark's")
     return e
 
 

@@ -362,9 +362,9 @@ def summary(verdicts) -> list[str]:
         said = ", ".join(f"{n} {o}" for o, n in counts if n)
         lines.append(f"  {kind}: {len(vs)} run{'s' * (len(vs) != 1)}: {said} [{sum(v.seconds for v in vs):.1f} s]")
     bad = [v for v in verdicts if v.status not in ("identical", "same values")]
+    loose = sum(v.status == "unvouched" for v in verdicts)  # counted among the runs not verified, not beside them
     lines.append(f"{len(verdicts)} runs verified: {sum(v.status == 'identical' for v in verdicts)} identical, "
-                 f"{sum(v.status == 'same values' for v in verdicts)} same values, "
-                 + (f"{sum(v.status == 'unvouched' for v in verdicts)} unvouched (no commit named), "
-                    if any(v.status == "unvouched" for v in verdicts) else "") + f"{len(bad)} not"
-                 + (f" ({', '.join(v.run for v in bad)})" if bad else ""))
+                 f"{sum(v.status == 'same values' for v in verdicts)} same values, {len(bad)} not"
+                 + (f" ({', '.join(v.run for v in bad)})" if bad else "")
+                 + (f", of which {loose} unvouched (no commit named)" if loose else ""))
     return ["per kind:"] + lines if len(kinds) > 1 else lines[1:]
