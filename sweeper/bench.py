@@ -379,13 +379,14 @@ def measure(work, repeats: int = UNIT_REPEATS) -> dict:
 
 def unit_learners(quick: bool = False) -> list[str]:
     """The leaderboard's learners, as it names them: the agents of ``ext:benchmark`` (at quick scale with
-    ``quick``) and ``ext:benchmark_ppo``; ``neural`` (``ext:benchmark_neural``), ``neural-symmetric`` (its networks
-    playing symmetric, test only) and ``neural-averaged`` (``ext:neural_expert_averaged``, expert, training only)."""
+    ``quick``) and ``ext:benchmark_ppo``; ``neural-warm-start`` (the warm start every network of the book begins
+    with, beginner, training only), ``neural`` (``ext:benchmark_neural``), ``neural-symmetric`` (its networks playing
+    symmetric, test only) and ``neural-averaged`` (``ext:neural_expert_averaged``, expert, training only)."""
     from .experiments.leaderboard import benchmark_ppo_tasks, benchmark_tasks
     from .experiments.specs import SCALES
     sc = SCALES["quick" if quick else "paper"]
     names = [t.params["agent"] for t in benchmark_tasks(sc, ()) + benchmark_ppo_tasks(sc)]
-    return list(dict.fromkeys(names)) + ["neural", "neural-symmetric", "neural-averaged"]
+    return list(dict.fromkeys(names)) + ["neural-warm-start", "neural", "neural-symmetric", "neural-averaged"]
 
 
 class _Units:
@@ -490,16 +491,16 @@ def _neural_units(units: _Units) -> None:
     network warmed up for ``neural_warm`` beginner games with the warm start's learning (an untrained one loses at
     once: its games would be unrepresentatively short), then per level trained with the level's learning and tested
     as the leaderboard tests a network (batched), as trained and playing symmetric; and the expert networks' weight
-    averaging (training only)."""
+    averaging (training only). The warm-up is itself a row (``neural-warm-start``, training only): every network of
+    the book starts with that learning, from an untrained network."""
     from .agents.neural import NeuralAgent
     from .experiments.benchmark import level_of
     from .experiments.neural_runs import (AVERAGED_LEVELS, NEURAL_LEARNING, WORK_LEARNING, WORK_LEVELS,
                                           WORK_WARM_START)
     from .running.neural_play import NeuralLearning, train_neural
     w = units.work
-    warm = NeuralAgent(seed=7)
-    train_neural(warm, WORK_WARM_START[0], w["neural_warm"], seed=7,
-                 learning=NeuralLearning(**{**WORK_LEARNING, **WORK_WARM_START[2]}))
+    warm = _neural_train(units, "neural-warm-start", NeuralAgent(seed=7), WORK_WARM_START[0], w["neural_warm"],
+                         {**WORK_LEARNING, **WORK_WARM_START[2]})
     games = dict(zip(WORK_LEVELS, w["neural_train"]))
     for board, tests, symmetric in zip(WORK_LEVELS, w["neural_test"], w["neural_symmetric"]):
         net = _neural_train(units, "neural", warm, board, games[board], {**NEURAL_LEARNING, **WORK_LEARNING})
@@ -542,7 +543,8 @@ def _deep_units(units: _Units, ppo: list[str], quick: bool) -> None:
     """The neural bandit's rows and PPO's, each only with the optional extra ``deep`` (else one row: skipped)."""
     from .agents.neural import require_torch
     from .experiments.deep_rl import require
-    for learners, need, measure_them in ((["neural", "neural-symmetric", "neural-averaged"], require_torch,
+    for learners, need, measure_them in ((["neural-warm-start", "neural", "neural-symmetric", "neural-averaged"],
+                                          require_torch,
                                           lambda: _neural_units(units)),
                                          (ppo, require, lambda: _ppo_units(units, ppo, quick))):
         try:

@@ -53,6 +53,8 @@ def test_the_quick_unit_costs_have_every_learner_with_its_fields_and_spread(quic
                 k[0] == name and k[2] == "train" for k in have), name
         elif name == "neural-averaged":
             assert (name, "expert", "train") in have
+        elif name == "neural-warm-start":  # the warm start: beginner, training only
+            assert {k for k in have if k[0] == name} == {(name, "beginner", "train")}
         elif name.startswith("ppo:"):
             assert {(name, "beginner", "train"), (name, "beginner", "test")} <= have
         else:  # the table agents and the neural bandit: trained, then tested on every level
