@@ -278,12 +278,8 @@ def _regret_rows(table: _Table, agent, quick: bool) -> None:
 #: The neural bandit's rows (:func:`neural_rows`): games of training and of test games per level, (quick, full).
 NEURAL_GAMES = {"8x8x10": ((1_000, 400), (5_000, 4_000)), "16x16x40": ((60, 60), (400, 400)),
                 "16x30x99": ((20, 20), (150, 150))}
-#: The learnings the neural bandit's training rows time (the fields of
-#: :class:`~sweeper.running.neural_play.NeuralLearning` they change): its defaults (the learning of the first
-#: networks, and of the warm start of the stored runs), the learning of the stored runs of ``ext:neural`` after
-#: their warm start (one step on 128 views per 256 decisions:
-#: :data:`sweeper.experiments.neural_runs.NEURAL_LEARNING`), and one step on 128 views per 512 decisions
-#: (``ext:neural_levers`` compares what the first two learn in equal CPU time).
+#: The learnings the neural bandit's training rows time (:class:`~sweeper.running.neural_play.NeuralLearning`): the
+#: defaults (the first networks' and the warm start's), 128 views per 256 decisions and 128 per 512.
 NEURAL_LEARNING = {"default learning": {}, "minibatch 128, replay 0.5": {"minibatch": 128, "replay": 0.5},
                    "minibatch 128, replay 0.25": {"minibatch": 128, "replay": 0.25, "lr": 2e-3}}
 
@@ -379,9 +375,9 @@ def measure(work, repeats: int = UNIT_REPEATS) -> dict:
 
 def unit_learners(quick: bool = False) -> list[str]:
     """The leaderboard's learners, as it names them: the agents of ``ext:benchmark`` (at quick scale with
-    ``quick``) and ``ext:benchmark_ppo``; ``neural-warm-start`` (the warm start every network of the book begins
-    with, beginner, training only), ``neural`` (``ext:benchmark_neural``), ``neural-symmetric`` (its networks playing
-    symmetric, test only) and ``neural-averaged`` (``ext:neural_expert_averaged``, expert, training only)."""
+    ``quick``) and ``ext:benchmark_ppo``; ``neural-warm-start`` (every network's warm start, training only),
+    ``neural`` (``ext:benchmark_neural``), ``neural-symmetric`` (its networks playing symmetric, test only) and
+    ``neural-averaged`` (``ext:neural_expert_averaged``, expert, training only)."""
     from .experiments.leaderboard import benchmark_ppo_tasks, benchmark_tasks
     from .experiments.specs import SCALES
     sc = SCALES["quick" if quick else "paper"]
@@ -491,8 +487,7 @@ def _neural_units(units: _Units) -> None:
     network warmed up for ``neural_warm`` beginner games with the warm start's learning (an untrained one loses at
     once: its games would be unrepresentatively short), then per level trained with the level's learning and tested
     as the leaderboard tests a network (batched), as trained and playing symmetric; and the expert networks' weight
-    averaging (training only). The warm-up is itself a row (``neural-warm-start``, training only): every network of
-    the book starts with that learning, from an untrained network."""
+    averaging (training only). The warm-up is a row too (``neural-warm-start``): every network begins so."""
     from .agents.neural import NeuralAgent
     from .experiments.benchmark import level_of
     from .experiments.neural_runs import (AVERAGED_LEVELS, NEURAL_LEARNING, WORK_LEARNING, WORK_LEVELS,
@@ -605,6 +600,11 @@ def unit_costs(record=None):
     return frame
 
 
+def bench_learner(spec: str) -> str:
+    """The bench's name of a leaderboard entry's ``spec``: a stored network (``neural:KIND/ID``) is ``neural``."""
+    return next((p for p in ("neural-symmetric", "neural") if spec.startswith(p + ":")), spec)
+
+
 def work_cost(learner: str, level: str, decisions, what: str = "train", record=None) -> float:
     """The CPU seconds ``decisions`` training (``what="train"``) or test (``"test"``) decisions of ``learner`` cost on
     ``level`` (a level's name or its board, e.g. ``"16x30x99"``) by the unit costs of a saved bench (``record``, as
@@ -619,9 +619,7 @@ def work_cost(learner: str, level: str, decisions, what: str = "train", record=N
         raise ValueError(f"decisions must be a non-negative number, got {decisions!r}")
     if not isinstance(level, str) or not isinstance(learner, str) or not learner:
         raise ValueError(f"learner and level must be names (e.g. 'greedy', 'beginner'), got {learner!r}, {level!r}")
-    level = level_of(level)
-    name = next((p for p in ("neural-symmetric", "neural") if learner.startswith(p + ":")), learner)
-    frame = unit_costs(record)
+    level, name, frame = level_of(level), bench_learner(learner), unit_costs(record)
     known = list(dict.fromkeys(frame["learner"]))
     if name not in known:
         skipped = [s for s in frame.attrs["skipped"] if name in s["learners"].split(", ")]

@@ -11,6 +11,7 @@ from sweeper.experiments.stats import wilson
 from sweeper.viz.figures import neural as nf, neural_symmetric as ns
 
 from made_benchmark import made_bench
+from sweeper.experiments.reproduce import REPO
 
 
 def _output(board, seed, own_wins, others, points=None):
@@ -660,3 +661,18 @@ def test_the_checkpoints_values_say_where_the_checkpoints_fall():
     kept = [f for f in nr.WORK_CHECKPOINTS if round(f * nr.work_total("16x30x99")) > first]
     assert (v["exp_points"], v["exp_from"]) == (len(kept) + 1, min(kept))
     assert (v["beg_points"], v["beg_from"], v["int_points"]) == (4, 0.25, 4)  # their warm start ends before 25%
+
+
+def test_a_stored_network_s_phases_are_priced_by_the_bench_s_units():
+    """A book network's training in the bench's units: its warm start, its curriculum, its own level (a stored
+    expert network of ext:neural_work_expert); a learning the bench does not measure is refused."""
+    import json
+    from sweeper.bench import bench_learner
+    from sweeper.viz.figures.results import network_work
+    meta = json.loads((REPO / "results/runs/paper/neural_bandit/9db10fc9b202556c/meta.json").read_text())
+    assert network_work(meta["task"]["params"], meta["info"]) == [
+        ("neural-warm-start", "8x8x10", 360_607), ("neural", "16x16x40", 642_177), ("neural", "16x30x99", 1_705_309)]
+    with pytest.raises(ValueError, match="the bench has no unit cost for it"):
+        network_work({**meta["task"]["params"], "replay": 1.0}, meta["info"])
+    assert bench_learner("neural:neural_bandit/9db10fc9b202556c") == "neural"
+    assert bench_learner("neural-symmetric:neural_bandit/x") == "neural-symmetric" and bench_learner("greedy") == "greedy"

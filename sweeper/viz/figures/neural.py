@@ -271,10 +271,9 @@ def against_targets(tests: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     """Per level: the networks trained on it (seeds pooled, on the same boards), their lowest seed, the target and
     whether it is met (the pooled rate at least the target and no seed more than :data:`SEED_SLACK` below it), the
     best networks tested on it whatever they were trained on, and the players beside them on the same boards.
-    Columns: board, target, own with own_lo and own_hi (95% Wilson, seeds pooled), ``seed_rates`` (each seed's rate,
-    seeds in order), ``mean`` with ``mean_lo`` and ``mean_hi`` (the mean over the seeds with its 95% Student
-    t-interval over them), seed_min, met, short (how far the pooled rate falls below the target; negative: above it),
-    best and best_from, random, greedy, solver."""
+    Columns: board, target, own with own_lo and own_hi (95% Wilson, seeds pooled), ``seed_rates`` (seeds in order),
+    ``mean`` with ``mean_lo``, ``mean_hi`` (its 95% t-interval over the seeds), seed_min, met, short (target minus
+    pooled rate), best and best_from, random, greedy, solver."""
     p = pooled(tests)
     rows = []
     for b in LEVELS:
@@ -307,12 +306,11 @@ KEYS = {"8x8x10": "beg", "16x16x40": "int", "16x30x99": "exp"}
 
 def target_values(t: pd.DataFrame) -> dict:
     """:func:`against_targets` as named values for the page's prose, per level (``<key>_`` of :data:`KEYS`): the
-    target, the pooled rate of the networks trained there with its 95% Wilson interval, each seed's rate in words
-    (``seeds``: "0.877, 0.877 and 0.862"), the mean over the seeds with its 95% t-interval (``mean``, ``mean_lo``,
-    ``mean_hi``) and whether that interval's low end lies below the target (``t_below``: "below" or "not below"), the
-    lowest seed, the verdict ``met`` ("met" or "not met"), the solver and the greedy table on the same boards, and the
-    level the best networks tested there were trained for (``best_from``) with their pooled rate; and ``slack``
-    (:data:`SEED_SLACK`)."""
+    target, the pooled rate of the networks trained there with its 95% Wilson interval, the seeds' rates in words
+    (``seeds``), their mean with its 95% t-interval (``mean``, ``mean_lo``, ``mean_hi``; ``t_below``: "below" or "not
+    below" the target), the lowest seed, the verdict ``met`` ("met" or "not met"), the solver and the greedy table on
+    the same boards, and the level the best networks tested there were trained for (``best_from``) with their pooled
+    rate; and ``slack`` (:data:`SEED_SLACK`)."""
     values = {"slack": float(SEED_SLACK)}
     for r in t.itertuples():
         if np.isnan(r.own):
@@ -443,8 +441,7 @@ def worst_mistakes(mistakes: pd.DataFrame) -> pd.DataFrame:
     (exact P(mine) against its prediction)."""
     own = mistakes[mistakes["train"] == mistakes["test"]]
     own = own.assign(surprise=own["exact"] - own["net"])
-    rows = [g.sort_values(["surprise", "seed"], ascending=[False, True]).iloc[0] for _, g in own.groupby(
-        "test", sort=False)]
+    rows = [g.sort_values(["surprise", "seed"], ascending=[False, True]).iloc[0] for _, g in own.groupby("test")]
     out = pd.DataFrame(rows).reset_index(drop=True)
     out["order"] = out["test"].map(LEVELS.index)
     return out.sort_values("order").drop(columns="order").reset_index(drop=True)

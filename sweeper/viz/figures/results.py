@@ -138,3 +138,24 @@ def curriculum_work(info: dict) -> dict:
     ``neural_bandit`` task): ``games``, ``decisions`` and ``updates`` (gradient steps) summed over the phases, 0 for a
     run without a curriculum."""
     return {k: sum(int(v) for v in info.get(f"curriculum_{k}", [])) for k in ("games", "decisions", "updates")}
+
+
+def network_work(params: dict, info: dict) -> list:
+    """The phases of a stored neural run (the ``params`` of its ``neural_bandit`` task and its ``info``) as the
+    bench prices them: ``(learner, board, decisions)`` per phase, in order. A curriculum phase that learns as the book's
+    warm start (:data:`~sweeper.experiments.neural_runs.WORK_WARM_START`) is the bench's ``neural-warm-start``; every
+    other phase, the run's own board last, is ``neural``, which the bench measures with the book's learning (a run
+    that learns otherwise is refused: the bench has no unit for it)."""
+    from ...experiments.neural_runs import NEURAL_LEARNING, WORK_LEARNING, WORK_WARM_START
+    own = {k: params.get(k) for k in NEURAL_LEARNING}
+    if own != NEURAL_LEARNING or params.get("learning") != WORK_LEARNING:
+        raise ValueError(f"the run learns otherwise than the book's recipe ({own}, {params.get('learning')}): the "
+                         f"bench has no unit cost for it")
+    phases = []
+    for spec, board, decisions in zip(params.get("curriculum") or [], info.get("curriculum_boards", []),
+                                      info.get("curriculum_decisions", [])):
+        warm = len(spec) > 2 and spec[2] == WORK_WARM_START[2]
+        if len(spec) > 2 and not warm:
+            raise ValueError(f"a curriculum phase learns otherwise than the bench measures: {spec}")
+        phases.append(("neural-warm-start" if warm else "neural", board, int(decisions)))
+    return phases + [("neural", params["board"], int(info["train_decisions"]))]
