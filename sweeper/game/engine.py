@@ -50,7 +50,8 @@ class Opening:
     ``name`` what the user types; ``guard`` the tiles kept free of mines around the first click, as a radius: -1
     none (the board is dealt uniformly and the game finds its own first tile to open: the reference opening), 0
     the first tile only, 1 its 3x3 square, r the (2r+1)x(2r+1) square (clipped at the edges); ``help`` one line
-    for the command line and the docs; ``first`` the first click when none is given (:data:`FIRST_CLICKS`)."""
+    for the command line and the docs, where ``{first}`` is written out from ``first`` (:func:`first_click_text`);
+    ``first`` the first click when none is given (:data:`FIRST_CLICKS`)."""
 
     name: str
     guard: int
@@ -70,6 +71,7 @@ class Opening:
             raise ValueError(f"opening {self.name!r}: help is one line of text for the command line and the docs")
         if self.first not in FIRST_CLICKS:
             raise ValueError(f"opening {self.name!r}: first is one of {sorted(FIRST_CLICKS)}, got {self.first!r}")
+        object.__setattr__(self, "help", self.help.replace("{first}", first_click_text(self.first)))
 
     def first_click(self, setting: "Setting") -> tuple[int, int]:
         """The tile this opening clicks first on ``setting`` when none is given (:data:`FIRST_CLICKS`)."""
@@ -86,14 +88,20 @@ class Opening:
 FIRST_CLICKS = {"corner": lambda rows, cols: (0, 0), "centre": lambda rows, cols: ((rows - 1) // 2, (cols - 1) // 2)}
 
 
+def first_click_text(first: str) -> str:
+    """A row's ``first`` as its help text says it (``{first}`` in ``Opening.help``): ``--first, default 0,0`` for the
+    corner, ``--first, default the centre tile`` for the centre."""
+    return "--first, default " + ("0,0" if first == "corner" else f"the {first} tile")
+
+
 #: Every opening the engine knows (the kernels read an opening's ``guard`` from the setting array). Adding a row adds an
 #: opening to ``new_game``, ``check_opening``, ``check_layout``, the command line and the env, and to no experiment
 #: (each names the openings it ran, :mod:`sweeper.experiments.specs`).
 OPENING_TABLE = (
     Opening("reference", -1, "the paper's code: mines uniform; the game opens the first safe tile with no mine "
                              "around it, column by column"),
-    Opening("safe", 0, "the first click (--first, default 0,0) is never a mine"),
-    Opening("zero", 1, "the first click (--first, default 0,0) is a 0: no mine in its 3x3 square"),
+    Opening("safe", 0, "the first click ({first}) is never a mine"),
+    Opening("zero", 1, "the first click ({first}) is a 0: no mine in its 3x3 square"),
 )
 
 
