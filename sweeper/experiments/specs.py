@@ -157,7 +157,7 @@ OPENINGS = ("reference", "safe", "zero")
 HOW_GOOD_BANDITS = ("greedy", "egreedy:0.01", "ucb:0.1", "thompson")
 THOMPSON_AGENTS = ("thompson", "thompson:0.1,1")
 BELIEF_AGENTS = ("greedy", "ucb:0.1", "thompson")
-#: The regret chapter's agents on beginner (the paper's, Thompson sampling and three textbook rules as plug-ins),
+#: The regret chapter's agents on beginner (the paper's, Thompson sampling and textbook rules as plug-ins),
 #: the ones also run on intermediate, and the exploration parameters of its trade-off figure.
 REGRET_AGENTS = ("greedy", "egreedy:0.01", "ucb:0.1", "thompson", "rule:ucb1:1", "rule:softmax:0.05",
                  "rule:decaying-eps:1000")

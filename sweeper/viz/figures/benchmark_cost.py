@@ -27,8 +27,8 @@ GROUP_NAMES = {"table agent": "table agents", "plug-in rule": "plug-in rules"}
 
 def series(points: pd.DataFrame) -> dict:
     """Each learner's label on the chart: its own for a learner of :data:`EMPHASIS` or of a family of at most
-    :data:`GROUPED` learners; else its family's learners together (:data:`GROUP_NAMES`: "3 other table agents",
-    "3 plug-in rules")."""
+    :data:`GROUPED` learners; else its family's learners together, counted (:data:`GROUP_NAMES`: "N other table
+    agents", "N plug-in rules", N the family's learners on the chart)."""
     out = {}
     for fam, g in points.drop_duplicates("label").groupby("family", sort=False):
         labels = list(g["label"])
