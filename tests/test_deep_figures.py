@@ -5,6 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sweeper.bench import work_cost
+
 from sweeper.experiments.runner import Output, Task
 from sweeper.experiments.stats import wilson
 from sweeper.viz.figures import deep
@@ -136,14 +138,23 @@ def test_the_costs_count_the_work_first_and_keep_the_cpu_as_recorded():
               "games_per_second": 40_000.0}
     c = deep.costs_table(runs, greedy)
     assert list(c.index) == ["per tile, 160,000 steps", "CNN, 60,000 steps", deep.GREEDY]
-    assert list(c.columns) == ["environment steps", "training decisions", "games", "decisions / game", "weights",
+    assert list(c.columns) == ["training decisions", "games", "decisions / game", "weights", "CPU s at the bench",
                                "CPU s (as recorded)"]
     cnn = c.loc["CNN, 60,000 steps"]
-    assert cnn["environment steps"] == cnn["training decisions"] == "60,000" and cnn["games"] == "5,000"
+    assert cnn["training decisions"] == "60,000" and cnn["games"] == "5,000"
     assert cnn["decisions / game"] == "12.0" and cnn["CPU s (as recorded)"] == "100 (100-100)"
+    # the work priced at the committed bench's unit cost (CPU per training decision), beside the record
+    assert cnn["CPU s at the bench"] == f"{work_cost('ppo:cnn', 'beginner', 60_000):,.0f}"
     g = c.loc[deep.GREEDY]
-    assert g["training decisions"] == "23,500,000" and g["decisions / game"] == "23.5" and g["environment steps"] == "—"
+    assert g["training decisions"] == "23,500,000" and g["decisions / game"] == "23.5"
     assert g["CPU s (as recorded)"] == "25 (20-30)"
+    assert g["CPU s at the bench"] == f"{work_cost('greedy', 'beginner', 23_500_000):,.0f}"
+    t = deep.training_costs(runs, greedy).set_index("agent")
+    assert t.loc[deep.GREEDY, "ratio"] == pytest.approx(25.0 / work_cost("greedy", "beginner", 23_500_000))
+    v = deep.cost_values(runs, greedy)
+    assert v["ratio_low"] == pytest.approx(t["ratio"].min()) and v["unpriced"] == "none"
+    # a CNN whose first layer the bench never timed is not priced
+    assert deep.bench_learner("cnn", 5) is None and deep.bench_learner("tiles", 3) == "ppo:tiles"
     # greedy's runs have not recorded their decisions yet: said so
     assert deep.costs_table(runs, {**greedy, "decisions": np.nan}).loc[deep.GREEDY, "training decisions"] == \
         "not recorded"

@@ -149,7 +149,7 @@ def deep_runs(outputs=None) -> dict:
         g = g[g["test"] == "8x8x10"]
         label = agent_label(p if t.kind == "deep_ppo" else {})
         rows.append({"agent": label, "policy": p.get("policy", "cnn") if t.kind == "deep_ppo" else "random",
-                     "seed": p["seed"], "steps": i.get("steps", 0), "games": i.get("games", 0),
+                     "kernel": p.get("kernel", 3) if t.kind == "deep_ppo" else np.nan, "seed": p["seed"], "steps": i.get("steps", 0), "games": i.get("games", 0),
                      "cpu_seconds": i.get("train_cpu_seconds", 0.0), "parameters": i.get("parameters", 0),
                      "hyperparameters": i.get("hyperparameters"), "test_games": len(g), "wins": int(g["won"].sum()),
                      "revealed": float(g["revealed"].mean()) / BEGINNER_SAFE if "revealed" in g else np.nan,
@@ -307,25 +307,72 @@ def signal_verdict(sp: pd.DataFrame, noise: float | None = None) -> str:
     return text
 
 
-def costs_table(runs: pd.DataFrame, greedy: dict) -> pd.DataFrame:
-    """What each network's training cost in work, its seeds averaged: environment steps, which are its training
-    decisions (one click each), games, decisions per game and weights; then the CPU seconds its runs recorded (their
-    mean and range over the seeds: a record, not a measure of work). Greedy's 10⁶ games below (its decisions as its
-    benchmark runs recorded them, or "not recorded")."""
+def bench_learner(policy: str, kernel) -> str | None:
+    """The bench's learner that a PPO run of ``policy`` and ``kernel`` is (``ppo:tiles``, ``ppo:cnn``: the bench
+    times the chapter's 3×3 CNN), or None: the bench has no unit for it."""
+    return f"ppo:{policy}" if policy == "tiles" or (policy == "cnn" and kernel == 3) else None
+
+
+def training_costs(runs: pd.DataFrame, greedy: dict, record=None) -> pd.DataFrame:
+    """Per network (its seeds averaged) and for greedy: its training decisions (a PPO policy's environment steps;
+    greedy's as its benchmark runs recorded them) and what they cost at the committed bench's unit costs
+    (``bench_seconds``: decisions times the bench's CPU per training decision, :func:`sweeper.bench.work_cost`; NaN
+    where the bench has no unit), beside the process CPU seconds the runs recorded (``recorded_seconds``, the
+    seeds' mean, with ``recorded_min``, ``recorded_max``) and their ``ratio`` (recorded over the bench's)."""
+    from ...bench import work_cost
     rows = []
     for agent, g in runs[runs["policy"] != "random"].groupby("agent", sort=False):
+        learner = bench_learner(g["policy"].iloc[0], g["kernel"].iloc[0])
+        d = float(g["steps"].mean())
+        rows.append({"agent": agent, "decisions": d, "learner": learner,
+                     "bench_seconds": np.nan if learner is None else work_cost(learner, "beginner", d, record=record),
+                     "recorded_seconds": g["cpu_seconds"].mean(), "recorded_min": g["cpu_seconds"].min(),
+                     "recorded_max": g["cpu_seconds"].max()})
+    d, cpu = greedy.get("decisions", np.nan), greedy.get("cpu_seconds") or [greedy["seconds"]]
+    rows.append({"agent": GREEDY, "decisions": d, "learner": "greedy",
+                 "bench_seconds": np.nan if pd.isna(d) else work_cost("greedy", "beginner", d, record=record),
+                 "recorded_seconds": greedy["seconds"], "recorded_min": min(cpu), "recorded_max": max(cpu)})
+    out = pd.DataFrame(rows)
+    return out.assign(ratio=out["recorded_seconds"] / out["bench_seconds"])
+
+
+def costs_table(runs: pd.DataFrame, greedy: dict, record=None) -> pd.DataFrame:
+    """What each network's training cost in work, its seeds averaged: its training decisions (environment steps, one
+    click each), games, decisions per game and weights; then those decisions priced at the committed
+    bench's unit costs (:func:`training_costs`; "not measured" where the bench has no unit), and the CPU seconds its
+    runs recorded (their mean and range over the seeds: a record, not a measure of work). Greedy's 10⁶ games below
+    (its decisions as its benchmark runs recorded them, or "not recorded")."""
+    rows = []
+    priced = training_costs(runs, greedy, record).set_index("agent")
+    bench = lambda a: ("not measured" if pd.isna(priced.loc[a, "bench_seconds"])  # noqa: E731
+                       else f"{priced.loc[a, 'bench_seconds']:,.0f}")
+    for agent, g in runs[runs["policy"] != "random"].groupby("agent", sort=False):
         cpu = g["cpu_seconds"]
-        rows.append({"agent": agent, "environment steps": f"{g['steps'].mean():,.0f}",
-                     "training decisions": f"{g['steps'].mean():,.0f}", "games": f"{g['games'].mean():,.0f}",
+        rows.append({"agent": agent, "training decisions": f"{g['steps'].mean():,.0f}",
+                     "games": f"{g['games'].mean():,.0f}",
                      "decisions / game": f"{(g['steps'] / g['games']).mean():.1f}",
-                     "weights": f"{int(g['parameters'].iloc[0]):,}",
+                     "weights": f"{int(g['parameters'].iloc[0]):,}", "CPU s at the bench": bench(agent),
                      "CPU s (as recorded)": f"{cpu.mean():,.0f} ({cpu.min():,.0f}-{cpu.max():,.0f})"})
     d, cpu = greedy.get("decisions", np.nan), greedy.get("cpu_seconds") or [greedy["seconds"]]
-    rows.append({"agent": GREEDY, "environment steps": "—",
-                 "training decisions": "not recorded" if pd.isna(d) else f"{d:,.0f}", "games": f"{greedy['games']:,}",
+    rows.append({"agent": GREEDY, "training decisions": "not recorded" if pd.isna(d) else f"{d:,.0f}",
+                 "games": f"{greedy['games']:,}",
                  "decisions / game": "" if pd.isna(d) else f"{d / greedy['games']:.1f}", "weights": "—",
+                 "CPU s at the bench": bench(GREEDY),
                  "CPU s (as recorded)": f"{greedy['seconds']:,.0f} ({min(cpu):,.0f}-{max(cpu):,.0f})"})
     return pd.DataFrame(rows).set_index("agent").rename_axis(None)
+
+
+def cost_values(runs: pd.DataFrame, greedy: dict, record=None) -> dict:
+    """:func:`training_costs` as named values for the page's prose: the lowest and highest ratio of the recorded
+    CPU to the bench's price over the rows the bench prices (``ratio_low``, ``ratio_high``), the bench's date
+    (``date``) and the rows it cannot price, in words (``unpriced``; "none")."""
+    from ...bench import read_bench
+    t = training_costs(runs, greedy, record)
+    priced = t[t["bench_seconds"].notna()]
+    rec = read_bench(record) if record is None or not isinstance(record, dict) else record
+    return {"ratio_low": float(priced["ratio"].min()), "ratio_high": float(priced["ratio"].max()),
+            "date": str(rec.get("date", ""))[:10],
+            "unpriced": and_list(t[t["bench_seconds"].isna()]["agent"]) if t["bench_seconds"].isna().any() else "none"}
 
 
 def mean_curves(curves: pd.DataFrame, greedy: dict) -> pd.DataFrame:
