@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ...experiments.reproduce import store_for
-from .benchmark import LEVEL_OF, UNTRAINED, count_text, family, leaderboard, outcomes
+from .benchmark import LEVEL_OF, UNTRAINED, WORK_KEY, count_text, family, leaderboard, levels, outcomes, work_text
 from .prose import and_list
 from .results import curriculum_work
 
@@ -169,3 +169,63 @@ def untrained(runs: dict, level: str, boards: int | None = None) -> pd.DataFrame
     rates = [outcomes(runs["games"], who, level)[0][:boards] for who in s["label"]]
     return pd.DataFrame({"agent": list(s["label"]), "win_rate": [float(r.mean()) for r in rates],
                          "boards": [len(r) for r in rates]})
+
+
+# -------------------------------------------------------------- what each entry cost, at the bench --
+
+def training_price(runs: dict, record=None) -> pd.DataFrame:
+    """Each trained entry's counted work priced at the committed bench's unit costs (:func:`sweeper.bench.work_cost`,
+    ``record`` as for :func:`sweeper.bench.unit_costs`), per seed: a table agent's training decisions and a PPO
+    policy's environment steps at their learner's CPU per training decision on the board it trained on; a network's
+    phases (:func:`~sweeper.viz.figures.results.network_work`: its warm start, its curriculum, its own level) each at
+    its unit; a network playing symmetric, the same training as the plain one's. Columns: label, seed, seconds."""
+    from ...bench import bench_learner, work_cost
+    from .results import network_work
+    s = runs["scores"].drop_duplicates(["label", "seed"])
+    rows = []
+    for r in s[~s["kind"].isin(UNTRAINED)].itertuples():
+        if r.kind == "neural bandit":
+            params, out = _load_source(r.source)
+            seconds = sum(work_cost(*phase, record=record) for phase in network_work(params, out.info))
+        else:
+            seconds = work_cost(bench_learner(r.spec), r.train_board, r.train_decisions, record=record)
+        rows.append({"label": r.label, "seed": r.seed, "seconds": seconds})
+    return pd.DataFrame(rows, columns=["label", "seed", "seconds"])
+
+
+def cost_table(runs: dict, record=None) -> pd.DataFrame:
+    """What every entry of the leaderboard cost, its levels in one table, all at the committed bench's unit costs:
+    the counted work of its training (:func:`~sweeper.viz.figures.benchmark.work_text`: one training serves every
+    level), that work's CPU minutes (:func:`training_price`, the mean over the seeds) and its test CPU per decision
+    on each level it played (blank where it did not play), under a header of two rows. Rows: the entries in the
+    order of the first level's leaderboard, then those of the later levels that it lacks."""
+    from ...bench import bench_learner, unit_costs
+    units = unit_costs(record)
+    test = units[units["what"] == "test"].set_index(["learner", "level"])["us_per_decision"]
+    boards = {lv: leaderboard(runs, lv).set_index("agent") for lv in levels(runs)}
+    order = list(dict.fromkeys(a for b in boards.values() for a in b.index))
+    first = [next(b.loc[a] for b in boards.values() if a in b.index) for a in order]
+    price = training_price(runs, record).groupby("label")["seconds"].mean()
+    spec = runs["scores"].drop_duplicates("label").set_index("label")["spec"].map(bench_learner)
+    table = {("training", "counted work"): [work_text(r["kind"], r["training games"], r["training decisions"],
+                                                      r["gradient steps"]) for r in first],
+             ("training", "CPU min"): [f"{price[a] / 60:,.1f}" if a in price.index else "" for a in order]}
+    for lv, b in boards.items():
+        table[("test µs / decision", lv)] = [f"{test[(spec[a], lv)]:,.0f}" if a in b.index else "" for a in order]
+    return pd.DataFrame(table, index=pd.Index(order, name="agent"))
+
+
+def cost_caption_table(record=None) -> str:
+    """The caption under :func:`cost_table`, naming the bench it prices by (``record`` as for
+    :func:`sweeper.bench.unit_costs`)."""
+    from ...bench import read_bench
+    rec = record if isinstance(record, dict) else read_bench(record)
+    return ("*Every entry of the three leaderboards, in the order of the first. \"Counted work\": what its "
+            "training did, " + WORK_KEY + ". \"CPU min\" and \"test µs / decision\": that work, and a test "
+            f"decision on each level, at the unit costs of the committed bench (`python -m sweeper bench` of "
+            f"{str(rec.get('date', ''))[:10]}: one process alone on one core, the fastest of "
+            f"{rec.get('unit_setup', {}).get('repeats', 3)} repeats), not the seconds the runs recorded; a network's "
+            "minutes price its warm start, its curriculum and its own level each at its own unit, and a network "
+            "playing symmetric had the same training as the plain one. Blank: no training, or not scored on that "
+            "level. The random player's fast path also computes the exact probabilities, to count its guesses, so "
+            "its time is not the cost of a random click.*")
