@@ -321,3 +321,54 @@ def test_how_to_read_the_verdicts_counts_them_and_states_their_power():
     need = seeds_to_resolve(typical / seed_half_width(1.0, 3), 0.01)
     assert f"needs about {need} seeds a side" in text
     assert bf.verdicts_read(runs, against="nobody") == ""
+
+
+# ------------------------------------------- issue 65: page 15's own policy, paired --
+
+def _made_entry(score, won):
+    import numpy as np
+    import pandas as pd
+    rows = pd.DataFrame({"seed": 0, "board": np.arange(len(won)), "won": np.asarray(won, bool)})
+    rows.attrs.update(suite=score.suite.name, opening=score.suite.opening, suite_sha256=score.suite.checksum)
+    return rows
+
+
+def test_own_policy_values_pair_the_boards_on_made_entries(monkeypatch):
+    """The policy of one's own is set beside each entry board by board (was: point estimates on 500 boards against
+    the leaderboard's 10,000). Made entries: one that wins every board, one that wins none."""
+    import pandas as pd
+    from sweeper.experiments import benchmark as bm, board_results as br
+    own = bm.score("solver", games=40, regret_games=3)
+    made = {"all": [True] * 60, "none": [False] * 60}
+    monkeypatch.setattr(br, "entry_boards", lambda name, level, results=None: _made_entry(own, made[name]))
+    runs = {"scores": pd.DataFrame({"spec": ["all", "none"], "level": "beginner", "regret_per_decision": [.1, .3]})}
+    v = bf.own_policy_values(own, runs, {"a": "all", "n": "none"})
+    w = own.wins
+    assert (v["own_wins"], v["own_boards"], v["own_regret_boards"]) == (w, 40, 3)
+    assert v["a_rate"] == 1.0 and v["n_rate"] == 0.0 and (v["a_regret"], v["n_regret"]) == (.1, .3)
+    assert v["a_diff"] == w / 40 - 1 and v["n_diff"] == w / 40
+    assert (v["a_only_own"], v["a_only_entry"], v["n_only_own"], v["n_only_entry"]) == (0, 40 - w, w, 0)
+    assert v["a_low"] <= v["a_diff"] <= v["a_high"] < 0 < v["n_low"] <= v["n_diff"] <= v["n_high"]
+    assert v["a_verdict"] == "wins less than" and v["n_verdict"] == "wins more than"
+    assert float(v["a_p"]) == float(f"{min(1.0, 2 * 0.5 ** (40 - w)):.2g}")  # exact McNemar: all one way
+    assert all(isinstance(x, (int, float, str)) for x in v.values())
+
+
+def test_own_policy_values_on_the_stored_runs():
+    from sweeper.experiments import benchmark as bm
+    own = bm.score("solver", games=300, regret_games=5)
+    runs = bf.benchmark_runs()
+    v = bf.own_policy_values(own, runs)
+    assert v["own_boards"] == 300 and v["random_rate"] < v["own_rate"] and v["random_verdict"] == "wins more than"
+    assert v["random_only_entry"] <= v["random_only_own"] and 0 < v["window_rate"] < 1
+    assert v["random_regret"] > v["window_regret"] > 0
+
+
+def test_the_suites_caption_says_the_openings_from_the_engines_table():
+    """Issue 64: page 15's caption of the suites listed the openings and their first click by hand."""
+    from sweeper.game.engine import OPENING_TABLE
+    said = bf.openings_said()
+    assert said.count(" — ") == len(OPENING_TABLE) and "--first" not in said
+    for o in OPENING_TABLE:
+        assert said.count(f"{o.name} — ") == 1
+    assert "tile (0, 0) on every level" in said

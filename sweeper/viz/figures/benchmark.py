@@ -453,27 +453,6 @@ def verdicts_read(runs: dict, level: str = "beginner", against: str = "greedy ta
             f"{need if need else 'more than 10,000'} seeds a side at that spread.")
 
 
-def own_policy_sentence(own: dict, runs: dict) -> str:
-    """Where a policy scored with :func:`~sweeper.experiments.benchmark.score` on beginner stands between random
-    clicks and the best window agent of the leaderboard (win rate and regret per decision)."""
-    board = leaderboard(runs, own["suite"].split("-")[0])
-    rows = {r["agent"]: r for _, r in board.iterrows()}
-    lo, hi = rows.get("random clicks"), rows.get("best window (beg.)")
-    if lo is None or hi is None:
-        return "The leaderboard of this level has no random clicks or best window agent to compare with."
-    rate = own["win_rate"]
-    nearer = "random clicks" if abs(rate - lo["win rate"]) < abs(rate - hi["win rate"]) else "the best window agent"
-    mine, r_lo, r_hi = own["regret_per_decision"], lo["regret / decision"], hi["regret / decision"]
-    regret = ("above both" if mine > max(r_lo, r_hi) else "below both" if mine < min(r_lo, r_hi)
-              else "between the two")
-    return (f"The policy wins {own['wins']:,} of {own['games']:,} boards ({rate:.3f} [{own['win_low']:.3f}, "
-            f"{own['win_high']:.3f}]), with a regret of {own['regret_per_decision']:.4f} per decision on "
-            f"{own['regret_games']} boards; on the leaderboard ({int(board['boards'].iloc[0]):,} boards of the same "
-            f"suite) random clicks win {lo['win rate']:.3f} with {lo['regret / decision']:.4f}, the best window agent "
-            f"{hi['win rate']:.3f} with {hi['regret / decision']:.4f}. In win rate it is nearer to {nearer}; its regret "
-            f"per decision is {regret}.")
-
-
 def work_sentence(runs: dict, cpu_seconds: float, decisions: int, games: int, spec: str = "greedy",
                   level: str = "beginner") -> str:
     """Cost = counted work × unit cost, for the table agent ``spec``: a training timed on this machine
@@ -656,3 +635,64 @@ def ppo_sentence(runs: dict) -> str:
             + "; ".join(part(n) for n in ("PPO (per tile)", "PPO (CNN)", "network (beg.)"))
             + ". " + verdict(runs, "PPO (per tile)", "network (beg.)", "beginner")
             + " These are the two learners as built, at their budgets: no verdict about the two signals.")
+
+
+# --------------------------------------------------- page 15's glued prose --
+
+#: The leaderboard entries a policy of one's own is set beside on page 15, board by board: glue prefix: agent spec.
+OWN_ENTRIES = {"random": "random", "window": "best-window:8x8x10"}
+
+
+def own_policy_values(own, runs: dict, entries: dict | None = None, results=None) -> dict:
+    """Page 15's policy of one's own (``own``, a :class:`~sweeper.experiments.benchmark.Score` on a public suite)
+    beside each leaderboard entry of ``entries`` (default :data:`OWN_ENTRIES`, glue prefix: agent spec) on the same
+    boards, the first ``len(own.games)`` both played: a paired comparison of the stored per-board rows
+    (:func:`~sweeper.experiments.board_results.compare`: paired bootstrap of the difference in win rate, exact
+    McNemar; a learner's seeds by the seed-level verdict). Plain values to glue: ``own_*`` (wins, boards, rate,
+    regret per decision with its bootstrap interval) and per entry ``{prefix}_*`` (its rate on these boards, the
+    difference own minus it with its interval, ``p`` and the boards only one won, the verdict in words, and its
+    leaderboard regret per decision, from stored totals: no regret per board to pair)."""
+    from ...experiments.board_results import SAID, compare
+    r = own.report()
+    out = {"own_wins": int(r["wins"]), "own_boards": int(r["games"]), "own_rate": float(r["win_rate"]),
+           "own_regret": float(r["regret_per_decision"]), "own_regret_low": float(r["regret_low"]),
+           "own_regret_high": float(r["regret_high"]), "own_regret_boards": int(r["regret_games"])}
+    s = runs["scores"]
+    for prefix, spec in (OWN_ENTRIES if entries is None else entries).items():
+        c = compare(own, spec, results)
+        if c["boards"] != len(own.games):
+            raise ValueError(f"the entry {spec} holds {c['boards']:,} of the policy's {len(own.games):,} boards")
+        regret = s[(s["spec"] == spec) & (s["level"] == own.suite.level)]["regret_per_decision"]
+        out.update({f"{prefix}_rate": float(np.mean(c.get("entry_seed_rates") or [c.get("entry_win_rate")])),
+                    f"{prefix}_diff": float(c["difference"]), f"{prefix}_low": float(c["low"]),
+                    f"{prefix}_high": float(c["high"]), f"{prefix}_verdict": SAID[c["verdict"]],
+                    f"{prefix}_regret": float(regret.mean()) if len(regret) else float("nan")})
+        if c["test"] == "paired":
+            out.update({f"{prefix}_p": f"{c['mcnemar_p']:.2g}", f"{prefix}_only_own": int(c["only_mine"]),
+                        f"{prefix}_only_entry": int(c["only_entry"])})
+    return out
+
+
+#: The leaderboard's regret column, said under its tables (page 15).
+REGRET_NO_INTERVAL = ("*\"regret/dec.\" has no interval: the stored public runs keep each board's outcome, but their "
+                      "regret only as totals over the regret boards, so there is nothing per board to resample. The "
+                      "fresh-board tables below give each entry's regret per decision with its interval.*")
+
+
+def openings_said() -> str:
+    """The suites' openings in words for page 15 (``name — help; ...``): each row of the engine's OPENING_TABLE,
+    the first click written out as the suites make it (:func:`~sweeper.experiments.suites.first_click`)."""
+    from ...experiments.suites import LEVELS, first_click
+    from ...game.engine import OPENING_TABLE, Setting, first_click_text
+    from .prose import and_list
+    parts = []
+    for o in OPENING_TABLE:
+        text = o.help
+        if o.takes_first:
+            tiles = {lv: first_click(o.name, Setting.parse(lv)) for lv in LEVELS}
+            where = (f"tile {next(iter(tiles.values()))} on every level" if len(set(tiles.values())) == 1 else
+                     and_list(f"tile {t} on {lv}" for lv, t in tiles.items()))
+            said = f" ({first_click_text(o.first)})"
+            text = text.replace(said, f", {where},") if said in text else f"{text} (the first click: {where})"
+        parts.append(f"{o.name} — {text}")
+    return "; ".join(parts)
