@@ -2,8 +2,6 @@
 priced at the committed bench's unit costs, a network phase by phase, and each test decision at the bench's CPU per
 test decision; no recorded process seconds."""
 
-import copy
-
 import pytest
 
 from sweeper import bench
@@ -13,14 +11,8 @@ from sweeper.viz.figures.results import network_work
 
 @pytest.fixture(scope="module")
 def priced():
-    """The stored leaderboard runs and a bench record that has every unit they need (the committed one, with a
-    warm-start unit of 320 µs where it predates that row)."""
-    record = copy.deepcopy(bench.read_bench())
-    if not any(r.get("learner") == "neural-warm-start" for r in record["unit_costs"]):
-        row = next(r for r in record["unit_costs"] if r.get("learner") == "neural" and r.get("what") == "train")
-        record["unit_costs"].append({**row, "learner": "neural-warm-start", "level": "beginner", "board": "8x8x10",
-                                     "us_per_decision": 320.0})
-    return fb.benchmark_runs(), record
+    """The stored leaderboard runs and the committed bench record."""
+    return fb.benchmark_runs(), bench.read_bench()
 
 
 def test_the_cost_table_prices_the_counted_work_at_the_bench(priced):
@@ -54,3 +46,16 @@ def test_a_network_is_priced_phase_by_phase(priced):
     got = price[(price["label"] == "network (exp.)") & (price["seed"] == net["seed"])]["seconds"].iloc[0]
     assert got == pytest.approx(sum(bench.work_cost(*p, record=record) for p in phases))
     assert "not the seconds the runs recorded" in fc.cost_caption_table(record)
+
+
+def test_the_leaderboard_s_test_cost_is_the_bench_s_and_the_record_is_kept_apart(priced):
+    runs, record = priced
+    board = fb.leaderboard(runs, "expert", record).set_index("agent")
+    assert board.loc["greedy table", "test µs / decision"] == pytest.approx(
+        bench.work_cost("greedy", "expert", 1, "test", record=record) * 1e6)
+    assert board.loc["network (exp.)", "test µs / decision"] == pytest.approx(
+        bench.work_cost("neural", "expert", 1, "test", record=record) * 1e6)
+    s = runs["scores"]
+    g = s[(s["label"] == "greedy table") & (s["level"] == "expert")]
+    assert board.loc["greedy table", "recorded µs / decision"] == pytest.approx(
+        (1e6 * g["test_cpu_seconds"] / g["decisions"]).mean())

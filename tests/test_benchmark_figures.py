@@ -261,19 +261,6 @@ def test_the_leaderboard_table_prints_three_decimals_and_comes_in_parts():
     assert wins.loc["random clicks", "win rate [95%]"].startswith("0.000 [0.000, 0.0")  # the Wilson bound kept
 
 
-def test_the_cost_table_sets_every_entry_s_work_beside_its_test_cpu_per_level():
-    runs = made_bench(ppo=True)
-    table = bf.cost_table(runs)
-    assert list(table.columns) == [("training", "counted work"), ("test µs / decision", "beginner"),
-                                   ("test µs / decision", "intermediate"), ("test µs / decision", "expert")]
-    assert list(table.index[:2]) == ["exact solver", "network (beg.)"]  # the beginner leaderboard's order
-    assert table.loc["greedy table", ("training", "counted work")] == "1k games, 23.5k dec."
-    assert table.loc["PPO (CNN)", ("test µs / decision", "beginner")] == "10"  # 0.01 s over 1,000 decisions
-    assert table.loc["PPO (CNN)", ("test µs / decision", "intermediate")] == ""  # not scored there
-    assert set(table.index) == set(bf.leaderboard(runs, "beginner")["agent"])
-    assert "Counted work" in bf.cost_caption_table() and "blank: not scored there" in bf.cost_caption_table()
-
-
 def test_the_forest_plot_draws_every_entry_its_interval_and_its_seeds():
     runs = made_bench(ppo=True)
     data = bf.forest(runs, "beginner")

@@ -160,6 +160,11 @@ def test_the_recipe_and_its_cost_are_the_specs_and_the_committed_benchs(glued):
     assert (glued["learn_exp_phase_level"], glued["learn_exp_phase_decisions"]) == (levels[phase[0]], phase[1])
     assert glued["learn_exp_phase_minutes"] == pytest.approx(phase[1] * _unit_us("neural", "intermediate") / 60e6)
     assert glued["learn_warm_decisions"] == nr.WORK_WARM_START[1] and glued["learn_warm_level"] == "beginner"
+    warm = nr.WORK_WARM_START[1] * _unit_us("neural-warm-start", "beginner") / 60e6
+    assert glued["learn_warm_minutes"] == pytest.approx(warm)
+    assert glued["learn_exp_all_minutes"] == pytest.approx(
+        glued["learn_exp_minutes"] + glued["learn_exp_phase_minutes"] + warm)
+    assert glued["learn_beg_all_minutes"] == pytest.approx(glued["learn_beg_minutes"] + warm)
     assert glued["learn_minibatch"] / glued["learn_per"] == nr.NEURAL_LEARNING["replay"]
     assert glued["learn_lr"] == nr.NEURAL_LEARNING["lr"] and glued["learn_test_boards"] == nr.NEURAL_TEST["paper"]
 

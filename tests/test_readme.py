@@ -65,8 +65,10 @@ def test_the_readme_states_the_book_networks_budgets_and_their_bench_price():
     assert f"each on a budget of decisions: {budgets} per beginner / intermediate / expert network" in text
     minutes = " / ".join(f"{work_cost('neural', b, lv['decisions']) / 60:.1f}" for b, lv in WORK_LEVELS.items())
     phase = sum(work_cost("neural", b, d) for b, d, *_ in WORK_LEVELS["16x30x99"]["curriculum"][1:]) / 60
+    from sweeper.experiments.neural_runs import WORK_WARM_START
+    warm = work_cost("neural-warm-start", WORK_WARM_START[0], WORK_WARM_START[1]) / 60
     assert f"their own-level decisions take {minutes} CPU minutes, the expert networks' intermediate phase " \
-           f"{phase:.1f} more" in text
+           f"{phase:.1f} more and every network's warm start {warm:.1f} more" in text
 
 
 # ------------------------------------------------- the README's numbers, read from the committed runs and the code --

@@ -111,12 +111,12 @@ def _level_spec(board: str) -> tuple:
 #: :data:`NEURAL_LEARNING` and from views turned by a random symmetry of the board; the expert networks pass through
 #: intermediate boards first (the curriculum measured in ``ext:neural_levers_expert``). Weight averaging is not in
 #: the recipe: on the expert networks it measured +0.004 [-0.020, +0.027] against the same trainings' own weights.
-#: Priced at the committed bench's unit costs (``python -m sweeper bench`` of 2026-11-28, one process alone on its
-#: core: 122.9 / 425.7 / 794.2 µs per training decision on beginner / intermediate / expert at 128 views per 256,
-#: symmetries on; the warm start's 16 views per 16 decisions, about 320 µs on beginner, measured before), the budgets
-#: are what about 22 / 21 / 29 CPU minutes buy, warm start and intermediate phase included. The beginner and
-#: intermediate budgets were set from rates measured on a busier machine before the bench was controlled; the expert
-#: budget was raised from 1,100,000 to 1,700,000 own-level decisions (about 21 to 29 bench minutes), whose three
+#: Priced at the committed bench's unit costs (``python -m sweeper bench`` of 2026-11-29, one process alone on its
+#: core: 139.0 / 439.7 / 867.5 µs per training decision on beginner / intermediate / expert at 128 views per 256,
+#: symmetries on; the warm start's 16 views per 16 decisions, 346.2 µs on beginner), the budgets are what about
+#: 25 / 22 / 31 CPU minutes buy, warm start and intermediate phase included (the bench of 2026-11-28 priced them
+#: about 10% lower). The beginner and intermediate budgets were set from rates measured on a busier machine before the
+#: bench was controlled; the expert budget was raised from 1,100,000 to 1,700,000 own-level decisions, whose three
 #: networks won 0.358 / 0.357 / 0.377 on the first 1,000 expert boards against 0.349 / 0.333 / 0.353 (the target: 0.35
 #: pooled, no seed below 0.33).
 WORK_WARM_START = ["8x8x10", 360_000, {"minibatch": 16, "replay": 1.0}]

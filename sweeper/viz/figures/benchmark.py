@@ -146,14 +146,23 @@ def outcomes(games: pd.DataFrame, who: str, level: str) -> list:
     return [grp.sort_values("board")["won"].to_numpy(int) for _, grp in g.groupby("seed")]
 
 
-def leaderboard(runs: dict, level: str) -> pd.DataFrame:
+def _bench_test_us(record=None):
+    """``(spec, level) -> µs`` per test decision at the committed bench (NaN where the bench has no such unit)."""
+    from ...bench import bench_learner, unit_costs
+    u = unit_costs(record)
+    test = u[u["what"] == "test"].set_index(["learner", "level"])["us_per_decision"].to_dict()
+    return lambda spec, level: float(test.get((bench_learner(spec), level), np.nan))
+
+
+def leaderboard(runs: dict, level: str, record=None) -> pd.DataFrame:
     """One row per agent on ``level`` (its seeds together), best first: seeds, the mean win rate over the seeds with
     its t-interval (or, for one run, the Wilson interval), the seeds' lowest and highest rates, the pooled rate with
     its Wilson interval, safe tiles revealed, the training's counted work (means over the seeds: games, decisions, a
-    PPO policy's environment steps, and a network's gradient steps), test CPU per decision as recorded and regret
-    per decision (means over the seeds)."""
+    PPO policy's environment steps, and a network's gradient steps), test CPU per decision at the committed bench
+    (``record`` as for :func:`sweeper.bench.unit_costs`; NaN where it has no unit) and as the runs recorded it (a
+    record only), and regret per decision (means over the seeds)."""
     s = runs["scores"][runs["scores"]["level"] == level]
-    rows = []
+    bench_us, rows = _bench_test_us(record), []
     for who, g in s.groupby("label", sort=False):
         summ = seed_summary(outcomes(runs["games"], who, level))
         one = summ["n_seeds"] == 1
@@ -165,7 +174,8 @@ def leaderboard(runs: dict, level: str) -> pd.DataFrame:
                      "pooled high": summ["pooled_high"], "safe revealed": g["safe_revealed"].mean(),
                      "training games": g["train_games"].mean(), "training decisions": g["train_decisions"].mean(),
                      "gradient steps": g["train_updates"].mean(),
-                     "test µs / decision": (1e6 * g["test_cpu_seconds"] / g["decisions"]).mean(),
+                     "test µs / decision": bench_us(g["spec"].iloc[0], level),
+                     "recorded µs / decision": (1e6 * g["test_cpu_seconds"] / g["decisions"]).mean(),
                      "regret / decision": g["regret_per_decision"].mean()})
     return pd.DataFrame(rows).sort_values("win rate", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -219,22 +229,6 @@ def leaderboard_table(board: pd.DataFrame, part: str | None = None) -> pd.DataFr
 def levels(runs: dict) -> list:
     """The levels the stored runs score, in the order of the benchmark's suites."""
     return [lv for lv in LEVEL_OF.values() if (runs["scores"]["level"] == lv).any()]
-
-
-def cost_table(runs: dict) -> pd.DataFrame:
-    """What every entry of the leaderboard cost, its levels in one table: the counted work of its training
-    (:func:`work_text`: one training serves every level) and its test CPU per decision on each level it played, as
-    recorded (blank where it did not play), under a header of two rows. Rows: the entries in the order of the first
-    level's leaderboard, then those of the later levels that it lacks."""
-    boards = {lv: leaderboard(runs, lv).set_index("agent") for lv in levels(runs)}
-    order = list(dict.fromkeys(a for b in boards.values() for a in b.index))
-    first = [next(b.loc[a] for b in boards.values() if a in b.index) for a in order]
-    table = {("training", "counted work"): [work_text(r["kind"], r["training games"], r["training decisions"],
-                                                      r["gradient steps"]) for r in first]}
-    for lv, b in boards.items():
-        table[("test µs / decision", lv)] = [f"{b.loc[a, 'test µs / decision']:,.0f}" if a in b.index else ""
-                                            for a in order]
-    return pd.DataFrame(table, index=pd.Index(order, name="agent"))
 
 
 def forest(runs: dict, level: str) -> dict:
@@ -305,15 +299,6 @@ def leaderboard_caption() -> str:
             "click against the exact one-step oracle, the mean over the seeds.*")
 
 
-def cost_caption_table() -> str:
-    """The caption under :func:`cost_table`."""
-    return ("*Every entry of the three leaderboards, in the order of the first. \"Counted work\": what its "
-            "training did, " + WORK_KEY + "; \"test µs / decision\": test CPU per click on each level, as recorded "
-            "in the scoring process (blank: not scored there), so compare two rows only where they differ by more "
-            "than the clock's noise stated under the yardstick (the random player's fast path also computes the "
-            "exact probabilities, to count its guesses, so its time is not the cost of a random click).*")
-
-
 def verdict(runs: dict, a: str, b: str, level: str) -> str:
     """A sentence comparing two learners (labels) on ``level`` at the level of seeds (see
     :data:`~sweeper.experiments.stats.SEED_METHOD`), and what the pooled intervals alone would have said."""
@@ -373,9 +358,9 @@ def clock_note(pairs: pd.DataFrame) -> str:
             f"network of seed {int(worst['seed'])}: {worst['cpu_seconds']:,.0f} s and "
             f"{worst['bench_cpu_seconds']:,.0f} s, as recorded). A training's cost in seconds is its counted work "
             f"times a unit cost (CPU per decision) that only `python -m sweeper bench` measures, as the fastest of "
-            f"three repeats on a quiet machine. The test CPU per decision of the leaderboard is measured in the "
-            f"scoring process, as recorded, under the same noise: compare two rows of it only where they differ by "
-            f"more than that factor of {ratio.max():.2f}.")
+            f"three repeats on a quiet machine, and so is every test CPU per decision the leaderboard shows. The "
+            f"process CPU a stored run recorded stays in its files, a record: compare two of those only where they "
+            f"differ by more than that factor of {ratio.max():.2f}.")
 
 
 def networks_note(runs: dict) -> str:

@@ -32,8 +32,9 @@ def learning_values(record=None) -> dict:
     phase before their own level (``exp_phase_level``, ``exp_phase_decisions``), the learning after (``minibatch``
     views per ``per`` decisions, ``lr``), each level's own decisions and all of them (``<key>_own``, ``<key>_total``
     per :data:`~sweeper.viz.figures.neural.KEYS`), the ``checkpoints`` (their shares of a network's decisions, in
-    words) and the ``test_boards``; and the CPU minutes the own-level decisions (``<key>_minutes``) and the expert
-    phase (``exp_phase_minutes``) cost at the unit costs of the committed bench (``record``: a bench record, as for
+    words) and the ``test_boards``; and the CPU minutes the own-level decisions (``<key>_minutes``), the expert
+    phase (``exp_phase_minutes``), the warm start (``warm_minutes``) and all of a network's training
+    (``<key>_all_minutes``) cost at the unit costs of the committed bench (``record``: a bench record, as for
     :func:`sweeper.bench.unit_costs`)."""
     warm_board, warm_decisions, warm = nr.WORK_WARM_START
     expert = nr.WORK_LEVELS["16x30x99"]["curriculum"][1:]
@@ -42,6 +43,7 @@ def learning_values(record=None) -> dict:
               "exp_phase_level": " then ".join(nr.WORK_LEVELS[b]["name"] for b, *_ in expert),
               "exp_phase_decisions": int(sum(d for _, d, *_ in expert)),
               "exp_phase_minutes": sum(work_cost("neural", b, d, record=record) for b, d, *_ in expert) / 60,
+              "warm_minutes": work_cost("neural-warm-start", warm_board, warm_decisions, record=record) / 60,
               "minibatch": int(nr.NEURAL_LEARNING["minibatch"]),
               "per": float(nr.NEURAL_LEARNING["minibatch"] / nr.NEURAL_LEARNING["replay"]),
               "lr": float(nr.NEURAL_LEARNING["lr"]),
@@ -51,6 +53,8 @@ def learning_values(record=None) -> dict:
         k = KEYS[board]
         values.update({f"{k}_own": int(level["decisions"]), f"{k}_total": int(nr.work_total(board)),
                        f"{k}_minutes": work_cost("neural", board, level["decisions"], record=record) / 60})
+        values[f"{k}_all_minutes"] = values[f"{k}_minutes"] + values["warm_minutes"] + (
+            values["exp_phase_minutes"] if board == "16x30x99" else 0.0)
     return values
 
 
