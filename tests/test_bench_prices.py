@@ -59,3 +59,4 @@ def test_the_leaderboard_s_test_cost_is_the_bench_s_and_the_record_is_kept_apart
     g = s[(s["label"] == "greedy table") & (s["level"] == "expert")]
     assert board.loc["greedy table", "recorded µs / decision"] == pytest.approx(
         (1e6 * g["test_cpu_seconds"] / g["decisions"]).mean())
+

@@ -7,8 +7,8 @@ name resolution and every proxy route closed. Each page must show no console err
 nothing outside the book, draw every chart (an SVG or canvas with content) and hold no
 ipywidgets output (the live widgets are for ``make lab``). The kernel-free step-through must answer
 its slider and its game menu, and the kernel-free pattern explorer must select what
-:func:`sweeper.viz.board_charts.pattern_table` selects. In a 1,280 px window no table of the leaderboard and the
-neural chapter is wider than the text column, and no number, range or interval breaks across lines.
+:func:`sweeper.viz.board_charts.pattern_table` selects. In a 1,280 px window no table of the leaderboard, the
+regret, neural, ceiling and deep-RL chapters is wider than the text column, and no number, range or interval breaks across lines.
 
 Skipped, with the reason, when Chromium or chromedriver is missing (``apt-get install chromium
 chromium-driver``) or the book is not built; with ``SWEEPER_REQUIRE_BROWSER`` set (``.ci/run``)
@@ -380,7 +380,9 @@ def test_a_slider_ends_where_the_chosen_data_ends(browser, tmp_path, small_agent
 # -- tables that fit the text column (issue 62) ---------------------------------------------------------------
 
 #: The pages whose every table must fit the text column of a 1,280 px window, and that window.
-FITTING_PAGES, WINDOW = ("book/05c_neural.html", "book/15_benchmark.html"), (1280, 1000)
+FITTING_PAGES = ("book/05b_regret.html", "book/05c_neural.html", "book/11_how_good.html", "book/14_deep_rl.html",
+                 "book/15_benchmark.html")
+WINDOW = (1280, 1000)
 
 TABLE_FIT = """
 document.querySelectorAll('.toggle-hidden').forEach(function (e) { e.classList.remove('toggle-hidden'); });
@@ -430,7 +432,7 @@ def test_mid_number_tells_a_split_number_from_a_break_between_words():
 
 def test_every_table_of_the_leaderboard_and_the_neural_chapter_fits_the_text_column(browser, book):
     """At a 1,280 px window (the jupyter-book theme's text column, a vertical scrollbar included), no table of the
-    leaderboard and the neural chapter is wider than the column it sits in, the solutions' tables opened, and no
+    pages of :data:`FITTING_PAGES` is wider than the column it sits in, the solutions' tables opened, and no
     cell breaks a number, a range or an interval across lines (the book's CSS, book/_static/tables.css, keeps the
     numbers on one line and lets only words wrap). Prints every table's width against its room."""
     browser.set_window_size(*WINDOW)

@@ -175,3 +175,19 @@ def test_boards_compared_keeps_both_boards(runs):
     t = rf.boards_compared(r=runs, agents=("ucb:0.1",))
     assert set(t["board"]) == {"8x8x10", "16x16x40"}
     assert np.allclose(t.set_index("board").loc["16x16x40", "regret per decision"], 0.08)
+
+
+def test_the_regret_chapter_s_wide_tables_come_in_parts_that_hold_every_column():
+    """05b's boards table and its leaderboard table are shown in two parts each (the book's text column is 676 px);
+    the parts hold every column of the whole."""
+    import pandas as pd
+    from sweeper.viz.figures import benchmark as fb, regret as rf
+    b = pd.DataFrame({"agent": ["greedy"], "board": ["8x8x10"], "seeds": [3], "win rate": [0.5],
+                      "decisions per game": [20.0], "sure decisions": [0.9], "regret per decision": [0.02],
+                      "regret per sure decision": [0.01], "regret per guess": [0.05], "regret per game": [0.4],
+                      "learning per decision": [0.01], "gap per decision": [0.01]})
+    whole = rf.boards_table(b)
+    parts = [rf.boards_table(b, p) for p in rf.BOARDS_PARTS]
+    assert sorted(c for p in parts for c in p.columns) == sorted(whole.columns)
+    assert set(fb.TABLE_PARTS["wins"]) | set(fb.TABLE_PARTS["cost"]) == set(fb.leaderboard_table(
+        fb.leaderboard(fb.benchmark_runs(), "beginner")).columns)

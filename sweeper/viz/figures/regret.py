@@ -537,10 +537,17 @@ def frozen_table(f: pd.DataFrame) -> pd.DataFrame:
                          "learning": f["learning per decision"].map(f4)}).set_index(f["agent"].rename(None))
 
 
-def boards_table(b: pd.DataFrame) -> pd.DataFrame:
-    """:func:`boards_compared` for the page."""
+#: :func:`boards_table`'s columns in two parts, each narrower than the book's text column: how the agents play, and
+#: their regret.
+BOARDS_PARTS = {"play": ["win rate", "decisions per game", "sure", "seeds"],
+                "regret": ["per decision", "per sure decision", "per guess", "per game", "gap per decision",
+                           "learning per decision"]}
+
+
+def boards_table(b: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+    """:func:`boards_compared` for the page; ``part``: only the columns of :data:`BOARDS_PARTS` ``[part]``."""
     f4 = lambda v: f"{v:.4f}"  # noqa: E731
-    return pd.DataFrame({"board": b["board"], "win rate": b["win rate"].map(lambda v: f"{v:.3f}"),
+    table = pd.DataFrame({"board": b["board"], "win rate": b["win rate"].map(lambda v: f"{v:.3f}"),
                          "decisions per game": b["decisions per game"].map(lambda v: f"{v:.1f}"),
                          "sure": b["sure decisions"].map(lambda v: f"{100 * v:.0f}%"),
                          "per decision": b["regret per decision"].map(f4),
@@ -550,6 +557,7 @@ def boards_table(b: pd.DataFrame) -> pd.DataFrame:
                          "gap per decision": b["gap per decision"].map(f4),
                          "learning per decision": b["learning per decision"].map(f4),
                          "seeds": b["seeds"]}).set_index([b["agent"].rename(None), "board"])
+    return table if part is None else table[BOARDS_PARTS[part]]
 
 
 def comparator(board: str = "8x8x10") -> dict:
