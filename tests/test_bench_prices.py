@@ -11,8 +11,11 @@ from sweeper.viz.figures.results import network_work
 
 @pytest.fixture(scope="module")
 def priced():
-    """The stored leaderboard runs and the committed bench record."""
-    return fb.benchmark_runs(), bench.read_bench()
+    """The stored paper-scale leaderboard runs (the networks and PPO are there only; ``make test`` sets the quick
+    scale) and the committed bench record."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SWEEPER_SCALE", "paper")
+        return fb.benchmark_runs(), bench.read_bench()
 
 
 def test_the_cost_table_prices_the_counted_work_at_the_bench(priced):

@@ -517,9 +517,10 @@ def split_table(s: pd.DataFrame) -> pd.DataFrame:
 
 
 def growth_table(g: pd.DataFrame) -> pd.DataFrame:
-    """:func:`growth` for the page: one block per agent, the stretches of games as rows."""
+    """:func:`growth` for the page: one block per agent, the stretches of games as rows (a stretch such as
+    ``1,000‑10,000`` joined by a non-breaking hyphen, so a narrow row label never splits it)."""
     f4 = lambda v: f"{v:.4f}"  # noqa: E731
-    out = pd.DataFrame({"agent": g["agent"], "games": g["games"],
+    out = pd.DataFrame({"agent": g["agent"], "games": g["games"].astype(str).str.replace("-", "\u2011"),
                         "regret": g["regret per decision"].map(f4), "gap": g["gap per decision"].map(f4),
                         "learning": g["learning per decision"].map(f4),
                         "learning added": g["learning added"].map(lambda v: f"{v:,.0f}"),
