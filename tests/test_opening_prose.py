@@ -64,3 +64,17 @@ def test_the_opening_recipe_says_where_the_docstring_line_goes_and_how_to_time_t
 
     speed = "games per second of recorded wall time"
     assert speed in reproduce._recorded_speed(Store(), [task]) and speed in recipe
+
+
+def test_the_game_chapter_s_openings_table_is_the_engine_s():
+    """Chapter 2 shows the openings from the engine's table (sweeper.viz.figures.openings_table), a row each, so an
+    opening added to OPENING_TABLE appears there with no second edit."""
+    from sweeper.game.engine import FIRST_CLICKS, OPENING_TABLE
+    from sweeper.viz import figures
+    t = figures.openings_table("expert")
+    assert list(t.index) == [o.name for o in OPENING_TABLE]
+    for o in OPENING_TABLE:
+        row = t.loc[o.name]
+        assert (row["first click if none is given"] == f"{o.first}, {FIRST_CLICKS[o.first](16, 30)} on expert"
+                if o.takes_first else row["first click if none is given"] == "—")
+        assert row["no mine on"].startswith("nothing" if o.guard < 0 else "the first click")

@@ -65,6 +65,7 @@ from .paper import (  # noqa: F401
     transform_sentence,
     sa_paper_ties,
     keys_ratio_sentence,
+    openings_table,
 )
 from .bands import (  # noqa: F401
     seed_band,

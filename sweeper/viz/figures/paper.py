@@ -532,3 +532,21 @@ def keys_ratio_sentence(ratios: dict, stored: float, stored_games: int = 1_000_0
             + "a window met once is one key for either agent, and only when the same situation comes back in "
               "another orientation does the agent without symmetries record a new key, up to 8 for one of the "
               "symmetric agent's.")
+
+
+def openings_table(preset: str = "beginner") -> pd.DataFrame:
+    """The engine's openings (:data:`~sweeper.game.engine.OPENING_TABLE`) for the game chapter, a row each: what the
+    opening keeps free of mines (from its guard radius) and where its first click goes when the player names none,
+    written out on ``preset``'s board ("—" for an opening that finds its own first tile)."""
+    from ...game.engine import FIRST_CLICKS, OPENING_TABLE, PRESETS
+
+    def guarded(radius: int) -> str:
+        if radius < 0:
+            return "nothing: the game finds its own first tile"
+        side = 2 * radius + 1
+        return "the first click" if radius == 0 else f"the first click's {side}x{side} square"
+    rows, cols, _ = PRESETS[preset]
+    return pd.DataFrame(
+        [(o.name, guarded(o.guard), f"{o.first}, {FIRST_CLICKS[o.first](rows, cols)} on {preset}" if o.takes_first
+          else "—") for o in OPENING_TABLE],
+        columns=["opening", "no mine on", "first click if none is given"]).set_index("opening")
