@@ -2,7 +2,7 @@
 that add it, to the engine's table for a test (tests/test_contributing.py) or as a line of a scratch copy of the
 engine (tests/test_contributing.py, which follows the recipe to its paper-scale end in a scratch clone)."""
 
-NAME, GUARD, HELP = "wide", 2, "the first click (--first, default 0,0) has no mine in its 5x5 square"
+NAME, GUARD, HELP = "wide", 2, "the first click ({first}) has no mine in its 5x5 square"
 
 #: The row as a line of ``OPENING_TABLE`` (the guide's text, which tests/test_contributing.py checks).
 ROW = f'Opening("{NAME}", {GUARD}, "{HELP}")'
