@@ -87,26 +87,25 @@ CHANGE = {1: "win more than as trained", -1: "win less than as trained",
           0: "cannot be told apart from themselves as trained"}
 
 
-def symmetric_values(t: pd.DataFrame, noise: float | None = None) -> dict:
+def symmetric_values(t: pd.DataFrame, record=None) -> dict:
     """What :func:`symmetric_play` shows, as named values for the page's prose, per level (``<key>_`` of
     :data:`~sweeper.viz.figures.neural.KEYS`): the mean win rate over the networks as trained (``plain``) and playing
     symmetric (``symmetric``), the mean of each network's change with its 95% t-interval over them (``diff``, ``lo``,
     ``hi``) and the verdict it allows (``change``: :data:`CHANGE`); the test CPU per decision of symmetric play over
-    that as trained (``times``, as recorded) and whether that factor is beyond ``noise`` (the clock's,
-    :func:`~sweeper.viz.figures.deep.clock_noise`; ``cost``); the symmetric networks pooled (``pooled``), their
+    that as trained at the committed bench's unit costs (``times``; ``record`` as for
+    :func:`sweeper.bench.unit_costs`); the symmetric networks pooled (``pooled``), their
     lowest network (``seed_min``), the ``target`` and whether it is ``met``; and the ``boards`` and ``networks`` of a
     level. An error saying how to score them (:data:`MISSING`) when no symmetric run is stored."""
     if t.empty:
         raise ValueError(MISSING)
     values = {}
     for r in t.itertuples():
-        k, times = KEYS[r.board], float(r.us_symmetric / r.us_plain)
+        k = KEYS[r.board]
+        times = work_cost("neural-symmetric", r.board, 1, "test", record) / work_cost("neural", r.board, 1, "test", record)
         values.update({f"{k}_plain": float(r.plain), f"{k}_symmetric": float(r.symmetric),
                        f"{k}_diff": float(r.difference), f"{k}_lo": float(r.diff_lo), f"{k}_hi": float(r.diff_hi),
                        f"{k}_change": CHANGE[1 if r.diff_lo > 0 else -1 if r.diff_hi < 0 else 0],
                        f"{k}_times": times,
-                       f"{k}_cost": ("beyond the clock's noise" if noise and max(times, 1 / times) > noise else
-                                     "within the clock's noise" if noise else "of a clock whose noise is not measured"),
                        f"{k}_pooled": float(r.pooled), f"{k}_seed_min": float(r.seed_min),
                        f"{k}_target": float(r.target), f"{k}_met": "met" if r.met else "not met",
                        "boards": int(r.boards), "networks": int(r.seeds)})
