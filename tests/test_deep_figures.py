@@ -154,7 +154,7 @@ def test_the_costs_count_the_work_first_and_keep_the_cpu_as_recorded():
     v = deep.cost_values(runs, greedy)
     assert v["ratio_low"] == pytest.approx(t["ratio"].min()) and v["unpriced"] == "none"
     # a CNN whose first layer the bench never timed is not priced
-    assert deep.bench_learner("cnn", 5) is None and deep.bench_learner("tiles", 3) == "ppo:tiles"
+    assert deep.ppo_unit("cnn", 5) is None and deep.ppo_unit("tiles", 3) == "ppo:tiles"
     # greedy's runs have not recorded their decisions yet: said so
     assert deep.costs_table(runs, {**greedy, "decisions": np.nan}).loc[deep.GREEDY, "training decisions"] == \
         "not recorded"

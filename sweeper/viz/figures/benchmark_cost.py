@@ -197,21 +197,19 @@ def cost_table(runs: dict, record=None) -> pd.DataFrame:
     """What every entry of the leaderboard cost, its levels in one table, all at the committed bench's unit costs:
     the counted work of its training (:func:`~sweeper.viz.figures.benchmark.work_text`: one training serves every
     level), that work's CPU minutes (:func:`training_price`, the mean over the seeds) and its test CPU per decision
-    on each level it played (blank where it did not play), under a header of two rows. Rows: the entries in the
+    on each level it played (the leaderboard's, at the same bench; blank where it did not play), under a header of
+    two rows. Rows: the entries in the
     order of the first level's leaderboard, then those of the later levels that it lacks."""
-    from ...bench import bench_learner, unit_costs
-    units = unit_costs(record)
-    test = units[units["what"] == "test"].set_index(["learner", "level"])["us_per_decision"]
-    boards = {lv: leaderboard(runs, lv).set_index("agent") for lv in levels(runs)}
+    boards = {lv: leaderboard(runs, lv, record).set_index("agent") for lv in levels(runs)}
     order = list(dict.fromkeys(a for b in boards.values() for a in b.index))
     first = [next(b.loc[a] for b in boards.values() if a in b.index) for a in order]
     price = training_price(runs, record).groupby("label")["seconds"].mean()
-    spec = runs["scores"].drop_duplicates("label").set_index("label")["spec"].map(bench_learner)
     table = {("training", "counted work"): [work_text(r["kind"], r["training games"], r["training decisions"],
                                                       r["gradient steps"]) for r in first],
              ("training", "CPU min"): [f"{price[a] / 60:,.1f}" if a in price.index else "" for a in order]}
     for lv, b in boards.items():
-        table[("test µs / decision", lv)] = [f"{test[(spec[a], lv)]:,.0f}" if a in b.index else "" for a in order]
+        table[("test µs / decision", lv)] = [f"{b.loc[a, 'test µs / decision']:,.0f}" if a in b.index else ""
+                                            for a in order]
     return pd.DataFrame(table, index=pd.Index(order, name="agent"))
 
 

@@ -307,7 +307,7 @@ def signal_verdict(sp: pd.DataFrame, noise: float | None = None) -> str:
     return text
 
 
-def bench_learner(policy: str, kernel) -> str | None:
+def ppo_unit(policy: str, kernel) -> str | None:
     """The bench's learner that a PPO run of ``policy`` and ``kernel`` is (``ppo:tiles``, ``ppo:cnn``: the bench
     times the chapter's 3×3 CNN), or None: the bench has no unit for it."""
     return f"ppo:{policy}" if policy == "tiles" or (policy == "cnn" and kernel == 3) else None
@@ -322,7 +322,7 @@ def training_costs(runs: pd.DataFrame, greedy: dict, record=None) -> pd.DataFram
     from ...bench import work_cost
     rows = []
     for agent, g in runs[runs["policy"] != "random"].groupby("agent", sort=False):
-        learner = bench_learner(g["policy"].iloc[0], g["kernel"].iloc[0])
+        learner = ppo_unit(g["policy"].iloc[0], g["kernel"].iloc[0])
         d = float(g["steps"].mean())
         rows.append({"agent": agent, "decisions": d, "learner": learner,
                      "bench_seconds": np.nan if learner is None else work_cost(learner, "beginner", d, record=record),
