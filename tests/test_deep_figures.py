@@ -89,7 +89,7 @@ def test_the_signals_are_compared_after_as_many_training_decisions():
     assert set(sp["learner"]) == {"PPO, per tile (reward)", "neural bandit (labels)"} and len(sp) == 12
     ppo = sp[sp["learner"].str.startswith("PPO")]
     assert ppo["decisions"].tolist() == [16_000, 160_000] * 3 and ppo["gradient_steps"].isna().all()
-    text = deep.signal_verdict(sp, noise=1.5)
+    text = deep.signal_verdict(sp)
     # the work first: PPO's environment steps are its decisions; the bandit's checkpoint within as many
     assert text.startswith("After 160,000 training decisions (its environment steps; 3 seeds, 9,000 games on "
                            "average), the per-tile PPO wins 0.020 [")
@@ -101,10 +101,8 @@ def test_the_signals_are_compared_after_as_many_training_decisions():
         "decisions" in text
     assert "do not show the two after equal work" not in text
     assert "a comparison of these two learners as built, not of the two signals." in text
-    assert text.index("training decisions") < text.index("CPU")  # the work leads; the CPU follows, as recorded
-    assert "In process CPU as recorded, PPO's training took 25.0 minutes and the neural bandit's 2.6: 9.7 times " \
-        "more for PPO, beyond the clock's noise." in text
-    assert "a difference no larger than the clock's noise." in deep.signal_verdict(sp, noise=10.0)
+    # counted work only: the CPU the runs recorded is no measure of it, and the bench prices no first recipe
+    assert "CPU" not in text and "minutes" not in text
     assert "bought" not in text and "same CPU time" not in text
     at = deep.signal_at_budget(sp)
     assert at.groupby("learner")["games"].max().to_dict() == {"PPO, per tile (reward)": 9_000,
@@ -118,7 +116,7 @@ def test_without_a_checkpoint_within_ppos_decisions_the_verdict_says_so():
     at = deep.signal_at_budget(sp)
     net = at[~at["learner"].str.startswith("PPO")]
     assert net["decisions"].tolist() == [500_000] * 3 and not net["within"].any()  # the first, past PPO's
-    text = deep.signal_verdict(sp, noise=1.5)
+    text = deep.signal_verdict(sp)
     assert ("has no checkpoint within as many decisions; at its first (500,000 decisions on average, its warm start "
             "included, 3.1 times PPO's; 2,000 gradient steps and 7,500 games, 3 seeds) it wins 0.780") in text
     assert "won fewer after 3.1 times fewer training decisions" in text
@@ -126,7 +124,7 @@ def test_without_a_checkpoint_within_ppos_decisions_the_verdict_says_so():
     # one seed with a checkpoint within PPO's decisions, two without: both named
     mixed = _neural_points(decisions=(500_000, 1_000_000))
     mixed.loc[0, "decisions_all"] = 150_000
-    text = deep.signal_verdict(deep.signal_points(r["checkpoints"], mixed), noise=1.5)
+    text = deep.signal_verdict(deep.signal_points(r["checkpoints"], mixed))
     assert "at its last checkpoint within as many decisions, or its first for a seed with none that early (383,333 " \
         "decisions on average" in text and "won fewer at these checkpoints" in text
     assert "The stored runs do not show the two after equal work" in text

@@ -249,12 +249,13 @@ def signal_at_budget(sp: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([last, *pick], ignore_index=True)
 
 
-def signal_verdict(sp: pd.DataFrame, noise: float | None = None) -> str:
+def signal_verdict(sp: pd.DataFrame) -> str:
     """The learning signals compared at :func:`signal_at_budget`'s points, the work first: the per-tile PPO's
     training decisions (its environment steps), pooled frozen win rate and share of safe tiles revealed at the end
     of its training, against the neural bandit's within as many decisions, or, where it has no checkpoint that
-    early, at its first one, with how many times PPO's decisions that is. The CPU minutes the runs recorded follow,
-    set in order only where they differ by more than ``noise`` times (the clock's, :func:`clock_noise`)."""
+    early, at its first one, with how many times PPO's decisions that is. Counted work only: the CPU the runs
+    recorded is no measure of it (:func:`clock_noise`), and the bench has no unit for this neural bandit's first
+    recipe, so no CPU time is compared."""
     at = signal_at_budget(sp)
     if at.empty:
         return ""
@@ -295,12 +296,6 @@ def signal_verdict(sp: pd.DataFrame, noise: float | None = None) -> str:
     if not within:
         text += (" The stored runs do not show the two after equal work: that needs a neural bandit checkpoint "
                  "within PPO's decisions.")
-    ratio = last["cpu_minutes"].mean() / net["cpu_minutes"].mean()
-    text += (f" In process CPU as recorded, PPO's training took {last['cpu_minutes'].mean():.1f} minutes and the "
-             f"neural bandit's {net['cpu_minutes'].mean():.1f}" + (
-                 f": {max(ratio, 1 / ratio):.1f} times {'more' if ratio > 1 else 'less'} for PPO, beyond the clock's "
-                 f"noise." if noise and max(ratio, 1 / ratio) > noise else ", a difference no larger than the "
-                 "clock's noise." if noise else "."))
     if a[0] == 0:
         text += (" PPO won no test game at this budget, so these runs say nothing about what it would reach with "
                  "more training or other settings.")
