@@ -149,7 +149,8 @@ def _pseq_rows() -> list:
     """Tu et al.'s expert figures with their first click in the corner, the tile of our suites, by our opening."""
     d = published_solver()
     d = d[(d["board"] == "16x30x99") & d["opening"].isin(list(PSEQ_RULES)) & (d["first"] == (0, 0))]
-    return [{"solver": r["strategy"], "setting": "", "rule": f"{PSEQ_RULES[r['opening']]}, at [1,1]",
+    return [{"solver": r["strategy"], "setting": PSEQ_RULES[r["opening"]].split(":")[0],  # SFAR or SNR
+             "rule": f"{PSEQ_RULES[r['opening']]}, at [1,1]",
              "match": "same rules", "games": PSEQ_GAMES, "win_rate": float(r["win_rate"]), "cpu_ms_per_game": None,
              "suite": f"expert-{r['opening']}", "source": PSEQ_SOURCE} for _, r in d.iterrows()]
 
