@@ -452,3 +452,34 @@ def test_every_table_of_the_leaderboard_and_the_neural_chapter_fits_the_text_col
                                             f"room): {wide}; numbers broken across lines: {split[:5]}")
     finally:
         browser.set_window_size(1200, 1600)
+
+
+# -- code and printed text that fit their boxes -----------------------------------------------------------------
+
+CODE_FIT = """
+document.querySelectorAll('.toggle-hidden').forEach(function (e) { e.classList.remove('toggle-hidden'); });
+document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+return Array.from(document.querySelectorAll('article pre')).filter(function (p) {
+  return p.scrollWidth > p.clientWidth + 1;
+}).map(function (p) {
+  var longest = p.innerText.split('\\n').reduce(function (a, b) { return b.length > a.length ? b : a; }, '');
+  return {output: !!p.closest('.cell_output'), scroll: p.scrollWidth, room: p.clientWidth,
+          line: longest.slice(0, 60)};
+});"""
+
+
+def test_no_code_or_printed_text_scrolls_sideways(browser, book):
+    """At a 1,280 px window, every solution opened, no block of code and no printed output on any page is wider
+    than its box: code lines are kept within the column (tests/test_code_column.py counts their characters; this
+    measures them as drawn), and printed text wraps at spaces (book/_static/tables.css)."""
+    browser.set_window_size(*WINDOW)
+    try:
+        wide = {}
+        for page in _pages():
+            _open(browser, (book / page).resolve().as_uri())
+            found = browser.execute_script(CODE_FIT)
+            if found:
+                wide[page] = found
+        assert not wide, f"code or printed text wider than its box (scroll width > room), by page: {wide}"
+    finally:
+        browser.set_window_size(1200, 1600)
