@@ -158,15 +158,26 @@ def test_the_costs_count_the_work_first_and_keep_the_cpu_as_recorded():
         "not recorded"
 
 
-def test_the_mean_curves_keep_the_blocks_every_seed_reached():
+def test_the_mean_curves_keep_the_blocks_every_seed_reached_and_price_them_at_the_bench():
     curves = pd.DataFrame({"agent": "a", "seed": [1, 1, 2, 2, 2], "episode": [1000, 2000, 1000, 2000, 3000],
                            "cpu_seconds": [1.0, 2.0, 3.0, 4.0, 5.0], "block_win_rate": [0.0, 0.2, 0.1, 0.4, 0.5]})
+    runs = pd.DataFrame({"agent": ["a", "a", "b", "b"], "policy": ["tiles", "tiles", "cnn", "cnn"], "kernel": [3, 3, 5, 5],
+                         "seed": [1, 2, 1, 2], "steps": [9_000, 11_000, 5_000, 5_000], "games": [2_000, 4_000, 1, 1],
+                         "cpu_seconds": [100.0, 300.0, 1.0, 1.0]})
     greedy = {"curve": pd.DataFrame({"agent": deep.GREEDY, "episode": [10_000], "cpu_seconds": [0.2],
-                                     "block_win_rate": [0.33]})}
-    m = deep.mean_curves(curves, greedy)
+                                     "block_win_rate": [0.33]}),
+              "games": 20_000, "decisions": 400_000.0, "seconds": 0.4, "cpu_seconds": [0.3, 0.5]}
+    m = deep.mean_curves(curves, greedy, runs)
     assert m["episode"].tolist() == [1000, 2000, 10_000]
     assert m["block_win_rate"].tolist() == pytest.approx([0.05, 0.3, 0.33])
-    assert m["cpu_seconds"].tolist() == pytest.approx([2.0, 3.0, 0.2])
+    # a's 10,000 decisions on average at the bench's per-tile PPO unit, over its 3,000 games on average; greedy's
+    # 400,000 at greedy's over its 20,000
+    a, g = work_cost("ppo:tiles", "beginner", 10_000), work_cost("greedy", "beginner", 400_000)
+    assert m["bench_seconds"].tolist() == pytest.approx([a / 3, 2 * a / 3, g / 2])
+    assert "cpu_seconds" not in m  # the runs' recorded CPU is a record of the machine's load, never drawn
+    # an agent the bench has no unit for (the 5x5-first CNN) is priced NaN: left out of the CPU panel
+    b = pd.DataFrame({"agent": "b", "seed": [1, 2], "episode": 1, "cpu_seconds": 1.0, "block_win_rate": 0.0})
+    assert np.isnan(deep.mean_curves(b, greedy, runs)["bench_seconds"].iloc[0])
 
 
 def test_the_test_sentences_set_each_agent_against_the_floor():

@@ -154,7 +154,8 @@ def test_the_neural_and_deep_rl_charts_draw_no_text_below_11_px():
     charts = {"checkpoints": nc.checkpoints_chart(runs["checkpoints"], players, nf.TARGETS),
               "network calibration": nc.calibration_chart(nf.calibration(runs)),
               "mistake": nc.mistake_chart(next(nf.worst_mistakes(runs["mistakes"]).iterrows())[1]),
-              "deep RL": paper_charts.deep_rl_curves(deep.mean_curves(druns["curves"], deep.greedy_run())),
+              "deep RL": paper_charts.deep_rl_curves(deep.mean_curves(druns["curves"], deep.greedy_run(),
+                                                                      druns["runs"])),
               "signal": nc.signal_chart(deep.signal_points(druns["checkpoints"], runs["checkpoints"]))}
     from sweeper.viz.figures import neural_regret as nreg
     regret = _stored(lambda: pd.concat([nreg.network_runs(), nreg.table_runs()], ignore_index=True))

@@ -370,16 +370,22 @@ def cost_values(runs: pd.DataFrame, greedy: dict, record=None) -> dict:
             "unpriced": and_list(t[t["bench_seconds"].isna()]["agent"]) if t["bench_seconds"].isna().any() else "none"}
 
 
-def mean_curves(curves: pd.DataFrame, greedy: dict) -> pd.DataFrame:
-    """Each network's training curve, its seeds averaged block by block (only the blocks every seed reached; the
-    CPU seconds averaged too), with greedy's curve: the frame :func:`sweeper.viz.paper_charts.deep_rl_curves`
-    draws."""
+def mean_curves(curves: pd.DataFrame, greedy: dict, runs: pd.DataFrame, record=None) -> pd.DataFrame:
+    """Each network's training curve, its seeds averaged block by block (only the blocks every seed reached), with
+    greedy's curve: the frame :func:`sweeper.viz.paper_charts.deep_rl_curves` draws. Beside the games, each block
+    has ``bench_seconds``: the agent's training priced at the committed bench (:func:`training_costs`: its
+    decisions times the bench's unit), spread evenly over its training games (the mean of its seeds'), up to the
+    block's end; NaN for an agent the bench has no unit for. The runs' recorded CPU is not drawn: it is a record of
+    the machine's load, not of the work."""
     n = curves.groupby("agent", sort=False)["seed"].nunique()
     m = (curves.groupby(["agent", "episode"], sort=False)
-         .agg(seeds=("seed", "nunique"), cpu_seconds=("cpu_seconds", "mean"),
-              block_win_rate=("block_win_rate", "mean")).reset_index())
+         .agg(seeds=("seed", "nunique"), block_win_rate=("block_win_rate", "mean")).reset_index())
     m = m[m["seeds"] == m["agent"].map(n)].drop(columns="seeds")
-    return pd.concat([m, greedy["curve"]], ignore_index=True)
+    m = pd.concat([m, greedy["curve"][["agent", "episode", "block_win_rate"]]], ignore_index=True)
+    priced = training_costs(runs, greedy, record).set_index("agent")["bench_seconds"]
+    games = runs[runs["policy"] != "random"].groupby("agent")["games"].mean()
+    games[GREEDY] = greedy["games"]
+    return m.assign(bench_seconds=m["agent"].map(priced) * m["episode"] / m["agent"].map(games))
 
 
 def _separated(a: pd.Series, b: pd.Series) -> int:
