@@ -6,7 +6,7 @@ from pathlib import Path
 BOOK = Path(__file__).resolve().parent.parent / "book"
 
 # At 1,280 px the theme's code column is 672 px wide, and its monospace font takes 8.53 px per
-# character plus 24 px of padding: (672 - 24) / 8.53 = 75.9, less an exercise's margin: 73.
+# character plus 24 px of padding: (672 - 24) / 8.53 = 75.9; 73 leaves room for a narrower box.
 CODE_COLUMN = 73
 # An opened solution dropdown is narrower: 605 px, (605 - 24) / 8.53 = 68.1.
 SOLUTION_COLUMN = 68

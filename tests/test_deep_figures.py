@@ -132,8 +132,7 @@ def test_without_a_checkpoint_within_ppos_decisions_the_verdict_says_so():
 
 def test_the_costs_count_the_work_first_and_keep_the_cpu_as_recorded():
     runs = deep.deep_runs(_outputs())["runs"]
-    greedy = {"games": 1_000_000, "decisions": 23_500_000.0, "seconds": 25.0, "cpu_seconds": [20.0, 25.0, 30.0],
-              "games_per_second": 40_000.0}
+    greedy = {"games": 1_000_000, "decisions": 23_500_000.0, "seconds": 25.0, "cpu_seconds": [20.0, 25.0, 30.0]}
     c = deep.costs_table(runs, greedy)
     assert list(c.index) == ["per tile, 160,000 steps", "CNN, 60,000 steps", deep.GREEDY]
     assert list(c.columns) == ["training decisions", "games", "decisions / game", "weights", "CPU s at the bench",
@@ -161,11 +160,10 @@ def test_the_costs_count_the_work_first_and_keep_the_cpu_as_recorded():
 def test_the_mean_curves_keep_the_blocks_every_seed_reached_and_price_them_at_the_bench():
     curves = pd.DataFrame({"agent": "a", "seed": [1, 1, 2, 2, 2], "episode": [1000, 2000, 1000, 2000, 3000],
                            "cpu_seconds": [1.0, 2.0, 3.0, 4.0, 5.0], "block_win_rate": [0.0, 0.2, 0.1, 0.4, 0.5]})
-    runs = pd.DataFrame({"agent": ["a", "a", "b", "b"], "policy": ["tiles", "tiles", "cnn", "cnn"], "kernel": [3, 3, 5, 5],
-                         "seed": [1, 2, 1, 2], "steps": [9_000, 11_000, 5_000, 5_000], "games": [2_000, 4_000, 1, 1],
-                         "cpu_seconds": [100.0, 300.0, 1.0, 1.0]})
-    greedy = {"curve": pd.DataFrame({"agent": deep.GREEDY, "episode": [10_000], "cpu_seconds": [0.2],
-                                     "block_win_rate": [0.33]}),
+    runs = pd.DataFrame({"agent": ["a", "a", "b", "b"], "policy": ["tiles", "tiles", "cnn", "cnn"],
+                         "kernel": [3, 3, 5, 5], "seed": [1, 2, 1, 2], "steps": [9_000, 11_000, 5_000, 5_000],
+                         "games": [2_000, 4_000, 1, 1], "cpu_seconds": [100.0, 300.0, 1.0, 1.0]})
+    greedy = {"curve": pd.DataFrame({"agent": deep.GREEDY, "episode": [10_000], "block_win_rate": [0.33]}),
               "games": 20_000, "decisions": 400_000.0, "seconds": 0.4, "cpu_seconds": [0.3, 0.5]}
     m = deep.mean_curves(curves, greedy, runs)
     assert m["episode"].tolist() == [1000, 2000, 10_000]

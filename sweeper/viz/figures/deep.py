@@ -21,26 +21,21 @@ GREEDY = "greedy (bandit)"
 
 
 def greedy_run() -> dict:
-    """The paper's greedy agent beside the networks: ``curve`` (agent, episode, cpu_seconds, block_win_rate per block
-    of the training games of its run of Fig. 7, seed 1), ``games``, ``decisions`` (the training decisions of 10⁶
+    """The paper's greedy agent beside the networks: ``curve`` (agent, episode, block_win_rate per block of the
+    training games of its run of Fig. 7, seed 1), ``games``, ``decisions`` (the training decisions of 10⁶
     games, the mean of its three seeds' stored benchmark runs; NaN while a run has not recorded them),
     ``seconds`` and ``cpu_seconds`` (the process CPU seconds those runs recorded: their mean and each seed's,
-    :func:`~sweeper.viz.figures.benchmark.paper_training`), ``games_per_second`` and ``cpu`` (the machine's
-    processor). The curve's CPU seconds are that mean spread evenly over the games (the training run of Fig. 7 kept
-    its wall time only)."""
+    :func:`~sweeper.viz.figures.benchmark.paper_training`)."""
     from .benchmark import paper_training
     st = store_for(None, "paper")
     out = st.load(ex.base_task("greedy", ex.SCALES["paper"], 1))
     c = out.tables["curve"]
     cost = paper_training("greedy")
-    rate = cost["games"] / cost["mean"]
     done = [st.load(t).info.get("train_decisions") for t in ex.all_tasks(["ext:benchmark"], "paper")
             if t.params["agent"] == "greedy"]
-    return {"curve": pd.DataFrame({"agent": GREEDY, "episode": c["episode"], "cpu_seconds": c["episode"] / rate,
-                                   "block_win_rate": c["block_win_rate"]}),
+    return {"curve": pd.DataFrame({"agent": GREEDY, "episode": c["episode"], "block_win_rate": c["block_win_rate"]}),
             "games": cost["games"], "decisions": float(np.mean(done)) if None not in done else np.nan,
-            "seconds": cost["mean"], "cpu_seconds": list(cost["cpu_seconds"]), "games_per_second": rate,
-            "cpu": cost["cpu"]}
+            "seconds": cost["mean"], "cpu_seconds": list(cost["cpu_seconds"])}
 
 
 def published_learned_agents() -> pd.DataFrame:
@@ -381,7 +376,7 @@ def mean_curves(curves: pd.DataFrame, greedy: dict, runs: pd.DataFrame, record=N
     m = (curves.groupby(["agent", "episode"], sort=False)
          .agg(seeds=("seed", "nunique"), block_win_rate=("block_win_rate", "mean")).reset_index())
     m = m[m["seeds"] == m["agent"].map(n)].drop(columns="seeds")
-    m = pd.concat([m, greedy["curve"][["agent", "episode", "block_win_rate"]]], ignore_index=True)
+    m = pd.concat([m, greedy["curve"]], ignore_index=True)
     priced = training_costs(runs, greedy, record).set_index("agent")["bench_seconds"]
     games = runs[runs["policy"] != "random"].groupby("agent")["games"].mean()
     games[GREEDY] = greedy["games"]
